@@ -1,0 +1,779 @@
+//! Shapes and what can be computed from one shape alone: constructors, mass properties,
+//! bounding boxes, point containment and inflation.
+//!
+//! Shapes live in local space; every function that needs a placement takes a [`Transform`].
+
+use crate::fmath;
+use crate::math::{Aabb, Rot, Transform, Vec2};
+use bytemuck::{Pod, Zeroable};
+use core::fmt;
+
+/// Maximum number of vertices of a [`Polygon`].
+pub const MAX_POLYGON_VERTICES: usize = 8;
+
+/// Relative tolerance (times the point set's extent) below which hull points are welded and
+/// vertices are treated as collinear. For a shape of size 1 that is 0.0001 length units.
+pub const HULL_RELATIVE_TOLERANCE: f32 = 1.0e-4;
+
+/// Why a shape could not be made. Values are stable and shared with the C ABI.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GeometryError {
+    /// An input coordinate, extent or radius is NaN or infinite.
+    NonFinite = 1,
+    /// A radius is negative.
+    NegativeRadius = 2,
+    /// Fewer than 3 distinct points after welding near-duplicates.
+    TooFewPoints = 3,
+    /// More than [`MAX_POLYGON_VERTICES`] input points.
+    TooManyPoints = 4,
+    /// The points are (nearly) collinear: the hull has no area.
+    Collinear = 5,
+    /// A box half extent is zero or negative.
+    InvalidExtent = 6,
+    /// Deflating removed the whole shape (the amount exceeds its inner size).
+    Collapsed = 7,
+}
+
+impl fmt::Display for GeometryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = match self {
+            GeometryError::NonFinite => "non-finite coordinate, extent or radius",
+            GeometryError::NegativeRadius => "negative radius",
+            GeometryError::TooFewPoints => "fewer than 3 distinct points",
+            GeometryError::TooManyPoints => "more than 8 points",
+            GeometryError::Collinear => "points are collinear",
+            GeometryError::InvalidExtent => "box half extent must be positive",
+            GeometryError::Collapsed => "deflation removed the whole shape",
+        };
+        f.write_str(s)
+    }
+}
+
+/// A solid circle.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Circle {
+    /// Centre in local space.
+    pub center: Vec2,
+    /// Radius, `>= 0`.
+    pub radius: f32,
+}
+
+/// A solid capsule: all points within `radius` of the segment `center1`–`center2`.
+/// With radius 0 it is a segment; with `center1 == center2` it behaves as a circle.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Capsule {
+    /// First end of the core segment, local space.
+    pub center1: Vec2,
+    /// Second end of the core segment, local space.
+    pub center2: Vec2,
+    /// Radius, `>= 0`.
+    pub radius: f32,
+}
+
+/// A solid convex polygon with 3 to 8 counter-clockwise vertices and an optional rounding
+/// radius (all points within `radius` of the core polygon).
+///
+/// Make one through [`Polygon::new`], [`Polygon::make_box`] and friends: they compute the
+/// hull, normals and centroid. Queries treat a polygon whose `count` is outside 3..=8 as empty
+/// (no contact) rather than trusting it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct Polygon {
+    /// Vertices, counter-clockwise, local space. Only the first `count` are used.
+    pub vertices: [Vec2; MAX_POLYGON_VERTICES],
+    /// Outward unit normal of edge `i` (from vertex `i` to vertex `i + 1`).
+    pub normals: [Vec2; MAX_POLYGON_VERTICES],
+    /// Area centroid of the core polygon, local space.
+    pub centroid: Vec2,
+    /// Rounding radius, `>= 0`.
+    pub radius: f32,
+    /// Number of vertices, 3..=8.
+    pub count: u32,
+}
+
+/// A closed set of shape kinds. In C it is a tagged union (`c2d_Shape`).
+#[repr(C, u32)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    /// A circle.
+    Circle(Circle) = 0,
+    /// A capsule or segment.
+    Capsule(Capsule) = 1,
+    /// A convex polygon, possibly rounded.
+    Polygon(Polygon) = 2,
+}
+
+/// Mass properties of a shape with uniform density.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct MassData {
+    /// Mass (density × area).
+    pub mass: f32,
+    /// Centre of mass, local space.
+    pub center: Vec2,
+    /// Rotational inertia about the centre of mass.
+    pub rotational_inertia: f32,
+}
+
+#[inline]
+fn check_radius(radius: f32) -> Result<(), GeometryError> {
+    if !radius.is_finite() {
+        Err(GeometryError::NonFinite)
+    } else if radius < 0.0 {
+        Err(GeometryError::NegativeRadius)
+    } else {
+        Ok(())
+    }
+}
+
+impl Circle {
+    /// A circle; errors on a negative or non-finite radius or centre.
+    pub fn new(center: Vec2, radius: f32) -> Result<Circle, GeometryError> {
+        if !center.is_finite() {
+            return Err(GeometryError::NonFinite);
+        }
+        check_radius(radius)?;
+        Ok(Circle { center, radius })
+    }
+
+    /// Mass properties for `density`.
+    #[must_use]
+    pub fn mass(&self, density: f32) -> MassData {
+        let rr = self.radius * self.radius;
+        let mass = density * core::f32::consts::PI * rr;
+        MassData {
+            mass,
+            center: self.center,
+            rotational_inertia: 0.5 * mass * rr,
+        }
+    }
+
+    /// World bounding box under `xf`.
+    #[must_use]
+    pub fn aabb(&self, xf: Transform) -> Aabb {
+        let c = xf.apply(self.center);
+        Aabb::from_center_half_extents(c, Vec2::new(self.radius, self.radius))
+    }
+
+    /// True when the world point `p` lies inside or on the circle placed at `xf`.
+    #[must_use]
+    pub fn contains_point(&self, xf: Transform, p: Vec2) -> bool {
+        let lp = xf.inv_apply(p);
+        lp.distance_squared(self.center) <= self.radius * self.radius
+    }
+
+    /// Circle with the radius changed by `amount` (negative deflates).
+    pub fn inflated(&self, amount: f32) -> Result<Circle, GeometryError> {
+        inflate_radius(self.radius, amount).map(|radius| Circle { radius, ..*self })
+    }
+}
+
+fn inflate_radius(radius: f32, amount: f32) -> Result<f32, GeometryError> {
+    if !amount.is_finite() {
+        return Err(GeometryError::NonFinite);
+    }
+    let r = radius + amount;
+    if r < 0.0 {
+        Err(GeometryError::Collapsed)
+    } else {
+        Ok(r)
+    }
+}
+
+impl Capsule {
+    /// A capsule; errors on a negative or non-finite radius or centre. Equal centres are allowed
+    /// (the capsule then behaves as a circle).
+    pub fn new(center1: Vec2, center2: Vec2, radius: f32) -> Result<Capsule, GeometryError> {
+        if !center1.is_finite() || !center2.is_finite() {
+            return Err(GeometryError::NonFinite);
+        }
+        check_radius(radius)?;
+        Ok(Capsule {
+            center1,
+            center2,
+            radius,
+        })
+    }
+
+    /// A segment: a capsule with radius 0.
+    pub fn segment(a: Vec2, b: Vec2) -> Result<Capsule, GeometryError> {
+        Capsule::new(a, b, 0.0)
+    }
+
+    /// Exact mass properties for `density` (rectangle plus two half discs).
+    #[must_use]
+    pub fn mass(&self, density: f32) -> MassData {
+        let r = self.radius;
+        let rr = r * r;
+        let length = self.center1.distance(self.center2);
+        let ll = length * length;
+        let circle_mass = density * core::f32::consts::PI * rr;
+        let box_mass = density * (2.0 * r * length);
+        // Each half disc: centroid 4r/(3π) from its flat side, shifted by the parallel axis
+        // theorem to the capsule centre at distance h + lc.
+        let lc = 4.0 * r / (3.0 * core::f32::consts::PI);
+        let h = 0.5 * length;
+        let circle_inertia = circle_mass * (0.5 * rr + h * h + 2.0 * h * lc);
+        let box_inertia = box_mass * (4.0 * rr + ll) / 12.0;
+        MassData {
+            mass: circle_mass + box_mass,
+            center: (self.center1 + self.center2) * 0.5,
+            rotational_inertia: circle_inertia + box_inertia,
+        }
+    }
+
+    /// World bounding box under `xf`.
+    #[must_use]
+    pub fn aabb(&self, xf: Transform) -> Aabb {
+        let a = xf.apply(self.center1);
+        let b = xf.apply(self.center2);
+        Aabb::new(a.min(b), a.max(b)).inflated(self.radius)
+    }
+
+    /// True when the world point `p` lies inside or on the capsule placed at `xf`.
+    #[must_use]
+    pub fn contains_point(&self, xf: Transform, p: Vec2) -> bool {
+        let lp = xf.inv_apply(p);
+        let c = closest_point_on_segment(self.center1, self.center2, lp);
+        lp.distance_squared(c) <= self.radius * self.radius
+    }
+
+    /// Capsule with the radius changed by `amount` (negative deflates).
+    pub fn inflated(&self, amount: f32) -> Result<Capsule, GeometryError> {
+        inflate_radius(self.radius, amount).map(|radius| Capsule { radius, ..*self })
+    }
+}
+
+/// Closest point to `p` on the segment `a`–`b` (handles `a == b`).
+#[inline]
+#[must_use]
+pub fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let e = b - a;
+    let ee = e.dot(e);
+    if ee <= 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(e) / ee).clamp(0.0, 1.0);
+    a.mul_add(t, e)
+}
+
+/// Builds the convex hull of up to 8 points: welds points closer than
+/// [`HULL_RELATIVE_TOLERANCE`] × extent, drops collinear points, orders CCW.
+/// Returns the hull vertices and their count.
+pub fn compute_hull(points: &[Vec2]) -> Result<([Vec2; MAX_POLYGON_VERTICES], usize), GeometryError> {
+    if points.len() > MAX_POLYGON_VERTICES {
+        return Err(GeometryError::TooManyPoints);
+    }
+    if points.iter().any(|p| !p.is_finite()) {
+        return Err(GeometryError::NonFinite);
+    }
+    if points.len() < 3 {
+        return Err(GeometryError::TooFewPoints);
+    }
+    let mut lo = points[0];
+    let mut hi = points[0];
+    for &p in points {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let extent = (hi - lo).length();
+    if !extent.is_finite() {
+        return Err(GeometryError::NonFinite);
+    }
+    let tol = HULL_RELATIVE_TOLERANCE * extent;
+    let tol_sq = tol * tol;
+
+    // Weld near-duplicates.
+    let mut pts = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    let mut n = 0;
+    for &p in points {
+        if pts[..n].iter().all(|q| q.distance_squared(p) > tol_sq) {
+            pts[n] = p;
+            n += 1;
+        }
+    }
+    if n < 3 {
+        return Err(GeometryError::TooFewPoints);
+    }
+
+    // Sort lexicographically (insertion sort, n <= 8), then Andrew's monotone chain.
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && (pts[j].x < pts[j - 1].x || (pts[j].x == pts[j - 1].x && pts[j].y < pts[j - 1].y)) {
+            pts.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let mut hull = [Vec2::ZERO; 2 * MAX_POLYGON_VERTICES];
+    let mut k = 0;
+    for &p in &pts[..n] {
+        while k >= 2 && (hull[k - 1] - hull[k - 2]).cross(p - hull[k - 2]) <= 0.0 {
+            k -= 1;
+        }
+        hull[k] = p;
+        k += 1;
+    }
+    let lower = k + 1;
+    for &p in pts[..n - 1].iter().rev() {
+        while k >= lower && (hull[k - 1] - hull[k - 2]).cross(p - hull[k - 2]) <= 0.0 {
+            k -= 1;
+        }
+        hull[k] = p;
+        k += 1;
+    }
+    let mut m = k - 1; // last point repeats the first
+
+    // Remove nearly collinear vertices until none is left.
+    let mut changed = true;
+    while changed && m >= 3 {
+        changed = false;
+        for i in 0..m {
+            let prev = hull[(i + m - 1) % m];
+            let next = hull[(i + 1) % m];
+            let e = next - prev;
+            let len = e.length();
+            // Outward distance of vertex i from the chord prev -> next (positive for a CCW hull).
+            let dist = if len > 0.0 { (hull[i] - prev).cross(e) / len } else { 0.0 };
+            if dist <= tol {
+                for j in i..m - 1 {
+                    hull[j] = hull[j + 1];
+                }
+                m -= 1;
+                changed = true;
+                break;
+            }
+        }
+    }
+    if m < 3 {
+        return Err(GeometryError::Collinear);
+    }
+    let mut out = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    out[..m].copy_from_slice(&hull[..m]);
+    Ok((out, m))
+}
+
+impl Polygon {
+    /// Convex polygon (hull) of up to 8 points, sharp corners.
+    pub fn new(points: &[Vec2]) -> Result<Polygon, GeometryError> {
+        Polygon::new_rounded(points, 0.0)
+    }
+
+    /// Convex polygon (hull) of up to 8 points with rounding `radius`.
+    pub fn new_rounded(points: &[Vec2], radius: f32) -> Result<Polygon, GeometryError> {
+        check_radius(radius)?;
+        let (v, n) = compute_hull(points)?;
+        Ok(Polygon::from_hull_vertices(&v[..n], radius))
+    }
+
+    /// Builds a polygon from vertices that already form a strictly convex CCW loop.
+    fn from_hull_vertices(v: &[Vec2], radius: f32) -> Polygon {
+        let n = v.len();
+        let mut p = Polygon {
+            vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            centroid: Vec2::ZERO,
+            radius,
+            count: n as u32,
+        };
+        p.vertices[..n].copy_from_slice(v);
+        for i in 0..n {
+            let e = v[(i + 1) % n] - v[i];
+            p.normals[i] = e.right_perp().try_normalize().unwrap_or(Vec2::X);
+        }
+        p.centroid = polygon_centroid(v);
+        p
+    }
+
+    /// Axis-aligned box centred on the local origin with half extents `hx`, `hy`.
+    /// Vertices start at `(-hx, -hy)` and go CCW; normals are `-y, +x, +y, -x`.
+    pub fn make_box(hx: f32, hy: f32) -> Result<Polygon, GeometryError> {
+        Polygon::make_offset_box(hx, hy, Vec2::ZERO, Rot::IDENTITY)
+    }
+
+    /// Box with half extents `hx`, `hy`, rotated by `rot` and centred at `center` (local space).
+    pub fn make_offset_box(hx: f32, hy: f32, center: Vec2, rot: Rot) -> Result<Polygon, GeometryError> {
+        Polygon::make_offset_rounded_box(hx, hy, center, rot, 0.0)
+    }
+
+    /// Box with half extents `hx`, `hy` and corner rounding `radius`, centred on the origin.
+    /// The total extent is `hx + radius` by `hy + radius`.
+    pub fn make_rounded_box(hx: f32, hy: f32, radius: f32) -> Result<Polygon, GeometryError> {
+        Polygon::make_offset_rounded_box(hx, hy, Vec2::ZERO, Rot::IDENTITY, radius)
+    }
+
+    /// The general box maker: half extents, centre, rotation and rounding radius.
+    pub fn make_offset_rounded_box(
+        hx: f32,
+        hy: f32,
+        center: Vec2,
+        rot: Rot,
+        radius: f32,
+    ) -> Result<Polygon, GeometryError> {
+        if !(hx.is_finite() && hy.is_finite() && center.is_finite() && rot.is_finite()) {
+            return Err(GeometryError::NonFinite);
+        }
+        check_radius(radius)?;
+        if hx <= 0.0 || hy <= 0.0 {
+            return Err(GeometryError::InvalidExtent);
+        }
+        let rot = rot.normalized();
+        let xf = Transform { p: center, q: rot };
+        let local = [
+            Vec2::new(-hx, -hy),
+            Vec2::new(hx, -hy),
+            Vec2::new(hx, hy),
+            Vec2::new(-hx, hy),
+        ];
+        let normals = [Vec2::new(0.0, -1.0), Vec2::X, Vec2::Y, Vec2::new(-1.0, 0.0)];
+        let mut p = Polygon {
+            vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            centroid: center,
+            radius,
+            count: 4,
+        };
+        for i in 0..4 {
+            p.vertices[i] = xf.apply(local[i]);
+            p.normals[i] = rot.rotate(normals[i]);
+        }
+        Ok(p)
+    }
+
+    /// The box covering `aabb` (in the polygon's local space). The vertices are exactly the
+    /// box corners, starting at `min` and going CCW.
+    pub fn from_aabb(aabb: Aabb) -> Result<Polygon, GeometryError> {
+        if !(aabb.min.is_finite() && aabb.max.is_finite()) {
+            return Err(GeometryError::NonFinite);
+        }
+        if !(aabb.min.x < aabb.max.x && aabb.min.y < aabb.max.y) {
+            return Err(GeometryError::InvalidExtent);
+        }
+        let (lo, hi) = (aabb.min, aabb.max);
+        let mut p = Polygon::make_box(1.0, 1.0)?;
+        p.vertices[0] = lo;
+        p.vertices[1] = Vec2::new(hi.x, lo.y);
+        p.vertices[2] = hi;
+        p.vertices[3] = Vec2::new(lo.x, hi.y);
+        p.centroid = aabb.center();
+        Ok(p)
+    }
+
+    /// Number of vertices actually usable (the stored `count` clamped to 0..=8).
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        (self.count as usize).min(MAX_POLYGON_VERTICES)
+    }
+
+    /// True when the polygon has no usable vertices.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The vertices in use.
+    #[inline]
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices[..self.len()]
+    }
+
+    /// The edge normals in use.
+    #[inline]
+    #[must_use]
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals[..self.len()]
+    }
+
+    /// Exact mass properties for `density`, including the rounding (edge strips and corner
+    /// sectors), unlike Box2D's approximation.
+    #[must_use]
+    pub fn mass(&self, density: f32) -> MassData {
+        let v = self.vertices();
+        let n = v.len();
+        if n == 0 {
+            return MassData::default();
+        }
+        let origin = v[0];
+        let mut acc = MassAccumulator::default();
+        for i in 0..n {
+            acc.add_triangle(v[i] - origin, v[(i + 1) % n] - origin);
+        }
+        let r = self.radius;
+        if r > 0.0 {
+            for i in 0..n {
+                let a = v[i] - origin;
+                let b = v[(i + 1) % n] - origin;
+                let off = self.normals[i] * r;
+                // CCW strip a, b, b+off, a+off as a fan around the origin.
+                acc.add_triangle(a, b);
+                acc.add_triangle(b, b + off);
+                acc.add_triangle(b + off, a + off);
+                acc.add_triangle(a + off, a);
+            }
+            for i in 0..n {
+                let n0 = self.normals[(i + n - 1) % n];
+                let n1 = self.normals[i];
+                acc.add_sector(v[i] - origin, n0, n1, r);
+            }
+        }
+        if acc.area <= 0.0 {
+            return MassData {
+                mass: 0.0,
+                center: origin,
+                rotational_inertia: 0.0,
+            };
+        }
+        let c = acc.first / acc.area;
+        MassData {
+            mass: density * acc.area,
+            center: origin + c,
+            rotational_inertia: density * (acc.second - acc.area * c.dot(c)),
+        }
+    }
+
+    /// World bounding box under `xf`.
+    #[must_use]
+    pub fn aabb(&self, xf: Transform) -> Aabb {
+        let v = self.vertices();
+        if v.is_empty() {
+            return Aabb::new(xf.p, xf.p);
+        }
+        let mut lo = xf.apply(v[0]);
+        let mut hi = lo;
+        for &p in &v[1..] {
+            let w = xf.apply(p);
+            lo = lo.min(w);
+            hi = hi.max(w);
+        }
+        Aabb::new(lo, hi).inflated(self.radius)
+    }
+
+    /// True when the world point `p` lies inside or on the polygon (rounding included) placed at
+    /// `xf`.
+    #[must_use]
+    pub fn contains_point(&self, xf: Transform, p: Vec2) -> bool {
+        let lp = xf.inv_apply(p);
+        let v = self.vertices();
+        if v.len() < 3 {
+            return false;
+        }
+        let mut max_sep = f32::NEG_INFINITY;
+        for (vi, ni) in v.iter().zip(self.normals()) {
+            max_sep = max_sep.max(ni.dot(lp - *vi));
+        }
+        if max_sep <= 0.0 {
+            return true;
+        }
+        if max_sep > self.radius {
+            return false;
+        }
+        let rr = self.radius * self.radius;
+        let n = v.len();
+        (0..n).any(|i| closest_point_on_segment(v[i], v[(i + 1) % n], lp).distance_squared(lp) <= rr)
+    }
+
+    /// Polygon grown by `amount` (added to the rounding radius) or, for negative `amount`,
+    /// shrunk: first the rounding radius is consumed, then the core's edges move inward
+    /// (the corners stay sharp). Errors with [`GeometryError::Collapsed`] when nothing is left.
+    pub fn inflated(&self, amount: f32) -> Result<Polygon, GeometryError> {
+        if !amount.is_finite() {
+            return Err(GeometryError::NonFinite);
+        }
+        if amount >= 0.0 || self.radius + amount >= 0.0 {
+            let mut p = *self;
+            p.radius = self.radius + amount;
+            return Ok(p);
+        }
+        let shrink = -(self.radius + amount);
+        let v = self.vertices();
+        let n = v.len();
+        if n < 3 {
+            return Err(GeometryError::Collapsed);
+        }
+        // Offset every edge plane inward, then intersect adjacent planes; an edge whose two
+        // neighbours' intersection lies outside its plane vanishes. Done by clipping a
+        // sufficiently large square with each half plane.
+        let mut lo = v[0];
+        let mut hi = v[0];
+        for &p in v {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        let big = (hi - lo).length() + 1.0;
+        let c = (lo + hi) * 0.5;
+        let mut poly = [Vec2::ZERO; 2 * MAX_POLYGON_VERTICES + 4];
+        let mut m = 4;
+        poly[0] = c + Vec2::new(-big, -big);
+        poly[1] = c + Vec2::new(big, -big);
+        poly[2] = c + Vec2::new(big, big);
+        poly[3] = c + Vec2::new(-big, big);
+        for i in 0..n {
+            let nrm = self.normals[i];
+            let off = nrm.dot(v[i]) - shrink;
+            let mut out = [Vec2::ZERO; 2 * MAX_POLYGON_VERTICES + 4];
+            let mut k = 0;
+            for j in 0..m {
+                let a = poly[j];
+                let b = poly[(j + 1) % m];
+                let da = nrm.dot(a) - off;
+                let db = nrm.dot(b) - off;
+                if da <= 0.0 {
+                    out[k] = a;
+                    k += 1;
+                }
+                if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+                    out[k] = a.lerp(b, da / (da - db));
+                    k += 1;
+                }
+            }
+            poly = out;
+            m = k;
+            if m < 3 {
+                return Err(GeometryError::Collapsed);
+            }
+        }
+        let mut pts = [Vec2::ZERO; 2 * MAX_POLYGON_VERTICES + 4];
+        pts[..m].copy_from_slice(&poly[..m]);
+        // The clipped loop has at most n vertices plus welded duplicates.
+        let mut uniq = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut u = 0;
+        let tol = HULL_RELATIVE_TOLERANCE * (hi - lo).length();
+        for &p in &pts[..m] {
+            if u < MAX_POLYGON_VERTICES && uniq[..u].iter().all(|q| q.distance(p) > tol) {
+                uniq[u] = p;
+                u += 1;
+            }
+        }
+        match compute_hull(&uniq[..u]) {
+            Ok((hv, hn)) => Ok(Polygon::from_hull_vertices(&hv[..hn], 0.0)),
+            Err(_) => Err(GeometryError::Collapsed),
+        }
+    }
+}
+
+fn polygon_centroid(v: &[Vec2]) -> Vec2 {
+    let origin = v[0];
+    let mut area = 0.0;
+    let mut c = Vec2::ZERO;
+    for i in 1..v.len() - 1 {
+        let e1 = v[i] - origin;
+        let e2 = v[i + 1] - origin;
+        let a = 0.5 * e1.cross(e2);
+        c += (e1 + e2) * (a / 3.0);
+        area += a;
+    }
+    if area > 0.0 {
+        origin + c / area
+    } else {
+        origin
+    }
+}
+
+/// Area, first moment and polar second moment about the local origin, for unit density.
+#[derive(Default)]
+struct MassAccumulator {
+    area: f32,
+    first: Vec2,
+    second: f32,
+}
+
+impl MassAccumulator {
+    /// Adds the signed triangle (origin, a, b).
+    fn add_triangle(&mut self, a: Vec2, b: Vec2) {
+        let d = a.cross(b);
+        let area = 0.5 * d;
+        self.area += area;
+        self.first += (a + b) * (area / 3.0);
+        let intx2 = a.x * a.x + b.x * a.x + b.x * b.x;
+        let inty2 = a.y * a.y + b.y * a.y + b.y * b.y;
+        self.second += (0.25 / 3.0) * d * (intx2 + inty2);
+    }
+
+    /// Adds the circular sector with apex `apex`, radius `r`, from direction `n0` to `n1` (CCW).
+    fn add_sector(&mut self, apex: Vec2, n0: Vec2, n1: Vec2, r: f32) {
+        let theta = fmath::atan2(n0.cross(n1), n0.dot(n1));
+        if theta <= 0.0 {
+            return;
+        }
+        let area = 0.5 * theta * r * r;
+        let bis = (n0 + n1).try_normalize().unwrap_or(n0);
+        let d = 4.0 * r * fmath::sin(0.5 * theta) / (3.0 * theta);
+        let c_rel = bis * d;
+        let i_apex = 0.25 * theta * r * r * r * r;
+        self.area += area;
+        self.first += (apex + c_rel) * area;
+        self.second += i_apex + area * (apex.dot(apex) + 2.0 * apex.dot(c_rel));
+    }
+}
+
+impl Shape {
+    /// Mass properties for `density`.
+    #[must_use]
+    pub fn mass(&self, density: f32) -> MassData {
+        match self {
+            Shape::Circle(s) => s.mass(density),
+            Shape::Capsule(s) => s.mass(density),
+            Shape::Polygon(s) => s.mass(density),
+        }
+    }
+
+    /// World bounding box under `xf`.
+    #[must_use]
+    pub fn aabb(&self, xf: Transform) -> Aabb {
+        match self {
+            Shape::Circle(s) => s.aabb(xf),
+            Shape::Capsule(s) => s.aabb(xf),
+            Shape::Polygon(s) => s.aabb(xf),
+        }
+    }
+
+    /// True when the world point `p` lies inside or on the shape placed at `xf`.
+    #[must_use]
+    pub fn contains_point(&self, xf: Transform, p: Vec2) -> bool {
+        match self {
+            Shape::Circle(s) => s.contains_point(xf, p),
+            Shape::Capsule(s) => s.contains_point(xf, p),
+            Shape::Polygon(s) => s.contains_point(xf, p),
+        }
+    }
+
+    /// The shape grown (or, for negative `amount`, shrunk) by `amount` on every side.
+    pub fn inflated(&self, amount: f32) -> Result<Shape, GeometryError> {
+        Ok(match self {
+            Shape::Circle(s) => Shape::Circle(s.inflated(amount)?),
+            Shape::Capsule(s) => Shape::Capsule(s.inflated(amount)?),
+            Shape::Polygon(s) => Shape::Polygon(s.inflated(amount)?),
+        })
+    }
+
+    /// The outer rounding radius (circle and capsule radius, polygon rounding).
+    #[must_use]
+    pub fn radius(&self) -> f32 {
+        match self {
+            Shape::Circle(s) => s.radius,
+            Shape::Capsule(s) => s.radius,
+            Shape::Polygon(s) => s.radius,
+        }
+    }
+}
+
+impl From<Circle> for Shape {
+    fn from(s: Circle) -> Shape {
+        Shape::Circle(s)
+    }
+}
+impl From<Capsule> for Shape {
+    fn from(s: Capsule) -> Shape {
+        Shape::Capsule(s)
+    }
+}
+impl From<Polygon> for Shape {
+    fn from(s: Polygon) -> Shape {
+        Shape::Polygon(s)
+    }
+}

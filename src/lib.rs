@@ -1,0 +1,85 @@
+//! # collide2d
+//!
+//! A `#![no_std]` 2D collision library in the spirit of tinyc2 (cute_c2.h): plain value types,
+//! pure functions, no allocation in the core.
+//!
+//! ## The shapes
+//! [`Circle`], [`Capsule`] (radius 0 is a segment), [`Polygon`] (3–8 CCW vertices, optionally
+//! rounded) and the closed [`Shape`] enum over them. Shapes are defined in local space; every
+//! pair query takes both shapes' world [`Transform`]s. Identity transforms give cute_c2's
+//! "everything in world space" style. [`Aabb`]s are world-space boxes with their own overlap
+//! tests against every kind.
+//!
+//! ## Naming
+//! - `overlaps_<a>_<b>` — boolean test; [`overlaps`] dispatches any pair.
+//! - `collide_<a>_<b>` — contact [`Manifold`]; [`collide`] and [`collide_with_margin`] dispatch
+//!   any pair and flip the result for the non-canonical order. Canonical order puts the more
+//!   complex kind first: polygon, then capsule, then circle.
+//!
+//! ## Conventions
+//! | what | convention |
+//! |---|---|
+//! | units | `f32`, radians, counter-clockwise rotation and polygon winding |
+//! | normals | unit length; polygon normals point outward |
+//! | [`Manifold::normal`] | world space, unit, from shape A to shape B |
+//! | [`ManifoldPoint::point`] | world space, midway between the two surfaces |
+//! | [`ManifoldPoint::depth`] | `> 0` penetrating; `< 0` only for speculative points within the margin |
+//! | [`ManifoldPoint::id`] | high byte: A's feature, low byte: B's (`i` vertex, `0x80 \| i` edge) |
+//! | touching | counts as contact, everywhere: `overlaps == (collide().count > 0)` |
+//! | frames | every query runs in a shape's local frame, so results do not lose precision far from the world origin |
+//! | bad input | constructors return [`GeometryError`]; queries given NaN/inf, negative radii or a polygon `count` outside 3..=8 return "no contact" |
+//!
+//! ## Degenerate cases (documented choices)
+//! - Coincident circle centres: the normal is shape A's local +x axis (in world space).
+//! - A circle centre exactly on a capsule's core segment: the segment's left normal.
+//! - A circle centre inside a polygon: pushed out through the face of least penetration.
+//! - A capsule whose two centres coincide behaves as a circle.
+//! - Polygon reference face: the face with the larger separation; on an exact tie, A's.
+//!   No hysteresis bias, so swapping A and B gives the same contact.
+//!
+//! ## Numeric advice
+//! Sizes from 0.01 to 10 000 work in the same scene: tolerances are relative to the shapes'
+//! sizes (hull welding uses [`HULL_RELATIVE_TOLERANCE`]). Keep positions within about 1e6 of
+//! the origin if you need 0.1 precision, as with any `f32` code.
+//!
+//! ## Example
+//! ```
+//! use collide2d::*;
+//! let ground = Shape::Polygon(Polygon::make_box(10.0, 0.5).unwrap());
+//! let ball = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
+//! let xg = Transform::IDENTITY;
+//! let xb = Transform::from_translation(Vec2::new(1.0, 0.9));
+//! assert!(overlaps(&ground, xg, &ball, xb));
+//! let m = collide(&ground, xg, &ball, xb);
+//! assert_eq!(m.count, 1);
+//! assert!((m.normal.y - 1.0).abs() < 1e-6); // from the ground up to the ball
+//! assert!((m.points[0].depth - 0.1).abs() < 1e-6);
+//! ```
+#![no_std]
+#![deny(missing_docs)]
+#![warn(clippy::std_instead_of_core)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod fmath;
+pub mod geometry;
+pub mod manifold;
+pub mod math;
+pub mod overlap;
+
+pub use geometry::{
+    closest_point_on_segment, compute_hull, Capsule, Circle, GeometryError, MassData, Polygon, Shape,
+    HULL_RELATIVE_TOLERANCE, MAX_POLYGON_VERTICES,
+};
+pub use manifold::{
+    collide, collide_capsule_circle, collide_capsules, collide_circles, collide_polygon_capsule,
+    collide_polygon_circle, collide_polygons, collide_with_margin, Manifold, ManifoldPoint,
+    CAPSULE_FACE_TOLERANCE, FEATURE_EDGE,
+};
+pub use math::{Aabb, Rot, Transform, Vec2};
+pub use overlap::{
+    overlaps, overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape,
+    overlaps_aabbs, overlaps_capsule_circle, overlaps_capsules, overlaps_circles, overlaps_polygon_capsule,
+    overlaps_polygon_circle, overlaps_polygons,
+};

@@ -1,0 +1,864 @@
+//! Contact manifolds for every pair of shape kinds.
+//!
+//! Conventions (shared with the C header):
+//! - `normal` is a world-space unit vector pointing from shape A to shape B.
+//! - each point's `point` is in world space, midway between the two surfaces;
+//! - `depth > 0` means penetration along `normal`; `depth < 0` only appears for speculative
+//!   points within the requested margin (`collide_with_margin`);
+//! - `id` identifies the pair of features in contact: the high byte is shape A's feature,
+//!   the low byte shape B's (`0..8` = vertex index, `0x80 | i` = edge `i`, 0 for a circle).
+//!   Swapping A and B swaps the two bytes.
+//! - `count == 0` exactly when the shapes do not touch (touching counts as contact), so
+//!   `overlaps(a, b) == (collide(a, b).count > 0)`.
+//!
+//! Every query runs in shape A's local frame (shifted to a point of A) and converts only the
+//! result to world space, so its precision does not depend on where the pair sits in the world.
+//! Non-finite input, negative radii and polygons with a `count` outside 3..=8 give an empty
+//! manifold.
+
+use crate::fmath;
+use crate::geometry::{Capsule, Circle, Polygon, Shape, MAX_POLYGON_VERTICES};
+use crate::math::{Transform, Vec2};
+use bytemuck::{Pod, Zeroable};
+
+/// Feature code for edge `i` in a manifold point id.
+pub const FEATURE_EDGE: u8 = 0x80;
+
+/// Relative tolerance used to decide that a capsule pair is in face contact: the nearer clipped
+/// point must be within `distance + CAPSULE_FACE_TOLERANCE × longer segment length`.
+pub const CAPSULE_FACE_TOLERANCE: f32 = 0.0025;
+
+/// One contact point.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct ManifoldPoint {
+    /// World-space point midway between the two surfaces.
+    pub point: Vec2,
+    /// Penetration depth along the manifold normal: positive when penetrating, negative only
+    /// for speculative points within the margin.
+    pub depth: f32,
+    /// Feature key (high byte: feature of A, low byte: feature of B), stable while the same
+    /// features touch; use it to match points between frames for warm starting.
+    pub id: u32,
+}
+
+/// A contact manifold: up to two points sharing one normal.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Manifold {
+    /// World-space unit normal from shape A to shape B. Zero when `count == 0`.
+    pub normal: Vec2,
+    /// The contact points; only the first `count` are meaningful.
+    pub points: [ManifoldPoint; 2],
+    /// Number of points, 0, 1 or 2.
+    pub count: u32,
+}
+
+impl Manifold {
+    /// The points in use.
+    #[inline]
+    #[must_use]
+    pub fn points(&self) -> &[ManifoldPoint] {
+        &self.points[..(self.count as usize).min(2)]
+    }
+
+    /// Largest depth among the points, or `f32::NEG_INFINITY` when empty.
+    #[must_use]
+    pub fn max_depth(&self) -> f32 {
+        self.points().iter().fold(f32::NEG_INFINITY, |m, p| m.max(p.depth))
+    }
+
+    /// The same contact seen from B: normal negated, feature bytes swapped, points unchanged.
+    #[must_use]
+    pub fn flipped(&self) -> Manifold {
+        let mut m = *self;
+        m.normal = -m.normal;
+        for p in &mut m.points[..(self.count as usize).min(2)] {
+            p.id = swap_id(p.id);
+        }
+        m
+    }
+}
+
+#[inline]
+pub(crate) fn make_id(a: u8, b: u8) -> u32 {
+    (u32::from(a) << 8) | u32::from(b)
+}
+
+#[inline]
+fn swap_id(id: u32) -> u32 {
+    ((id & 0xFF) << 8) | ((id >> 8) & 0xFF)
+}
+
+/// A manifold being built in A's shifted local frame.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct LocalManifold {
+    pub normal: Vec2,
+    pub points: [(Vec2, f32, u32); 2],
+    pub count: usize,
+}
+
+impl LocalManifold {
+    #[inline]
+    fn push(&mut self, point: Vec2, depth: f32, id: u32) {
+        if self.count < 2 {
+            self.points[self.count] = (point, depth, id);
+            self.count += 1;
+        }
+    }
+
+    /// Converts to world space: `origin` is the shift applied inside A's frame.
+    #[inline]
+    fn to_world(self, xfa: Transform, origin: Vec2) -> Manifold {
+        let mut m = Manifold::default();
+        if self.count == 0 {
+            return m;
+        }
+        m.normal = xfa.q.rotate(self.normal);
+        let mut finite = fmath::nan_if_not_finite(m.normal.x) + fmath::nan_if_not_finite(m.normal.y);
+        for i in 0..self.count {
+            let (p, d, id) = self.points[i];
+            let w = xfa.apply(p + origin);
+            finite += fmath::nan_if_not_finite(w.x) + fmath::nan_if_not_finite(w.y) + fmath::nan_if_not_finite(d);
+            m.points[i] = ManifoldPoint { point: w, depth: d, id };
+        }
+        m.count = self.count as u32;
+        if finite != 0.0 {
+            return Manifold::default();
+        }
+        m
+    }
+}
+
+#[inline]
+fn sanitize_margin(margin: f32) -> f32 {
+    // NaN.max(0) is 0; infinite margins are clamped to keep arithmetic finite.
+    margin.max(0.0).min(f32::MAX)
+}
+
+#[inline]
+fn radii_ok(ra: f32, rb: f32) -> bool {
+    ra >= 0.0 && rb >= 0.0 && ra.is_finite() && rb.is_finite()
+}
+
+/// Midpoint between the surface of A (`ca + n·ra`) and of B (`cb - n·rb`).
+#[inline]
+fn surface_midpoint(ca: Vec2, cb: Vec2, n: Vec2, ra: f32, rb: f32) -> Vec2 {
+    (ca.mul_add(ra, n) + cb.mul_add(-rb, n)) * 0.5
+}
+
+// ---------------------------------------------------------------------------------------------
+// Circle and capsule pairs
+
+pub(crate) fn circles_local(a: &Circle, b: &Circle, xf: Transform, margin: f32) -> (LocalManifold, Vec2) {
+    let mut m = LocalManifold::default();
+    let origin = a.center;
+    if !radii_ok(a.radius, b.radius) {
+        return (m, origin);
+    }
+    let pb = xf.apply(b.center) - origin;
+    let dist_sq = pb.length_squared();
+    let rsum = a.radius + b.radius;
+    let max_d = rsum + margin;
+    if !(dist_sq <= max_d * max_d) {
+        return (m, origin);
+    }
+    let (n, dist) = pb.normalize_and_length();
+    // Coincident centres: A's local +x axis, a documented arbitrary but fixed choice.
+    let n = if dist > 0.0 && n != Vec2::ZERO { n } else { Vec2::X };
+    m.normal = n;
+    m.push(surface_midpoint(Vec2::ZERO, pb, n, a.radius, b.radius), rsum - dist, 0);
+    (m, origin)
+}
+
+/// Contact manifold between two circles.
+#[must_use]
+pub fn collide_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
+    let (m, o) = circles_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    m.to_world(xfa, o)
+}
+
+/// Result of the closest-point search between two segments `p1 + f1·d1` and `p2 + f2·d2`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SegmentClosest {
+    pub f1: f32,
+    pub f2: f32,
+    pub c1: Vec2,
+    pub c2: Vec2,
+    pub dist_sq: f32,
+}
+
+/// Closest points between segments `p1`–`q1` and `p2`–`q2`; handles zero-length segments.
+pub(crate) fn segment_closest(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentClosest {
+    let d1 = q1 - p1;
+    let d2 = q2 - p2;
+    let r = p1 - p2;
+    let dd1 = d1.dot(d1);
+    let dd2 = d2.dot(d2);
+    let rd1 = r.dot(d1);
+    let rd2 = r.dot(d2);
+    let (f1, f2);
+    if dd1 <= 0.0 && dd2 <= 0.0 {
+        f1 = 0.0;
+        f2 = 0.0;
+    } else if dd1 <= 0.0 {
+        f1 = 0.0;
+        f2 = (rd2 / dd2).clamp(0.0, 1.0);
+    } else if dd2 <= 0.0 {
+        f2 = 0.0;
+        f1 = (-rd1 / dd1).clamp(0.0, 1.0);
+    } else {
+        let d12 = d1.dot(d2);
+        let denom = dd1 * dd2 - d12 * d12;
+        let mut t1 = if denom > 0.0 { ((d12 * rd2 - rd1 * dd2) / denom).clamp(0.0, 1.0) } else { 0.0 };
+        let mut t2 = (d12 * t1 + rd2) / dd2;
+        if t2 < 0.0 {
+            t2 = 0.0;
+            t1 = (-rd1 / dd1).clamp(0.0, 1.0);
+        } else if t2 > 1.0 {
+            t2 = 1.0;
+            t1 = ((d12 - rd1) / dd1).clamp(0.0, 1.0);
+        }
+        f1 = t1;
+        f2 = t2;
+    }
+    let c1 = p1.mul_add(f1, d1);
+    let c2 = p2.mul_add(f2, d2);
+    SegmentClosest {
+        f1,
+        f2,
+        c1,
+        c2,
+        dist_sq: c1.distance_squared(c2),
+    }
+}
+
+#[inline]
+fn segment_feature(f: f32) -> u8 {
+    if f <= 0.0 {
+        0
+    } else if f >= 1.0 {
+        1
+    } else {
+        FEATURE_EDGE
+    }
+}
+
+/// A segment is treated as a point when shorter than this fraction of the pair's scale.
+const DEGENERATE_SEGMENT: f32 = 1.0e-6;
+
+pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, xf: Transform, margin: f32) -> (LocalManifold, Vec2) {
+    let mut m = LocalManifold::default();
+    let origin = a.center1;
+    if !radii_ok(a.radius, b.radius) {
+        return (m, origin);
+    }
+    let q1 = a.center2 - origin;
+    let c = xf.apply(b.center) - origin;
+    let sc = segment_closest(Vec2::ZERO, q1, c, c);
+    let rsum = a.radius + b.radius;
+    let max_d = rsum + margin;
+    if !(sc.dist_sq <= max_d * max_d) {
+        return (m, origin);
+    }
+    let (n, dist) = (c - sc.c1).normalize_and_length();
+    let n = if dist > 0.0 && n != Vec2::ZERO {
+        n
+    } else {
+        // Circle centre on the core segment: the segment's left normal (or +x for a point).
+        q1.try_normalize().map_or(Vec2::X, Vec2::left_perp)
+    };
+    m.normal = n;
+    m.push(
+        surface_midpoint(sc.c1, c, n, a.radius, b.radius),
+        rsum - dist,
+        make_id(segment_feature(sc.f1), 0),
+    );
+    (m, origin)
+}
+
+/// Contact manifold between a capsule (A) and a circle (B).
+#[must_use]
+pub fn collide_capsule_circle(a: &Capsule, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
+    let (m, o) = capsule_circle_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    m.to_world(xfa, o)
+}
+
+/// Separation of segment `p`–`q` from the line through the origin with unit normal `n`, taking
+/// the better of `n` and `-n`: returns (separation, oriented normal).
+#[inline]
+fn segment_axis_separation(n: Vec2, p: Vec2, q: Vec2) -> (f32, Vec2) {
+    let s1 = n.dot(p);
+    let s2 = n.dot(q);
+    let pos = s1.min(s2);
+    let neg = (-s1).min(-s2);
+    if pos >= neg {
+        (pos, n)
+    } else {
+        (neg, -n)
+    }
+}
+
+pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f32) -> (LocalManifold, Vec2) {
+    let mut m = LocalManifold::default();
+    let origin = a.center1;
+    if !radii_ok(a.radius, b.radius) {
+        return (m, origin);
+    }
+    let xfs = Transform {
+        p: xf.p - origin,
+        q: xf.q,
+    };
+    let p1 = Vec2::ZERO;
+    let q1 = a.center2 - origin;
+    let p2 = xfs.apply(b.center1);
+    let q2 = xfs.apply(b.center2);
+    let sc = segment_closest(p1, q1, p2, q2);
+    let (ra, rb) = (a.radius, b.radius);
+    let rsum = ra + rb;
+    let max_d = rsum + margin;
+    if !(sc.dist_sq <= max_d * max_d) {
+        return (m, origin);
+    }
+    let dist = fmath::sqrt(sc.dist_sq);
+    let (u1, len1) = q1.normalize_and_length();
+    let (u2, len2) = (q2 - p2).normalize_and_length();
+    let scale = len1.max(len2).max(p2.length()).max(q2.length()).max(rsum);
+    let degenerate = DEGENERATE_SEGMENT * scale;
+    let seg_a = len1 > degenerate && u1 != Vec2::ZERO;
+    let seg_b = len2 > degenerate && u2 != Vec2::ZERO;
+    // Cores touching or crossing: the closest-point direction is noise.
+    let cores_touch = dist <= degenerate;
+
+    if seg_a && seg_b {
+        // SAT over the two segment normals. For crossing segments it is exact: the cores'
+        // Minkowski difference is a parallelogram with edges along the two segments.
+        let (sep_a, na) = segment_axis_separation(u1.left_perp(), p2, q2);
+        let (sep_b, nb) = segment_axis_separation(u2.left_perp(), p1 - p2, q1 - p2);
+        let ref_a = sep_a >= sep_b;
+        // (reference base, incident ends, incident projections, reference length, reference
+        // normal pointing to the incident segment, radii)
+        let fp2 = p2.dot(u1);
+        let fq2 = q2.dot(u1);
+        let fp1 = (p1 - p2).dot(u2);
+        let fq1 = (q1 - p2).dot(u2);
+        let (base, inc_p, inc_q, fp, fq, len, n, r_ref, r_inc) = if ref_a {
+            (p1, p2, q2, fp2, fq2, len1, na, ra, rb)
+        } else {
+            (p2, p1, q1, fp1, fq1, len2, nb, rb, ra)
+        };
+        // The manifold normal points from A to B.
+        let normal = if ref_a { na } else { -nb };
+        let make_ref_id = |k: u8| {
+            if ref_a {
+                make_id(FEATURE_EDGE, k)
+            } else {
+                make_id(k, FEATURE_EDGE)
+            }
+        };
+
+        let outside_a = (fp2 <= 0.0 && fq2 <= 0.0) || (fp2 >= len1 && fq2 >= len1);
+        let outside_b = (fp1 <= 0.0 && fq1 <= 0.0) || (fp1 >= len2 && fq1 >= len2);
+        if !outside_a && !outside_b {
+            // Clip the incident segment to the reference segment's extent.
+            let mut cp = inc_p;
+            let mut cq = inc_q;
+            if fp < 0.0 && fq > 0.0 {
+                cp = inc_p.lerp(inc_q, (0.0 - fp) / (fq - fp));
+            } else if fq < 0.0 && fp > 0.0 {
+                cq = inc_q.lerp(inc_p, (0.0 - fq) / (fp - fq));
+            }
+            if fp > len && fq < len {
+                cp = inc_p.lerp(inc_q, (fp - len) / (fp - fq));
+            } else if fq > len && fp < len {
+                cq = inc_q.lerp(inc_p, (fq - len) / (fq - fp));
+            }
+            let sp = (cp - base).dot(n);
+            let sq = (cq - base).dot(n);
+            // A genuine face contact: the nearer clipped point is as close as the true closest
+            // points and both clipped points are within the margin.
+            let tol = dist + CAPSULE_FACE_TOLERANCE * len1.max(len2);
+            if sp.min(sq) <= tol && sp.max(sq) - rsum <= margin {
+                m.normal = normal;
+                for (k, (c, s)) in [(cp, sp), (cq, sq)].into_iter().enumerate() {
+                    m.push(c.mul_add(0.5 * (r_ref - r_inc - s), n), rsum - s, make_ref_id(k as u8));
+                }
+                return (m, origin);
+            }
+        }
+        if cores_touch {
+            // Crossing cores: push out along the SAT axis; the contact sits at the incident
+            // end that has to travel that far.
+            let (e, k, s) = {
+                let s1 = (inc_p - base).dot(n);
+                let s2 = (inc_q - base).dot(n);
+                if s1 <= s2 {
+                    (inc_p, 0u8, s1)
+                } else {
+                    (inc_q, 1u8, s2)
+                }
+            };
+            m.normal = normal;
+            m.push(e.mul_add(0.5 * (r_ref - r_inc - s), n), rsum - s, make_ref_id(k));
+            return (m, origin);
+        }
+    }
+
+    // Single point from the exact closest points.
+    let n = if cores_touch {
+        if seg_b {
+            // A is a point on segment B: B's normal facing A, negated to point A -> B.
+            -segment_axis_separation(u2.left_perp(), p1 - p2, p1 - p2).1
+        } else if seg_a {
+            segment_axis_separation(u1.left_perp(), p2, p2).1
+        } else {
+            Vec2::X
+        }
+    } else {
+        (sc.c2 - sc.c1) * (1.0 / dist)
+    };
+    m.normal = n;
+    m.push(
+        surface_midpoint(sc.c1, sc.c2, n, ra, rb),
+        rsum - dist,
+        make_id(segment_feature(sc.f1), segment_feature(sc.f2)),
+    );
+    (m, origin)
+}
+
+/// Contact manifold between two capsules (segments when the radius is 0). Near-parallel
+/// overlapping capsules give two points.
+#[must_use]
+pub fn collide_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
+    let (m, o) = capsules_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    m.to_world(xfa, o)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Polygon pairs
+
+/// A polygon (or a capsule as a 2-gon) in a query's local frame.
+#[derive(Clone, Copy)]
+pub(crate) struct LocalPoly {
+    pub v: [Vec2; MAX_POLYGON_VERTICES],
+    pub n: [Vec2; MAX_POLYGON_VERTICES],
+    pub count: usize,
+    pub radius: f32,
+}
+
+impl LocalPoly {
+    /// The polygon transformed by `xf`; `None` for invalid count, radius or non-finite data.
+    #[inline]
+    pub(crate) fn from_polygon(p: &Polygon, xf: Transform) -> Option<LocalPoly> {
+        let count = p.count as usize;
+        if !(3..=MAX_POLYGON_VERTICES).contains(&count) || !(p.radius >= 0.0) {
+            return None;
+        }
+        let mut lp = LocalPoly {
+            v: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            n: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count,
+            radius: p.radius,
+        };
+        let mut chk = fmath::nan_if_not_finite(p.radius);
+        for i in 0..count {
+            let v = xf.apply(p.vertices[i]);
+            let n = xf.q.rotate(p.normals[i]);
+            chk += fmath::nan_if_not_finite(v.x + v.y) + fmath::nan_if_not_finite(n.x + n.y);
+            lp.v[i] = v;
+            lp.n[i] = n;
+        }
+        if chk != 0.0 {
+            return None;
+        }
+        Some(lp)
+    }
+
+    /// The capsule as a two-sided 2-gon transformed by `xf` (core segment must be non-degenerate).
+    #[inline]
+    pub(crate) fn from_capsule(c: &Capsule, xf: Transform) -> Option<LocalPoly> {
+        let a = xf.apply(c.center1);
+        let b = xf.apply(c.center2);
+        let n = (b - a).try_normalize()?.right_perp();
+        let mut lp = LocalPoly {
+            v: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            n: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count: 2,
+            radius: c.radius,
+        };
+        lp.v[0] = a;
+        lp.v[1] = b;
+        lp.n[0] = n;
+        lp.n[1] = -n;
+        Some(lp)
+    }
+
+    #[inline]
+    fn next(&self, i: usize) -> usize {
+        if i + 1 < self.count {
+            i + 1
+        } else {
+            0
+        }
+    }
+}
+
+/// Max over `p1`'s edges of the min separation of `p2`'s vertices: (separation, edge).
+#[inline]
+fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
+    let mut best = f32::NEG_INFINITY;
+    let mut best_i = 0;
+    for i in 0..p1.count {
+        let n = p1.n[i];
+        let v = p1.v[i];
+        let mut si = f32::INFINITY;
+        for j in 0..p2.count {
+            si = si.min(n.dot(p2.v[j] - v));
+        }
+        if si > best {
+            best = si;
+            best_i = i;
+        }
+    }
+    (best, best_i)
+}
+
+/// Closest points between two separated convex cores by checking every vertex against every
+/// edge of the other: exact, used only when SAT says the cores are apart.
+/// Returns (point on A, point on B, squared distance, feature of A, feature of B).
+fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
+    let mut best = (Vec2::ZERO, Vec2::ZERO, f32::INFINITY, 0u8, 0u8);
+    for i in 0..pa.count {
+        let (a0, a1) = (pa.v[i], pa.v[pa.next(i)]);
+        for j in 0..pb.count {
+            let (b0, b1) = (pb.v[j], pb.v[pb.next(j)]);
+            let sc = segment_closest(a0, a1, b0, b1);
+            if sc.dist_sq < best.2 {
+                let fa = match segment_feature(sc.f1) {
+                    0 => i as u8,
+                    1 => pa.next(i) as u8,
+                    _ => FEATURE_EDGE | i as u8,
+                };
+                let fb = match segment_feature(sc.f2) {
+                    0 => j as u8,
+                    1 => pb.next(j) as u8,
+                    _ => FEATURE_EDGE | j as u8,
+                };
+                best = (sc.c1, sc.c2, sc.dist_sq, fa, fb);
+            }
+        }
+    }
+    best
+}
+
+/// The shared contact decision of every polygon pair, used by both `overlaps` and `collide`
+/// so the two can never disagree.
+pub(crate) enum PolyVerdict {
+    /// Separated by more than the margin.
+    Apart,
+    /// Cores overlap or face contact: clip against the reference face.
+    Face { sep_a: f32, edge_a: usize, sep_b: f32, edge_b: usize },
+    /// Cores apart but within radius + margin at a vertex (single point).
+    Vertex { pa: Vec2, pb: Vec2, dist: f32, fa: u8, fb: u8 },
+}
+
+pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> PolyVerdict {
+    let (sep_a, edge_a) = find_max_separation(a, b);
+    let (sep_b, edge_b) = find_max_separation(b, a);
+    let radius = a.radius + b.radius;
+    let sep = sep_a.max(sep_b);
+    if !(sep <= radius + margin) {
+        return PolyVerdict::Apart;
+    }
+    if sep <= 0.0 {
+        return PolyVerdict::Face {
+            sep_a,
+            edge_a,
+            sep_b,
+            edge_b,
+        };
+    }
+    // Cores are apart: the SAT separation is only a lower bound on their distance.
+    let (pa, pb, dist_sq, fa, fb) = brute_force_closest(a, b);
+    let max_d = radius + margin;
+    if !(dist_sq <= max_d * max_d) {
+        return PolyVerdict::Apart;
+    }
+    let dist = fmath::sqrt(dist_sq);
+    // Face contact when the closest distance is (nearly) the SAT face separation.
+    if dist <= sep + 1.0e-5 * (sep + radius) {
+        PolyVerdict::Face {
+            sep_a,
+            edge_a,
+            sep_b,
+            edge_b,
+        }
+    } else {
+        PolyVerdict::Vertex { pa, pb, dist, fa, fb }
+    }
+}
+
+/// Clips the incident edge of `p2` against the reference edge `e1` of `p1` and pushes the points
+/// within the margin. `n1` points from `p1` to `p2`. Ids are (reference, incident) features.
+fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut LocalManifold) -> [u8; 2] {
+    let n1 = p1.n[e1];
+    // Incident edge: the most anti-parallel normal of p2.
+    let mut e2 = 0;
+    let mut min_dot = f32::INFINITY;
+    for i in 0..p2.count {
+        let d = n1.dot(p2.n[i]);
+        if d < min_dot {
+            min_dot = d;
+            e2 = i;
+        }
+    }
+    let i21 = e2;
+    let i22 = p2.next(e2);
+    let v11 = p1.v[e1];
+    let v12 = p1.v[p1.next(e1)];
+    let v21 = p2.v[i21];
+    let v22 = p2.v[i22];
+    let t = n1.left_perp();
+    let upper1 = (v12 - v11).dot(t);
+    let upper2 = (v21 - v11).dot(t);
+    let lower2 = (v22 - v11).dot(t);
+    let span = upper2 - lower2;
+    let v_lower = if lower2 < 0.0 && span > 0.0 {
+        v22.lerp(v21, (0.0 - lower2) / span)
+    } else {
+        v22
+    };
+    let v_upper = if upper2 > upper1 && span > 0.0 {
+        v22.lerp(v21, (upper1 - lower2) / span)
+    } else {
+        v21
+    };
+    let radius = p1.radius + p2.radius;
+    let mut ids = [0u8; 2];
+    for (v, inc) in [(v_lower, i22), (v_upper, i21)] {
+        let s = (v - v11).dot(n1);
+        if s - radius <= margin {
+            ids[m.count] = inc as u8;
+            m.push(v.mul_add(0.5 * (p1.radius - p2.radius - s), n1), radius - s, 0);
+        }
+    }
+    if m.count == 0 {
+        // The clipped edge lost the deepest vertex: fall back to p2's support point along -n1,
+        // whose separation is exactly the SAT separation of this face.
+        let mut w = 0;
+        let mut best = f32::INFINITY;
+        for j in 0..p2.count {
+            let s = (p2.v[j] - v11).dot(n1);
+            if s < best {
+                best = s;
+                w = j;
+            }
+        }
+        if best - radius <= margin {
+            ids[0] = w as u8;
+            m.push(p2.v[w].mul_add(0.5 * (p1.radius - p2.radius - best), n1), radius - best, 0);
+        }
+    }
+    ids
+}
+
+pub(crate) fn polygons_local(a: &LocalPoly, b: &LocalPoly, margin: f32) -> LocalManifold {
+    let mut m = LocalManifold::default();
+    match polygon_verdict(a, b, margin) {
+        PolyVerdict::Apart => {}
+        PolyVerdict::Face {
+            sep_a,
+            edge_a,
+            sep_b,
+            edge_b,
+        } => {
+            if sep_a >= sep_b {
+                let ids = clip_polygons(a, b, edge_a, margin, &mut m);
+                m.normal = a.n[edge_a];
+                for k in 0..m.count {
+                    m.points[k].2 = make_id(FEATURE_EDGE | edge_a as u8, ids[k]);
+                }
+            } else {
+                let ids = clip_polygons(b, a, edge_b, margin, &mut m);
+                m.normal = -b.n[edge_b];
+                for k in 0..m.count {
+                    m.points[k].2 = make_id(ids[k], FEATURE_EDGE | edge_b as u8);
+                }
+            }
+            if m.count == 0 {
+                // Within the margin by SAT but both clip points fell outside it (rounded
+                // cores apart): use the exact closest points.
+                let (pa, pb, dist_sq, fa, fb) = brute_force_closest(a, b);
+                let dist = fmath::sqrt(dist_sq);
+                push_vertex_contact(&mut m, a, b, pa, pb, dist, fa, fb);
+            }
+        }
+        PolyVerdict::Vertex { pa, pb, dist, fa, fb } => push_vertex_contact(&mut m, a, b, pa, pb, dist, fa, fb),
+    }
+    m
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_vertex_contact(m: &mut LocalManifold, a: &LocalPoly, b: &LocalPoly, pa: Vec2, pb: Vec2, dist: f32, fa: u8, fb: u8) {
+    let n = match (pb - pa).try_normalize() {
+        Some(n) => n,
+        None => return,
+    };
+    m.normal = n;
+    m.count = 0;
+    m.push(
+        surface_midpoint(pa, pb, n, a.radius, b.radius),
+        a.radius + b.radius - dist,
+        make_id(fa, fb),
+    );
+}
+
+/// A's polygon shifted so its vertex 0 is the origin, and B placed in that frame.
+#[inline]
+pub(crate) fn polygon_pair_frames(a: &Polygon, xf: Transform) -> (Vec2, Transform, Transform) {
+    let origin = a.vertices[0];
+    let sa = Transform::from_translation(-origin);
+    let sb = Transform {
+        p: xf.p - origin,
+        q: xf.q,
+    };
+    (origin, sa, sb)
+}
+
+/// Contact manifold between two convex polygons (SAT + reference-face clipping, exact closest
+/// points for rounded polygons whose cores are apart).
+#[must_use]
+pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform, margin: f32) -> Manifold {
+    let (origin, sa, sb) = polygon_pair_frames(a, xfa.inv_mul(xfb));
+    let (Some(la), Some(lb)) = (LocalPoly::from_polygon(a, sa), LocalPoly::from_polygon(b, sb)) else {
+        return Manifold::default();
+    };
+    polygons_local(&la, &lb, sanitize_margin(margin)).to_world(xfa, origin)
+}
+
+pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, xf: Transform, margin: f32) -> LocalManifold {
+    let mut m = LocalManifold::default();
+    let count = a.count as usize;
+    if !(3..=MAX_POLYGON_VERTICES).contains(&count) || !radii_ok(a.radius, b.radius) {
+        return m;
+    }
+    let c = xf.apply(b.center);
+    let mut sep = f32::NEG_INFINITY;
+    let mut edge = 0;
+    for i in 0..count {
+        let s = a.normals[i].dot(c - a.vertices[i]);
+        if s > sep {
+            sep = s;
+            edge = i;
+        }
+    }
+    let rsum = a.radius + b.radius;
+    let max_d = rsum + margin;
+    if !(sep <= max_d) {
+        return m;
+    }
+    let i2 = if edge + 1 < count { edge + 1 } else { 0 };
+    let v1 = a.vertices[edge];
+    let v2 = a.vertices[i2];
+    let u1 = (c - v1).dot(v2 - v1);
+    let u2 = (c - v2).dot(v1 - v2);
+    let vertex = if u1 < 0.0 && sep > 0.0 {
+        Some((v1, edge))
+    } else if u2 < 0.0 && sep > 0.0 {
+        Some((v2, i2))
+    } else {
+        None
+    };
+    match vertex {
+        Some((v, vi)) => {
+            let d = c - v;
+            let dist_sq = d.length_squared();
+            if !(dist_sq <= max_d * max_d) {
+                return m;
+            }
+            let (n, dist) = d.normalize_and_length();
+            let n = if n == Vec2::ZERO { a.normals[edge] } else { n };
+            m.normal = n;
+            m.push(surface_midpoint(v, c, n, a.radius, b.radius), rsum - dist, make_id(vi as u8, 0));
+        }
+        None => {
+            let n = a.normals[edge];
+            m.normal = n;
+            let on_face = c.mul_add(-sep, n);
+            m.push(
+                surface_midpoint(on_face, c, n, a.radius, b.radius),
+                rsum - sep,
+                make_id(FEATURE_EDGE | edge as u8, 0),
+            );
+        }
+    }
+    m
+}
+
+/// Contact manifold between a polygon (A) and a circle (B). A circle centre inside the polygon
+/// is pushed out through the face of least penetration.
+#[must_use]
+pub fn collide_polygon_circle(a: &Polygon, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
+    let m = polygon_circle_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    m.to_world(xfa, Vec2::ZERO)
+}
+
+/// Capsule degenerate to a point (both centres closer than the tolerance): treat as a circle.
+#[inline]
+pub(crate) fn capsule_as_circle(c: &Capsule) -> Option<Circle> {
+    let len = c.center1.distance(c.center2);
+    let scale = c.center1.abs().max(c.center2.abs());
+    let scale = scale.x.max(scale.y).max(c.radius);
+    if len <= DEGENERATE_SEGMENT * scale || len == 0.0 {
+        Some(Circle {
+            center: (c.center1 + c.center2) * 0.5,
+            radius: c.radius,
+        })
+    } else {
+        None
+    }
+}
+
+/// Contact manifold between a polygon (A) and a capsule (B): the capsule is a rounded 2-gon and
+/// goes through the polygon–polygon path, so a lying capsule gives two points.
+#[must_use]
+pub fn collide_polygon_capsule(a: &Polygon, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
+    let margin = sanitize_margin(margin);
+    let xf = xfa.inv_mul(xfb);
+    if let Some(circle) = capsule_as_circle(b) {
+        return polygon_circle_local(a, &circle, xf, margin).to_world(xfa, Vec2::ZERO);
+    }
+    if !(b.radius >= 0.0) {
+        return Manifold::default();
+    }
+    let (origin, sa, sb) = polygon_pair_frames(a, xf);
+    let (Some(la), Some(lb)) = (LocalPoly::from_polygon(a, sa), LocalPoly::from_capsule(b, sb)) else {
+        return Manifold::default();
+    };
+    polygons_local(&la, &lb, margin).to_world(xfa, origin)
+}
+
+/// Contact manifold between any two shapes, touching counts as contact (margin 0).
+#[must_use]
+pub fn collide(a: &Shape, xfa: Transform, b: &Shape, xfb: Transform) -> Manifold {
+    collide_with_margin(a, xfa, b, xfb, 0.0)
+}
+
+/// Contact manifold between any two shapes, also reporting speculative points whose surfaces
+/// are apart by at most `margin` (those have `depth >= -margin`). A negative or NaN margin is
+/// treated as 0.
+#[must_use]
+pub fn collide_with_margin(a: &Shape, xfa: Transform, b: &Shape, xfb: Transform, margin: f32) -> Manifold {
+    use Shape::*;
+    match (a, b) {
+        (Circle(a), Circle(b)) => collide_circles(a, xfa, b, xfb, margin),
+        (Capsule(a), Circle(b)) => collide_capsule_circle(a, xfa, b, xfb, margin),
+        (Circle(a), Capsule(b)) => collide_capsule_circle(b, xfb, a, xfa, margin).flipped(),
+        (Capsule(a), Capsule(b)) => collide_capsules(a, xfa, b, xfb, margin),
+        (Polygon(a), Circle(b)) => collide_polygon_circle(a, xfa, b, xfb, margin),
+        (Circle(a), Polygon(b)) => collide_polygon_circle(b, xfb, a, xfa, margin).flipped(),
+        (Polygon(a), Capsule(b)) => collide_polygon_capsule(a, xfa, b, xfb, margin),
+        (Capsule(a), Polygon(b)) => collide_polygon_capsule(b, xfb, a, xfa, margin).flipped(),
+        (Polygon(a), Polygon(b)) => collide_polygons(a, xfa, b, xfb, margin),
+    }
+}

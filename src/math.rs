@@ -1,0 +1,510 @@
+//! Plain `#[repr(C)]` math value types: [`Vec2`], [`Rot`], [`Transform`] and [`Aabb`].
+//!
+//! All are `Copy`, `bytemuck::Pod` and laid out exactly as their C counterparts in
+//! `include/collide2d.h`. Angles are radians, rotations are counter-clockwise.
+
+use crate::fmath;
+use bytemuck::{Pod, Zeroable};
+use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
+
+/// A 2D vector or point, `f32` components.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Vec2 {
+    /// x component.
+    pub x: f32,
+    /// y component.
+    pub y: f32,
+}
+
+impl Vec2 {
+    /// `(0, 0)`.
+    pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
+    /// `(1, 0)`.
+    pub const X: Vec2 = Vec2 { x: 1.0, y: 0.0 };
+    /// `(0, 1)`.
+    pub const Y: Vec2 = Vec2 { x: 0.0, y: 1.0 };
+
+    /// Makes a vector from its components.
+    #[inline]
+    #[must_use]
+    pub const fn new(x: f32, y: f32) -> Vec2 {
+        Vec2 { x, y }
+    }
+
+    /// Dot product.
+    #[inline]
+    #[must_use]
+    pub fn dot(self, o: Vec2) -> f32 {
+        self.x * o.x + self.y * o.y
+    }
+
+    /// 2D cross product `self.x * o.y - self.y * o.x` (the z of the 3D cross product).
+    #[inline]
+    #[must_use]
+    pub fn cross(self, o: Vec2) -> f32 {
+        self.x * o.y - self.y * o.x
+    }
+
+    /// The vector rotated by +90° (counter-clockwise): `(-y, x)`.
+    #[inline]
+    #[must_use]
+    pub fn left_perp(self) -> Vec2 {
+        Vec2::new(-self.y, self.x)
+    }
+
+    /// The vector rotated by -90° (clockwise): `(y, -x)`. For a CCW polygon edge this points
+    /// outward.
+    #[inline]
+    #[must_use]
+    pub fn right_perp(self) -> Vec2 {
+        Vec2::new(self.y, -self.x)
+    }
+
+    /// Squared length.
+    #[inline]
+    #[must_use]
+    pub fn length_squared(self) -> f32 {
+        self.dot(self)
+    }
+
+    /// Euclidean length.
+    #[inline]
+    #[must_use]
+    pub fn length(self) -> f32 {
+        fmath::sqrt(self.dot(self))
+    }
+
+    /// Distance between two points.
+    #[inline]
+    #[must_use]
+    pub fn distance(self, o: Vec2) -> f32 {
+        (o - self).length()
+    }
+
+    /// Squared distance between two points.
+    #[inline]
+    #[must_use]
+    pub fn distance_squared(self, o: Vec2) -> f32 {
+        (o - self).length_squared()
+    }
+
+    /// Unit vector in the same direction, or `None` when the length is zero, subnormal or not
+    /// finite.
+    #[inline]
+    #[must_use]
+    pub fn try_normalize(self) -> Option<Vec2> {
+        let len = self.length();
+        if len > f32::MIN_POSITIVE && len.is_finite() {
+            Some(self * (1.0 / len))
+        } else {
+            None
+        }
+    }
+
+    /// Unit vector and length. The unit vector is `(0, 0)` when the length is zero or not
+    /// finite.
+    #[inline]
+    #[must_use]
+    pub fn normalize_and_length(self) -> (Vec2, f32) {
+        let len = self.length();
+        if len > f32::MIN_POSITIVE && len.is_finite() {
+            (self * (1.0 / len), len)
+        } else {
+            (Vec2::ZERO, len)
+        }
+    }
+
+    /// Linear interpolation `self + t * (o - self)`.
+    #[inline]
+    #[must_use]
+    pub fn lerp(self, o: Vec2, t: f32) -> Vec2 {
+        Vec2::new(self.x + t * (o.x - self.x), self.y + t * (o.y - self.y))
+    }
+
+    /// `self + s * v`.
+    #[inline]
+    #[must_use]
+    pub fn mul_add(self, s: f32, v: Vec2) -> Vec2 {
+        Vec2::new(self.x + s * v.x, self.y + s * v.y)
+    }
+
+    /// Component-wise minimum.
+    #[inline]
+    #[must_use]
+    pub fn min(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x.min(o.x), self.y.min(o.y))
+    }
+
+    /// Component-wise maximum.
+    #[inline]
+    #[must_use]
+    pub fn max(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x.max(o.x), self.y.max(o.y))
+    }
+
+    /// Component-wise absolute value.
+    #[inline]
+    #[must_use]
+    pub fn abs(self) -> Vec2 {
+        Vec2::new(self.x.abs(), self.y.abs())
+    }
+
+    /// True when both components are finite.
+    #[inline]
+    #[must_use]
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite()
+    }
+}
+
+impl Add for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn add(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x + o.x, self.y + o.y)
+    }
+}
+impl Sub for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn sub(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x - o.x, self.y - o.y)
+    }
+}
+impl Neg for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn neg(self) -> Vec2 {
+        Vec2::new(-self.x, -self.y)
+    }
+}
+impl Mul<f32> for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn mul(self, s: f32) -> Vec2 {
+        Vec2::new(self.x * s, self.y * s)
+    }
+}
+impl Mul<Vec2> for f32 {
+    type Output = Vec2;
+    #[inline]
+    fn mul(self, v: Vec2) -> Vec2 {
+        Vec2::new(self * v.x, self * v.y)
+    }
+}
+impl Div<f32> for Vec2 {
+    type Output = Vec2;
+    #[inline]
+    fn div(self, s: f32) -> Vec2 {
+        Vec2::new(self.x / s, self.y / s)
+    }
+}
+impl AddAssign for Vec2 {
+    #[inline]
+    fn add_assign(&mut self, o: Vec2) {
+        *self = *self + o;
+    }
+}
+impl SubAssign for Vec2 {
+    #[inline]
+    fn sub_assign(&mut self, o: Vec2) {
+        *self = *self - o;
+    }
+}
+impl MulAssign<f32> for Vec2 {
+    #[inline]
+    fn mul_assign(&mut self, s: f32) {
+        *self = *self * s;
+    }
+}
+
+/// A rotation stored as `(cos, sin)` of its angle. Counter-clockwise, radians.
+///
+/// A valid rotation has `c² + s² = 1`; [`Rot::from_angle`] and [`Rot::normalized`] produce one.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub struct Rot {
+    /// Cosine of the angle.
+    pub c: f32,
+    /// Sine of the angle.
+    pub s: f32,
+}
+
+impl Default for Rot {
+    fn default() -> Self {
+        Rot::IDENTITY
+    }
+}
+
+impl Rot {
+    /// The zero rotation `(1, 0)`.
+    pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
+
+    /// Rotation by `angle` radians (counter-clockwise). Uses `libm::sincosf`.
+    #[inline]
+    #[must_use]
+    pub fn from_angle(angle: f32) -> Rot {
+        let (s, c) = fmath::sin_cos(angle);
+        Rot { c, s }
+    }
+
+    /// The angle in radians, in `[-π, π]`.
+    #[inline]
+    #[must_use]
+    pub fn angle(self) -> f32 {
+        fmath::atan2(self.s, self.c)
+    }
+
+    /// The same rotation rescaled to unit length; identity when `(c, s)` is zero or not finite.
+    #[inline]
+    #[must_use]
+    pub fn normalized(self) -> Rot {
+        match Vec2::new(self.c, self.s).try_normalize() {
+            Some(v) => Rot { c: v.x, s: v.y },
+            None => Rot::IDENTITY,
+        }
+    }
+
+    /// Rotates a vector.
+    #[inline]
+    #[must_use]
+    pub fn rotate(self, v: Vec2) -> Vec2 {
+        Vec2::new(self.c * v.x - self.s * v.y, self.s * v.x + self.c * v.y)
+    }
+
+    /// Rotates a vector by the inverse rotation.
+    #[inline]
+    #[must_use]
+    pub fn inv_rotate(self, v: Vec2) -> Vec2 {
+        Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
+    }
+
+    /// Composition `self * o` (apply `o` first, then `self`).
+    #[inline]
+    #[must_use]
+    pub fn mul(self, o: Rot) -> Rot {
+        Rot {
+            c: self.c * o.c - self.s * o.s,
+            s: self.s * o.c + self.c * o.s,
+        }
+    }
+
+    /// `self⁻¹ * o`: the rotation of `o` seen from `self`'s frame.
+    #[inline]
+    #[must_use]
+    pub fn inv_mul(self, o: Rot) -> Rot {
+        Rot {
+            c: self.c * o.c + self.s * o.s,
+            s: self.c * o.s - self.s * o.c,
+        }
+    }
+
+    /// The local x axis `(c, s)`.
+    #[inline]
+    #[must_use]
+    pub fn x_axis(self) -> Vec2 {
+        Vec2::new(self.c, self.s)
+    }
+
+    /// True when both components are finite.
+    #[inline]
+    #[must_use]
+    pub fn is_finite(self) -> bool {
+        self.c.is_finite() && self.s.is_finite()
+    }
+}
+
+/// A rigid transform: rotate by `q`, then translate by `p`. Maps local (shape) space to world.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Transform {
+    /// Translation (world position of the local origin).
+    pub p: Vec2,
+    /// Rotation.
+    pub q: Rot,
+}
+
+impl Transform {
+    /// The identity transform: local space equals world space (cute_c2 style).
+    pub const IDENTITY: Transform = Transform {
+        p: Vec2::ZERO,
+        q: Rot::IDENTITY,
+    };
+
+    /// A transform from a position and an angle in radians.
+    #[inline]
+    #[must_use]
+    pub fn new(p: Vec2, angle: f32) -> Transform {
+        Transform {
+            p,
+            q: Rot::from_angle(angle),
+        }
+    }
+
+    /// A pure translation.
+    #[inline]
+    #[must_use]
+    pub const fn from_translation(p: Vec2) -> Transform {
+        Transform {
+            p,
+            q: Rot::IDENTITY,
+        }
+    }
+
+    /// Local point to world.
+    #[inline]
+    #[must_use]
+    pub fn apply(self, v: Vec2) -> Vec2 {
+        self.q.rotate(v) + self.p
+    }
+
+    /// World point to local.
+    #[inline]
+    #[must_use]
+    pub fn inv_apply(self, v: Vec2) -> Vec2 {
+        self.q.inv_rotate(v - self.p)
+    }
+
+    /// Composition `self * o`: first `o`, then `self`.
+    #[inline]
+    #[must_use]
+    pub fn mul(self, o: Transform) -> Transform {
+        Transform {
+            p: self.q.rotate(o.p) + self.p,
+            q: self.q.mul(o.q),
+        }
+    }
+
+    /// `self⁻¹ * o`: the transform `o` expressed in `self`'s local frame. This is how every pair
+    /// query puts shape B into shape A's frame.
+    #[inline]
+    #[must_use]
+    pub fn inv_mul(self, o: Transform) -> Transform {
+        Transform {
+            p: self.q.inv_rotate(o.p - self.p),
+            q: self.q.inv_mul(o.q),
+        }
+    }
+
+    /// True when all four numbers are finite.
+    #[inline]
+    #[must_use]
+    pub fn is_finite(self) -> bool {
+        self.p.is_finite() && self.q.is_finite()
+    }
+}
+
+/// An axis-aligned bounding box in whatever frame its user says (world unless noted).
+///
+/// Valid when `min <= max` component-wise and all values are finite.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Aabb {
+    /// Lower corner.
+    pub min: Vec2,
+    /// Upper corner.
+    pub max: Vec2,
+}
+
+impl Aabb {
+    /// Makes a box from its corners (not checked; see [`Aabb::is_valid`]).
+    #[inline]
+    #[must_use]
+    pub const fn new(min: Vec2, max: Vec2) -> Aabb {
+        Aabb { min, max }
+    }
+
+    /// Box from a centre and half extents.
+    #[inline]
+    #[must_use]
+    pub fn from_center_half_extents(center: Vec2, half: Vec2) -> Aabb {
+        Aabb {
+            min: center - half,
+            max: center + half,
+        }
+    }
+
+    /// True when finite and `min <= max` on both axes.
+    #[inline]
+    #[must_use]
+    pub fn is_valid(self) -> bool {
+        self.min.is_finite()
+            && self.max.is_finite()
+            && self.min.x <= self.max.x
+            && self.min.y <= self.max.y
+    }
+
+    /// Centre point.
+    #[inline]
+    #[must_use]
+    pub fn center(self) -> Vec2 {
+        (self.min + self.max) * 0.5
+    }
+
+    /// Half extents.
+    #[inline]
+    #[must_use]
+    pub fn half_extents(self) -> Vec2 {
+        (self.max - self.min) * 0.5
+    }
+
+    /// Perimeter (the surface-area heuristic cost in 2D).
+    #[inline]
+    #[must_use]
+    pub fn perimeter(self) -> f32 {
+        2.0 * ((self.max.x - self.min.x) + (self.max.y - self.min.y))
+    }
+
+    /// Smallest box containing both.
+    #[inline]
+    #[must_use]
+    pub fn union(self, o: Aabb) -> Aabb {
+        Aabb {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    /// True when `o` lies inside `self` (boundaries included).
+    #[inline]
+    #[must_use]
+    pub fn contains(self, o: Aabb) -> bool {
+        self.min.x <= o.min.x
+            && self.min.y <= o.min.y
+            && o.max.x <= self.max.x
+            && o.max.y <= self.max.y
+    }
+
+    /// True when the point lies inside or on the boundary.
+    #[inline]
+    #[must_use]
+    pub fn contains_point(self, p: Vec2) -> bool {
+        self.min.x <= p.x && p.x <= self.max.x && self.min.y <= p.y && p.y <= self.max.y
+    }
+
+    /// True when the boxes overlap or touch. False when either holds NaN.
+    #[inline]
+    #[must_use]
+    pub fn overlaps(self, o: Aabb) -> bool {
+        self.min.x <= o.max.x && o.min.x <= self.max.x && self.min.y <= o.max.y && o.min.y <= self.max.y
+    }
+
+    /// Box grown by `margin` on every side (shrunk when negative).
+    #[inline]
+    #[must_use]
+    pub fn inflated(self, margin: f32) -> Aabb {
+        let m = Vec2::new(margin, margin);
+        Aabb {
+            min: self.min - m,
+            max: self.max + m,
+        }
+    }
+
+    /// The point of the box closest to `p` (`p` itself when inside).
+    #[inline]
+    #[must_use]
+    pub fn closest_point(self, p: Vec2) -> Vec2 {
+        p.max(self.min).min(self.max)
+    }
+}

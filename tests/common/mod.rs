@@ -1,0 +1,181 @@
+//! Shared test and benchmark support: a deterministic RNG, random shapes at a given scale and
+//! conversions to Box2D v3's C structs.
+#![allow(dead_code)]
+
+use collide2d::*;
+
+/// SplitMix64: tiny, deterministic, good enough for test inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [lo, hi).
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        let u = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        lo + (hi - lo) * u
+    }
+    pub fn index(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn vec(&mut self, h: f32) -> Vec2 {
+        Vec2::new(self.range(-h, h), self.range(-h, h))
+    }
+}
+
+pub fn random_circle(rng: &mut Rng, s: f32) -> Circle {
+    Circle::new(rng.vec(0.5 * s), rng.range(0.1, 1.0) * s).unwrap()
+}
+
+pub fn random_capsule(rng: &mut Rng, s: f32, rounded: bool) -> Capsule {
+    let c = rng.vec(0.3 * s);
+    let half = Rot::from_angle(rng.range(-3.2, 3.2)).x_axis() * (rng.range(0.2, 1.0) * s);
+    let r = if rounded { rng.range(0.05, 0.5) * s } else { 0.0 };
+    Capsule::new(c - half, c + half, r).unwrap()
+}
+
+/// A random convex polygon with `n` (3..=8) vertices roughly on a circle of radius ~s.
+pub fn random_polygon(rng: &mut Rng, s: f32, n: usize, radius: f32) -> Polygon {
+    loop {
+        let mut pts = [Vec2::ZERO; 8];
+        let base = rng.range(0.0, 6.3);
+        for (i, p) in pts.iter_mut().enumerate().take(n) {
+            let a = base + (i as f32 + rng.range(-0.3, 0.3)) * core::f32::consts::TAU / n as f32;
+            *p = Rot::from_angle(a).x_axis() * (rng.range(0.5, 1.0) * s);
+        }
+        if let Ok(p) = Polygon::new_rounded(&pts[..n], radius) {
+            return p;
+        }
+    }
+}
+
+pub fn random_box(rng: &mut Rng, s: f32) -> Polygon {
+    Polygon::make_box(rng.range(0.2, 1.0) * s, rng.range(0.2, 1.0) * s).unwrap()
+}
+
+pub fn random_transform(rng: &mut Rng, spread: f32) -> Transform {
+    Transform::new(rng.vec(spread), rng.range(-3.2, 3.2))
+}
+
+/// A random shape of the given kind (0 circle, 1 capsule, 2 polygon, 3 rounded polygon, 4 box,
+/// 5 segment).
+pub fn random_shape(rng: &mut Rng, kind: usize, s: f32) -> Shape {
+    match kind {
+        0 => Shape::Circle(random_circle(rng, s)),
+        1 => Shape::Capsule(random_capsule(rng, s, true)),
+        2 => {
+            let n = 3 + rng.index(6);
+            Shape::Polygon(random_polygon(rng, s, n, 0.0))
+        }
+        3 => {
+            let n = 3 + rng.index(6);
+            let r = rng.range(0.05, 0.3) * s;
+            Shape::Polygon(random_polygon(rng, s, n, r))
+        }
+        4 => Shape::Polygon(random_box(rng, s)),
+        _ => Shape::Capsule(random_capsule(rng, s, false)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Box2D v3
+
+pub mod b2 {
+    pub use boxdd_sys::ffi::*;
+}
+
+pub fn b2v(v: Vec2) -> b2::b2Vec2 {
+    b2::b2Vec2 { x: v.x, y: v.y }
+}
+
+pub fn b2xf(x: Transform) -> b2::b2Transform {
+    b2::b2Transform {
+        p: b2v(x.p),
+        q: b2::b2Rot { c: x.q.c, s: x.q.s },
+    }
+}
+
+pub fn b2circle(c: &Circle) -> b2::b2Circle {
+    b2::b2Circle {
+        center: b2v(c.center),
+        radius: c.radius,
+    }
+}
+
+pub fn b2capsule(c: &Capsule) -> b2::b2Capsule {
+    b2::b2Capsule {
+        center1: b2v(c.center1),
+        center2: b2v(c.center2),
+        radius: c.radius,
+    }
+}
+
+pub fn b2polygon(p: &Polygon) -> b2::b2Polygon {
+    b2::b2Polygon {
+        vertices: p.vertices.map(b2v),
+        normals: p.normals.map(b2v),
+        centroid: b2v(p.centroid),
+        radius: p.radius,
+        count: p.count as i32,
+    }
+}
+
+/// A shape in Box2D's form, built once and passed by reference.
+pub enum B2Shape {
+    Circle(b2::b2Circle),
+    Capsule(b2::b2Capsule),
+    Polygon(b2::b2Polygon),
+}
+
+pub fn b2shape(s: &Shape) -> B2Shape {
+    match s {
+        Shape::Circle(c) => B2Shape::Circle(b2circle(c)),
+        Shape::Capsule(c) => B2Shape::Capsule(b2capsule(c)),
+        Shape::Polygon(p) => B2Shape::Polygon(b2polygon(p)),
+    }
+}
+
+/// Box2D's manifold for the canonical order (A the more complex kind), in frame A.
+/// Returns None for pairs Box2D does not offer in this order.
+pub fn b2collide_local(a: &B2Shape, b: &B2Shape, xf: b2::b2Transform) -> Option<b2::b2LocalManifold> {
+    // SAFETY: all pointers refer to live, initialised locals for the duration of the call.
+    unsafe {
+        Some(match (a, b) {
+            (B2Shape::Circle(a), B2Shape::Circle(b)) => b2::b2CollideCircles(a, b, xf),
+            (B2Shape::Capsule(a), B2Shape::Circle(b)) => b2::b2CollideCapsuleAndCircle(a, b, xf),
+            (B2Shape::Capsule(a), B2Shape::Capsule(b)) => b2::b2CollideCapsules(a, b, xf),
+            (B2Shape::Polygon(a), B2Shape::Circle(b)) => b2::b2CollidePolygonAndCircle(a, b, xf),
+            (B2Shape::Polygon(a), B2Shape::Capsule(b)) => b2::b2CollidePolygonAndCapsule(a, b, xf),
+            (B2Shape::Polygon(a), B2Shape::Polygon(b)) => b2::b2CollidePolygons(a, b, xf),
+            _ => return None,
+        })
+    }
+}
+
+/// Box2D's manifold converted to our conventions: world space, depth = -separation.
+pub fn b2collide_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<Manifold> {
+    let rel = xa.inv_mul(xb);
+    let lm = b2collide_local(&b2shape(a), &b2shape(b), b2xf(rel))?;
+    let mut m = Manifold::default();
+    m.count = lm.pointCount as u32;
+    if m.count > 0 {
+        m.normal = xa.q.rotate(Vec2::new(lm.normal.x, lm.normal.y));
+    }
+    for i in 0..m.count as usize {
+        let p = lm.points[i];
+        m.points[i] = ManifoldPoint {
+            point: xa.apply(Vec2::new(p.point.x, p.point.y)),
+            depth: -p.separation,
+            id: u32::from(p.id),
+        };
+    }
+    Some(m)
+}
+
+/// Box2D's speculative distance (4 × linear slop of 0.005 m).
+pub const B2_SPECULATIVE_DISTANCE: f32 = 0.02;
