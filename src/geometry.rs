@@ -509,11 +509,12 @@ impl Polygon {
                 let a = v[i] - origin;
                 let b = v[(i + 1) % n] - origin;
                 let off = self.normals[i] * r;
-                // CCW strip a, b, b+off, a+off as a fan around the origin.
-                acc.add_triangle(a, b);
-                acc.add_triangle(b, b + off);
-                acc.add_triangle(b + off, a + off);
-                acc.add_triangle(a + off, a);
+                // The strip lies right of the CCW edge a -> b, so its CCW loop is
+                // a, a+off, b+off, b; summed as signed triangles fanned from the origin.
+                acc.add_triangle(a, a + off);
+                acc.add_triangle(a + off, b + off);
+                acc.add_triangle(b + off, b);
+                acc.add_triangle(b, a);
             }
             for i in 0..n {
                 let n0 = self.normals[(i + n - 1) % n];

@@ -745,12 +745,18 @@ pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, xf: Transform, margi
     let c = xf.apply(b.center);
     let mut sep = f32::NEG_INFINITY;
     let mut edge = 0;
+    // NaN anywhere (centre, transform, vertices, normals) poisons `chk`.
+    let mut chk = 0.0;
     for i in 0..count {
         let s = a.normals[i].dot(c - a.vertices[i]);
+        chk += fmath::nan_if_not_finite(s);
         if s > sep {
             sep = s;
             edge = i;
         }
+    }
+    if chk != 0.0 {
+        return m;
     }
     let rsum = a.radius + b.radius;
     let max_d = rsum + margin;

@@ -17,6 +17,9 @@ struct Stats {
     verdict_mismatch: usize,
     normal_mismatch: usize,
     depth_mismatch: usize,
+    /// Disagreements where our result is verified exact independently and Box2D's is its
+    /// documented approximation.
+    explained: usize,
 }
 
 /// Runs `n` random pairs of kinds (ka, kb) in Box2D's canonical order and compares.
@@ -28,6 +31,7 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
         verdict_mismatch: 0,
         normal_mismatch: 0,
         depth_mismatch: 0,
+        explained: 0,
     };
     let margin = B2_SPECULATIVE_DISTANCE;
     for i in 0..n {
@@ -60,6 +64,23 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
             continue;
         }
         let dot = ours.normal.dot(theirs.normal);
+        let depth_differs = (ours.max_depth() - theirs.max_depth()).abs() > 2e-3;
+        let ours_res = residual_after_resolve(&ours, &a, xa, &b, xb);
+        let theirs_res = residual_after_resolve(&theirs, &a, xa, &b, xb);
+        let ours_exact = matches!((ours_res, theirs_res), (Some(o), Some(t)) if o <= 1e-5 && t > o + 1e-5);
+        if (dot < 0.999 || depth_differs) && ours_exact {
+            // Explained: Box2D approximates here and we do not. Two known cases:
+            // - capsule–capsule: Box2D accepts a clipped two-point face manifold whenever the
+            //   nearer clipped point is within an absolute 0.005 of the closest distance (and
+            //   keeps a point that may lie far beyond its speculative distance), so its normal is
+            //   the segment normal rather than the closest-point direction;
+            // - rounded polygons whose cores are apart at a vertex–vertex configuration: Box2D
+            //   clips the reference face, we use the exact closest core points.
+            // Our manifold is checked independently: moving B by normal * depth makes the
+            // surfaces touch to 1e-5 (brute-force distance in f64); Box2D's leaves a larger residual.
+            st.explained += 1;
+            continue;
+        }
         if dot < 0.999 {
             st.normal_mismatch += 1;
             if st.normal_mismatch <= 3 {
@@ -67,7 +88,7 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
             }
             continue;
         }
-        if (ours.max_depth() - theirs.max_depth()).abs() > 2e-3 {
+        if depth_differs {
             st.depth_mismatch += 1;
             if st.depth_mismatch <= 3 {
                 eprintln!("depth #{i} kinds {ka}{kb}:\n ours {ours:?}\n theirs {theirs:?}\n a {a:?} xa {xa:?}\n b {b:?} xb {xb:?}");
@@ -75,9 +96,11 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
         }
     }
     eprintln!(
-        "kinds ({ka},{kb}): {} pairs, {} contacts, verdict {}, normal {}, depth {}",
-        st.pairs, st.contacts, st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch
+        "kinds ({ka},{kb}): {} pairs, {} contacts, verdict {}, normal {}, depth {}, explained {}",
+        st.pairs, st.contacts, st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch, st.explained
     );
+    // Explained approximations of the peer must stay rare.
+    assert!(st.explained * 100 <= st.contacts, "too many Box2D approximations: {}", st.explained);
     st
 }
 

@@ -179,3 +179,88 @@ pub fn b2collide_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Op
 
 /// Box2D's speculative distance (4 × linear slop of 0.005 m).
 pub const B2_SPECULATIVE_DISTANCE: f32 = 0.02;
+
+// ---------------------------------------------------------------------------------------------
+// Independent brute-force geometry (no collide2d query code involved)
+
+/// The core of a shape in world space (polygon loop, segment or point) and its radius.
+pub fn world_core(s: &Shape, xf: Transform) -> (Vec<Vec2>, f32) {
+    match s {
+        Shape::Circle(c) => (vec![xf.apply(c.center)], c.radius),
+        Shape::Capsule(c) => (vec![xf.apply(c.center1), xf.apply(c.center2)], c.radius),
+        Shape::Polygon(p) => (p.vertices().iter().map(|&v| xf.apply(v)).collect(), p.radius),
+    }
+}
+
+fn pt_seg_dist(p: Vec2, a: Vec2, b: Vec2) -> f64 {
+    let (px, py, ax, ay, bx, by) = (p.x as f64, p.y as f64, a.x as f64, a.y as f64, b.x as f64, b.y as f64);
+    let (ex, ey) = (bx - ax, by - ay);
+    let ee = ex * ex + ey * ey;
+    let t = if ee > 0.0 { (((px - ax) * ex + (py - ay) * ey) / ee).clamp(0.0, 1.0) } else { 0.0 };
+    let (cx, cy) = (ax + t * ex, ay + t * ey);
+    ((px - cx).powi(2) + (py - cy).powi(2)).sqrt()
+}
+
+fn edges(c: &[Vec2]) -> Vec<(Vec2, Vec2)> {
+    match c.len() {
+        1 => vec![(c[0], c[0])],
+        2 => vec![(c[0], c[1])],
+        n => (0..n).map(|i| (c[i], c[(i + 1) % n])).collect(),
+    }
+}
+
+fn orient(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    (b.x as f64 - a.x as f64) * (c.y as f64 - a.y as f64) - (b.y as f64 - a.y as f64) * (c.x as f64 - a.x as f64)
+}
+
+fn inside_loop(p: Vec2, c: &[Vec2]) -> bool {
+    c.len() >= 3 && (0..c.len()).all(|i| orient(c[i], c[(i + 1) % c.len()], p) >= 0.0)
+}
+
+fn segs_cross(a: (Vec2, Vec2), b: (Vec2, Vec2)) -> bool {
+    let d1 = orient(b.0, b.1, a.0);
+    let d2 = orient(b.0, b.1, a.1);
+    let d3 = orient(a.0, a.1, b.0);
+    let d4 = orient(a.0, a.1, b.1);
+    ((d1 > 0.0 && d2 < 0.0) || (d1 < 0.0 && d2 > 0.0)) && ((d3 > 0.0 && d4 < 0.0) || (d3 < 0.0 && d4 > 0.0))
+}
+
+/// Exact distance between two cores in f64 (0 when they overlap).
+pub fn core_distance(ca: &[Vec2], cb: &[Vec2]) -> f64 {
+    if ca.iter().any(|&p| inside_loop(p, cb)) || cb.iter().any(|&p| inside_loop(p, ca)) {
+        return 0.0;
+    }
+    let (ea, eb) = (edges(ca), edges(cb));
+    let mut best = f64::INFINITY;
+    for &x in &ea {
+        for &y in &eb {
+            if segs_cross(x, y) {
+                return 0.0;
+            }
+            best = best.min(pt_seg_dist(x.0, y.0, y.1)).min(pt_seg_dist(x.1, y.0, y.1));
+            best = best.min(pt_seg_dist(y.0, x.0, x.1)).min(pt_seg_dist(y.1, x.0, x.1));
+        }
+    }
+    best
+}
+
+/// Signed distance between the two shapes' surfaces (negative = overlapping, only valid as a
+/// sign when cores overlap) computed by brute force.
+pub fn surface_distance(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> f64 {
+    let (ca, ra) = world_core(a, xa);
+    let (cb, rb) = world_core(b, xb);
+    core_distance(&ca, &cb) - ra as f64 - rb as f64
+}
+
+/// Independent check of a contact manifold whose cores are apart: translating B by
+/// `normal * max_depth` must make the surfaces just touch. Returns the remaining signed surface
+/// distance (brute force in f64), or None when the cores overlap (check does not apply).
+pub fn residual_after_resolve(m: &Manifold, a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<f64> {
+    let (ca, _) = world_core(a, xa);
+    let (cb, _) = world_core(b, xb);
+    if core_distance(&ca, &cb) == 0.0 {
+        return None;
+    }
+    let moved = Transform { p: xb.p + m.normal * m.max_depth(), q: xb.q };
+    Some(surface_distance(a, xa, b, moved).abs())
+}
