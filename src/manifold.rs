@@ -284,6 +284,19 @@ pub fn collide_capsule_circle(a: &Capsule, xfa: Transform, b: &Circle, xfb: Tran
     m.to_world(xfa, o)
 }
 
+/// True when segments `p1`–`q1` and `p2`–`q2` properly cross (each one's ends strictly on both
+/// sides of the other's line). NaN gives false.
+#[inline]
+fn segments_cross(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> bool {
+    let d1 = q1 - p1;
+    let d2 = q2 - p2;
+    let a1 = d1.cross(p2 - p1);
+    let a2 = d1.cross(q2 - p1);
+    let b1 = d2.cross(p1 - p2);
+    let b2 = d2.cross(q1 - p2);
+    ((a1 > 0.0 && a2 < 0.0) || (a1 < 0.0 && a2 > 0.0)) && ((b1 > 0.0 && b2 < 0.0) || (b1 < 0.0 && b2 > 0.0))
+}
+
 /// Separation of segment `p`–`q` from the line through the origin with unit normal `n`, taking
 /// the better of `n` and `-n`: returns (separation, oriented normal).
 #[inline]
@@ -317,10 +330,14 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
     let (ra, rb) = (a.radius, b.radius);
     let rsum = ra + rb;
     let max_d = rsum + margin;
-    if !(sc.dist_sq <= max_d * max_d) {
+    // Crossing cores have distance 0, but the closest-point arithmetic returns ~1e-8 of the
+    // scale; decide crossing by orientation signs so zero-radius segments that cross always
+    // touch.
+    let crossing = segments_cross(p1, q1, p2, q2);
+    if !(sc.dist_sq <= max_d * max_d) && !crossing {
         return (m, origin);
     }
-    let dist = fmath::sqrt(sc.dist_sq);
+    let dist = if crossing { 0.0 } else { fmath::sqrt(sc.dist_sq) };
     let (u1, len1) = q1.normalize_and_length();
     let (u2, len2) = (q2 - p2).normalize_and_length();
     let scale = len1.max(len2).max(p2.length()).max(q2.length()).max(rsum);

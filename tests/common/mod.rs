@@ -264,3 +264,11 @@ pub fn residual_after_resolve(m: &Manifold, a: &Shape, xa: Transform, b: &Shape,
     let moved = Transform { p: xb.p + m.normal * m.max_depth(), q: xb.q };
     Some(surface_distance(a, xa, b, moved).abs())
 }
+
+/// Signed distance from a world point to a shape's surface (negative inside), brute force f64.
+pub fn signed_distance_to_surface(q: Vec2, s: &Shape, xf: Transform) -> f64 {
+    let (core, r) = world_core(s, xf);
+    let d = edges(&core).iter().map(|e| pt_seg_dist(q, e.0, e.1)).fold(f64::INFINITY, f64::min);
+    let inside = inside_loop(q, &core);
+    (if inside { -d } else { d }) - r as f64
+}
