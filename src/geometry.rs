@@ -326,25 +326,26 @@ pub fn compute_hull(points: &[Vec2]) -> Result<([Vec2; MAX_POLYGON_VERTICES], us
     }
     let mut m = k - 1; // last point repeats the first
 
-    // Remove nearly collinear vertices until none is left.
-    let mut changed = true;
-    while changed && m >= 3 {
-        changed = false;
-        for i in 0..m {
+    // Remove nearly collinear vertices, one at a time, until none is left.
+    while m >= 3 {
+        let collinear = (0..m).find(|&i| {
             let prev = hull[(i + m - 1) % m];
-            let next = hull[(i + 1) % m];
-            let e = next - prev;
+            let e = hull[(i + 1) % m] - prev;
             let len = e.length();
             // Outward distance of vertex i from the chord prev -> next (positive for a CCW hull).
-            let dist = if len > 0.0 { (hull[i] - prev).cross(e) / len } else { 0.0 };
-            if dist <= tol {
-                for j in i..m - 1 {
-                    hull[j] = hull[j + 1];
-                }
+            let dist = if len > 0.0 {
+                (hull[i] - prev).cross(e) / len
+            } else {
+                0.0
+            };
+            dist <= tol
+        });
+        match collinear {
+            Some(i) => {
+                hull.copy_within(i + 1..m, i);
                 m -= 1;
-                changed = true;
-                break;
             }
+            None => break,
         }
     }
     if m < 3 {
@@ -516,10 +517,10 @@ impl Polygon {
                 acc.add_triangle(b + off, b);
                 acc.add_triangle(b, a);
             }
-            for i in 0..n {
+            for (i, &vi) in v.iter().enumerate() {
                 let n0 = self.normals[(i + n - 1) % n];
                 let n1 = self.normals[i];
-                acc.add_sector(v[i] - origin, n0, n1, r);
+                acc.add_sector(vi - origin, n0, n1, r);
             }
         }
         if acc.area <= 0.0 {
@@ -613,9 +614,8 @@ impl Polygon {
         poly[1] = c + Vec2::new(big, -big);
         poly[2] = c + Vec2::new(big, big);
         poly[3] = c + Vec2::new(-big, big);
-        for i in 0..n {
-            let nrm = self.normals[i];
-            let off = nrm.dot(v[i]) - shrink;
+        for (&nrm, &vi) in self.normals().iter().zip(v) {
+            let off = nrm.dot(vi) - shrink;
             let mut out = [Vec2::ZERO; 2 * MAX_POLYGON_VERTICES + 4];
             let mut k = 0;
             for j in 0..m {

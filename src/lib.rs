@@ -58,6 +58,9 @@
 #![no_std]
 #![deny(missing_docs)]
 #![warn(clippy::std_instead_of_core)]
+// `!(x <= limit)` is deliberate throughout: unlike `x > limit` it is true for NaN, which is how
+// non-finite input turns into "no contact".
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -24,9 +24,11 @@ use bytemuck::{Pod, Zeroable};
 /// Feature code for edge `i` in a manifold point id.
 pub const FEATURE_EDGE: u8 = 0x80;
 
-/// Relative tolerance used to decide that a capsule pair is in face contact: the nearer clipped
-/// point must be within `distance + CAPSULE_FACE_TOLERANCE × longer segment length`.
-pub const CAPSULE_FACE_TOLERANCE: f32 = 0.0025;
+/// Relative tolerance used to decide that a capsule pair is in face contact (two points): the
+/// nearer clipped point must be within `distance + CAPSULE_FACE_TOLERANCE × longer segment
+/// length`. This bounds the depth error of a two-point capsule manifold to 0.1 % of the longer
+/// segment (Box2D allows an absolute 0.005).
+pub const CAPSULE_FACE_TOLERANCE: f32 = 0.001;
 
 /// One contact point.
 #[repr(C)]
@@ -65,7 +67,9 @@ impl Manifold {
     /// Largest depth among the points, or `f32::NEG_INFINITY` when empty.
     #[must_use]
     pub fn max_depth(&self) -> f32 {
-        self.points().iter().fold(f32::NEG_INFINITY, |m, p| m.max(p.depth))
+        self.points()
+            .iter()
+            .fold(f32::NEG_INFINITY, |m, p| m.max(p.depth))
     }
 
     /// The same contact seen from B: normal negated, feature bytes swapped, points unchanged.
@@ -119,8 +123,13 @@ impl LocalManifold {
         for i in 0..self.count {
             let (p, d, id) = self.points[i];
             let w = xfa.apply(p + origin);
-            finite += fmath::nan_if_not_finite(w.x) + fmath::nan_if_not_finite(w.y) + fmath::nan_if_not_finite(d);
-            m.points[i] = ManifoldPoint { point: w, depth: d, id };
+            finite +=
+                fmath::nan_if_not_finite(w.x) + fmath::nan_if_not_finite(w.y) + fmath::nan_if_not_finite(d);
+            m.points[i] = ManifoldPoint {
+                point: w,
+                depth: d,
+                id,
+            };
         }
         m.count = self.count as u32;
         if finite != 0.0 {
@@ -132,8 +141,11 @@ impl LocalManifold {
 
 #[inline]
 fn sanitize_margin(margin: f32) -> f32 {
-    // NaN.max(0) is 0; infinite margins are clamped to keep arithmetic finite.
-    margin.max(0.0).min(f32::MAX)
+    // NaN.max(0) is 0 (`clamp` would keep the NaN); infinite margins are clamped to keep
+    // arithmetic finite.
+    #[allow(clippy::manual_clamp)]
+    let m = margin.max(0.0).min(f32::MAX);
+    m
 }
 
 #[inline]
@@ -167,7 +179,11 @@ pub(crate) fn circles_local(a: &Circle, b: &Circle, xf: Transform, margin: f32) 
     // Coincident centres: A's local +x axis, a documented arbitrary but fixed choice.
     let n = if dist > 0.0 && n != Vec2::ZERO { n } else { Vec2::X };
     m.normal = n;
-    m.push(surface_midpoint(Vec2::ZERO, pb, n, a.radius, b.radius), rsum - dist, 0);
+    m.push(
+        surface_midpoint(Vec2::ZERO, pb, n, a.radius, b.radius),
+        rsum - dist,
+        0,
+    );
     (m, origin)
 }
 
@@ -210,7 +226,11 @@ pub(crate) fn segment_closest(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Segment
     } else {
         let d12 = d1.dot(d2);
         let denom = dd1 * dd2 - d12 * d12;
-        let mut t1 = if denom > 0.0 { ((d12 * rd2 - rd1 * dd2) / denom).clamp(0.0, 1.0) } else { 0.0 };
+        let mut t1 = if denom > 0.0 {
+            ((d12 * rd2 - rd1 * dd2) / denom).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         let mut t2 = (d12 * t1 + rd2) / dd2;
         if t2 < 0.0 {
             t2 = 0.0;
@@ -247,7 +267,12 @@ fn segment_feature(f: f32) -> u8 {
 /// A segment is treated as a point when shorter than this fraction of the pair's scale.
 const DEGENERATE_SEGMENT: f32 = 1.0e-6;
 
-pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, xf: Transform, margin: f32) -> (LocalManifold, Vec2) {
+pub(crate) fn capsule_circle_local(
+    a: &Capsule,
+    b: &Circle,
+    xf: Transform,
+    margin: f32,
+) -> (LocalManifold, Vec2) {
     let mut m = LocalManifold::default();
     let origin = a.center1;
     if !radii_ok(a.radius, b.radius) {
@@ -279,7 +304,13 @@ pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, xf: Transform, margi
 
 /// Contact manifold between a capsule (A) and a circle (B).
 #[must_use]
-pub fn collide_capsule_circle(a: &Capsule, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
+pub fn collide_capsule_circle(
+    a: &Capsule,
+    xfa: Transform,
+    b: &Circle,
+    xfb: Transform,
+    margin: f32,
+) -> Manifold {
     let (m, o) = capsule_circle_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
     m.to_world(xfa, o)
 }
@@ -398,7 +429,11 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
             if sp.min(sq) <= tol && sp.max(sq) - rsum <= margin {
                 m.normal = normal;
                 for (k, (c, s)) in [(cp, sp), (cq, sq)].into_iter().enumerate() {
-                    m.push(c.mul_add(0.5 * (r_ref - r_inc - s), n), rsum - s, make_ref_id(k as u8));
+                    m.push(
+                        c.mul_add(0.5 * (r_ref - r_inc - s), n),
+                        rsum - s,
+                        make_ref_id(k as u8),
+                    );
                 }
                 return (m, origin);
             }
@@ -573,10 +608,24 @@ fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, 
 pub(crate) enum PolyVerdict {
     /// Separated by more than the margin.
     Apart,
-    /// Cores overlap or face contact: clip against the reference face.
-    Face { sep_a: f32, edge_a: usize, sep_b: f32, edge_b: usize },
-    /// Cores apart but within radius + margin at a vertex (single point).
-    Vertex { pa: Vec2, pb: Vec2, dist: f32, fa: u8, fb: u8 },
+    /// In contact. `closest` holds the exact closest core points when the cores are apart
+    /// (rounded polygons or a speculative margin), `None` when they overlap.
+    Contact {
+        sep_a: f32,
+        edge_a: usize,
+        sep_b: f32,
+        edge_b: usize,
+        closest: Option<Closest>,
+    },
+}
+
+/// Exact closest points between two separated cores, with their features.
+pub(crate) struct Closest {
+    pa: Vec2,
+    pb: Vec2,
+    dist: f32,
+    fa: u8,
+    fb: u8,
 }
 
 pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> PolyVerdict {
@@ -587,33 +636,35 @@ pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Poly
     if !(sep <= radius + margin) {
         return PolyVerdict::Apart;
     }
-    if sep <= 0.0 {
-        return PolyVerdict::Face {
-            sep_a,
-            edge_a,
-            sep_b,
-            edge_b,
-        };
-    }
-    // Cores are apart: the SAT separation is only a lower bound on their distance.
-    let (pa, pb, dist_sq, fa, fb) = brute_force_closest(a, b);
-    let max_d = radius + margin;
-    if !(dist_sq <= max_d * max_d) {
-        return PolyVerdict::Apart;
-    }
-    let dist = fmath::sqrt(dist_sq);
-    // Face contact when the closest distance is (nearly) the SAT face separation.
-    if dist <= sep + 1.0e-5 * (sep + radius) {
-        PolyVerdict::Face {
-            sep_a,
-            edge_a,
-            sep_b,
-            edge_b,
-        }
+    let closest = if sep <= 0.0 {
+        None
     } else {
-        PolyVerdict::Vertex { pa, pb, dist, fa, fb }
+        // Cores are apart: the SAT separation is only a lower bound on their distance.
+        let (pa, pb, dist_sq, fa, fb) = brute_force_closest(a, b);
+        let max_d = radius + margin;
+        if !(dist_sq <= max_d * max_d) {
+            return PolyVerdict::Apart;
+        }
+        Some(Closest {
+            pa,
+            pb,
+            dist: fmath::sqrt(dist_sq),
+            fa,
+            fb,
+        })
+    };
+    PolyVerdict::Contact {
+        sep_a,
+        edge_a,
+        sep_b,
+        edge_b,
+        closest,
     }
 }
+
+/// Relative tolerance for accepting a clipped face manifold between cores that are apart: a
+/// clipped point must be as close as the exact closest points.
+const FACE_CONTACT_TOLERANCE: f32 = 1.0e-5;
 
 /// Clips the incident edge of `p2` against the reference edge `e1` of `p1` and pushes the points
 /// within the margin. `n1` points from `p1` to `p2`. Ids are (reference, incident) features.
@@ -673,7 +724,11 @@ fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut
         }
         if best - radius <= margin {
             ids[0] = w as u8;
-            m.push(p2.v[w].mul_add(0.5 * (p1.radius - p2.radius - best), n1), radius - best, 0);
+            m.push(
+                p2.v[w].mul_add(0.5 * (p1.radius - p2.radius - best), n1),
+                radius - best,
+                0,
+            );
         }
     }
     ids
@@ -681,52 +736,63 @@ fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut
 
 pub(crate) fn polygons_local(a: &LocalPoly, b: &LocalPoly, margin: f32) -> LocalManifold {
     let mut m = LocalManifold::default();
-    match polygon_verdict(a, b, margin) {
-        PolyVerdict::Apart => {}
-        PolyVerdict::Face {
-            sep_a,
-            edge_a,
-            sep_b,
-            edge_b,
-        } => {
-            if sep_a >= sep_b {
-                let ids = clip_polygons(a, b, edge_a, margin, &mut m);
-                m.normal = a.n[edge_a];
-                for k in 0..m.count {
-                    m.points[k].2 = make_id(FEATURE_EDGE | edge_a as u8, ids[k]);
-                }
-            } else {
-                let ids = clip_polygons(b, a, edge_b, margin, &mut m);
-                m.normal = -b.n[edge_b];
-                for k in 0..m.count {
-                    m.points[k].2 = make_id(ids[k], FEATURE_EDGE | edge_b as u8);
-                }
-            }
-            if m.count == 0 {
-                // Within the margin by SAT but both clip points fell outside it (rounded
-                // cores apart): use the exact closest points.
-                let (pa, pb, dist_sq, fa, fb) = brute_force_closest(a, b);
-                let dist = fmath::sqrt(dist_sq);
-                push_vertex_contact(&mut m, a, b, pa, pb, dist, fa, fb);
-            }
+    let PolyVerdict::Contact {
+        sep_a,
+        edge_a,
+        sep_b,
+        edge_b,
+        closest,
+    } = polygon_verdict(a, b, margin)
+    else {
+        return m;
+    };
+    let sep = sep_a.max(sep_b);
+    let radius = a.radius + b.radius;
+    // Cores apart at a vertex (closest distance beyond the face separation): one exact point.
+    if let Some(c) = &closest {
+        if c.dist > sep + FACE_CONTACT_TOLERANCE * (sep + radius) {
+            push_vertex_contact(&mut m, a, b, c);
+            return m;
         }
-        PolyVerdict::Vertex { pa, pb, dist, fa, fb } => push_vertex_contact(&mut m, a, b, pa, pb, dist, fa, fb),
+    }
+    if sep_a >= sep_b {
+        let ids = clip_polygons(a, b, edge_a, margin, &mut m);
+        m.normal = a.n[edge_a];
+        for (pt, &inc) in m.points[..m.count].iter_mut().zip(&ids) {
+            pt.2 = make_id(FEATURE_EDGE | edge_a as u8, inc);
+        }
+    } else {
+        let ids = clip_polygons(b, a, edge_b, margin, &mut m);
+        m.normal = -b.n[edge_b];
+        for (pt, &inc) in m.points[..m.count].iter_mut().zip(&ids) {
+            pt.2 = make_id(inc, FEATURE_EDGE | edge_b as u8);
+        }
+    }
+    if let Some(c) = &closest {
+        // Face contact between separated cores is only kept when the deepest clipped point is
+        // exactly as close as the exact closest points. Otherwise clipping either cut the
+        // closest feature away or kept a point outside the reference face's slab, and the exact
+        // single point is the right contact.
+        let deepest = m.points[..m.count]
+            .iter()
+            .fold(f32::NEG_INFINITY, |d, p| d.max(p.1));
+        if m.count == 0 || ((radius - deepest) - c.dist).abs() > FACE_CONTACT_TOLERANCE * (c.dist + radius) {
+            push_vertex_contact(&mut m, a, b, c);
+        }
     }
     m
 }
 
-#[allow(clippy::too_many_arguments)]
-fn push_vertex_contact(m: &mut LocalManifold, a: &LocalPoly, b: &LocalPoly, pa: Vec2, pb: Vec2, dist: f32, fa: u8, fb: u8) {
-    let n = match (pb - pa).try_normalize() {
-        Some(n) => n,
-        None => return,
-    };
+/// Replaces the manifold with the single exact contact between separated cores.
+fn push_vertex_contact(m: &mut LocalManifold, a: &LocalPoly, b: &LocalPoly, c: &Closest) {
+    // dist > 0 because the cores are apart, so the direction is well defined.
+    let n = (c.pb - c.pa).try_normalize().unwrap_or(Vec2::X);
     m.normal = n;
     m.count = 0;
     m.push(
-        surface_midpoint(pa, pb, n, a.radius, b.radius),
-        a.radius + b.radius - dist,
-        make_id(fa, fb),
+        surface_midpoint(c.pa, c.pb, n, a.radius, b.radius),
+        a.radius + b.radius - c.dist,
+        make_id(c.fa, c.fb),
     );
 }
 
@@ -802,7 +868,11 @@ pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, xf: Transform, margi
             let (n, dist) = d.normalize_and_length();
             let n = if n == Vec2::ZERO { a.normals[edge] } else { n };
             m.normal = n;
-            m.push(surface_midpoint(v, c, n, a.radius, b.radius), rsum - dist, make_id(vi as u8, 0));
+            m.push(
+                surface_midpoint(v, c, n, a.radius, b.radius),
+                rsum - dist,
+                make_id(vi as u8, 0),
+            );
         }
         None => {
             let n = a.normals[edge];
@@ -821,7 +891,13 @@ pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, xf: Transform, margi
 /// Contact manifold between a polygon (A) and a circle (B). A circle centre inside the polygon
 /// is pushed out through the face of least penetration.
 #[must_use]
-pub fn collide_polygon_circle(a: &Polygon, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
+pub fn collide_polygon_circle(
+    a: &Polygon,
+    xfa: Transform,
+    b: &Circle,
+    xfb: Transform,
+    margin: f32,
+) -> Manifold {
     let m = polygon_circle_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
     m.to_world(xfa, Vec2::ZERO)
 }
@@ -845,7 +921,13 @@ pub(crate) fn capsule_as_circle(c: &Capsule) -> Option<Circle> {
 /// Contact manifold between a polygon (A) and a capsule (B): the capsule is a rounded 2-gon and
 /// goes through the polygon–polygon path, so a lying capsule gives two points.
 #[must_use]
-pub fn collide_polygon_capsule(a: &Polygon, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
+pub fn collide_polygon_capsule(
+    a: &Polygon,
+    xfa: Transform,
+    b: &Capsule,
+    xfb: Transform,
+    margin: f32,
+) -> Manifold {
     let margin = sanitize_margin(margin);
     let xf = xfa.inv_mul(xfb);
     if let Some(circle) = capsule_as_circle(b) {

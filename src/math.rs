@@ -280,16 +280,6 @@ impl Rot {
         Vec2::new(self.c * v.x + self.s * v.y, -self.s * v.x + self.c * v.y)
     }
 
-    /// Composition `self * o` (apply `o` first, then `self`).
-    #[inline]
-    #[must_use]
-    pub fn mul(self, o: Rot) -> Rot {
-        Rot {
-            c: self.c * o.c - self.s * o.s,
-            s: self.s * o.c + self.c * o.s,
-        }
-    }
-
     /// `self⁻¹ * o`: the rotation of `o` seen from `self`'s frame.
     #[inline]
     #[must_use]
@@ -346,10 +336,7 @@ impl Transform {
     #[inline]
     #[must_use]
     pub const fn from_translation(p: Vec2) -> Transform {
-        Transform {
-            p,
-            q: Rot::IDENTITY,
-        }
+        Transform { p, q: Rot::IDENTITY }
     }
 
     /// Local point to world.
@@ -364,16 +351,6 @@ impl Transform {
     #[must_use]
     pub fn inv_apply(self, v: Vec2) -> Vec2 {
         self.q.inv_rotate(v - self.p)
-    }
-
-    /// Composition `self * o`: first `o`, then `self`.
-    #[inline]
-    #[must_use]
-    pub fn mul(self, o: Transform) -> Transform {
-        Transform {
-            p: self.q.rotate(o.p) + self.p,
-            q: self.q.mul(o.q),
-        }
     }
 
     /// `self⁻¹ * o`: the transform `o` expressed in `self`'s local frame. This is how every pair
@@ -392,6 +369,30 @@ impl Transform {
     #[must_use]
     pub fn is_finite(self) -> bool {
         self.p.is_finite() && self.q.is_finite()
+    }
+}
+
+impl Mul for Rot {
+    type Output = Rot;
+    /// Composition `self * o` (apply `o` first, then `self`).
+    #[inline]
+    fn mul(self, o: Rot) -> Rot {
+        Rot {
+            c: self.c * o.c - self.s * o.s,
+            s: self.s * o.c + self.c * o.s,
+        }
+    }
+}
+
+impl Mul for Transform {
+    type Output = Transform;
+    /// Composition `self * o`: first `o`, then `self`.
+    #[inline]
+    fn mul(self, o: Transform) -> Transform {
+        Transform {
+            p: self.q.rotate(o.p) + self.p,
+            q: self.q * o.q,
+        }
     }
 }
 
@@ -429,10 +430,7 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn is_valid(self) -> bool {
-        self.min.is_finite()
-            && self.max.is_finite()
-            && self.min.x <= self.max.x
-            && self.min.y <= self.max.y
+        self.min.is_finite() && self.max.is_finite() && self.min.x <= self.max.x && self.min.y <= self.max.y
     }
 
     /// Centre point.
@@ -470,10 +468,7 @@ impl Aabb {
     #[inline]
     #[must_use]
     pub fn contains(self, o: Aabb) -> bool {
-        self.min.x <= o.min.x
-            && self.min.y <= o.min.y
-            && o.max.x <= self.max.x
-            && o.max.y <= self.max.y
+        self.min.x <= o.min.x && self.min.y <= o.min.y && o.max.x <= self.max.x && o.max.y <= self.max.y
     }
 
     /// True when the point lies inside or on the boundary.

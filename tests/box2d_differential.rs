@@ -100,7 +100,11 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
         st.pairs, st.contacts, st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch, st.explained
     );
     // Explained approximations of the peer must stay rare.
-    assert!(st.explained * 100 <= st.contacts, "too many Box2D approximations: {}", st.explained);
+    assert!(
+        st.explained * 100 <= st.contacts,
+        "too many Box2D approximations: {}",
+        st.explained
+    );
     st
 }
 
@@ -108,14 +112,20 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
 fn circles_match_box2d() {
     let st = compare(0, 0, 4000, 1);
     assert!(st.contacts > 500);
-    assert_eq!((st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch), (0, 0, 0));
+    assert_eq!(
+        (st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch),
+        (0, 0, 0)
+    );
 }
 
 #[test]
 fn capsule_circle_matches_box2d() {
     let st = compare(1, 0, 4000, 2);
     assert!(st.contacts > 500);
-    assert_eq!((st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch), (0, 0, 0));
+    assert_eq!(
+        (st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch),
+        (0, 0, 0)
+    );
 }
 
 #[test]
@@ -123,7 +133,10 @@ fn polygon_circle_matches_box2d() {
     for (k, seed) in [(2, 3), (3, 4), (4, 5)] {
         let st = compare(k, 0, 4000, seed);
         assert!(st.contacts > 500);
-        assert_eq!((st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch), (0, 0, 0));
+        assert_eq!(
+            (st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch),
+            (0, 0, 0)
+        );
     }
 }
 
@@ -132,7 +145,10 @@ fn capsules_match_box2d() {
     for (ka, kb, seed) in [(1, 1, 6), (5, 1, 7), (1, 5, 8)] {
         let st = compare(ka, kb, 4000, seed);
         assert!(st.contacts > 500);
-        assert_eq!((st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch), (0, 0, 0));
+        assert_eq!(
+            (st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch),
+            (0, 0, 0)
+        );
     }
 }
 
@@ -141,7 +157,10 @@ fn polygon_capsule_matches_box2d() {
     for (ka, kb, seed) in [(2, 1, 9), (4, 1, 10), (3, 1, 11)] {
         let st = compare(ka, kb, 4000, seed);
         assert!(st.contacts > 500);
-        assert_eq!((st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch), (0, 0, 0));
+        assert_eq!(
+            (st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch),
+            (0, 0, 0)
+        );
     }
 }
 
@@ -150,6 +169,9 @@ fn polygons_match_box2d() {
     for (ka, kb, seed) in [(2, 2, 12), (4, 4, 13), (3, 3, 14), (2, 4, 15), (3, 2, 16)] {
         let st = compare(ka, kb, 4000, seed);
         assert!(st.contacts > 500);
-        assert_eq!((st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch), (0, 0, 0));
+        assert_eq!(
+            (st.verdict_mismatch, st.normal_mismatch, st.depth_mismatch),
+            (0, 0, 0)
+        );
     }
 }

@@ -6,10 +6,22 @@ const EPS: f32 = 1e-5;
 
 macro_rules! ensure_small {
     ($a:expr, $b:expr) => {
-        assert!(($a - $b).abs() <= EPS, "{} = {} but expected {}", stringify!($a), $a, $b)
+        assert!(
+            ($a - $b).abs() <= EPS,
+            "{} = {} but expected {}",
+            stringify!($a),
+            $a,
+            $b
+        )
     };
     ($a:expr, $b:expr, $tol:expr) => {
-        assert!(($a - $b).abs() <= $tol, "{} = {} but expected {}", stringify!($a), $a, $b)
+        assert!(
+            ($a - $b).abs() <= $tol,
+            "{} = {} but expected {}",
+            stringify!($a),
+            $a,
+            $b
+        )
     };
 }
 
@@ -30,12 +42,22 @@ fn capsule(a: Vec2, b: Vec2, r: f32) -> Shape {
 }
 fn check_agrees(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Manifold {
     let m = collide(a, xa, b, xb);
-    assert_eq!(overlaps(a, xa, b, xb), m.count > 0, "overlaps and collide disagree");
+    assert_eq!(
+        overlaps(a, xa, b, xb),
+        m.count > 0,
+        "overlaps and collide disagree"
+    );
     m
 }
 fn sorted_points(m: &Manifold) -> Vec<ManifoldPoint> {
     let mut p = m.points().to_vec();
-    p.sort_by(|a, b| a.point.x.partial_cmp(&b.point.x).unwrap().then(a.point.y.partial_cmp(&b.point.y).unwrap()));
+    p.sort_by(|a, b| {
+        a.point
+            .x
+            .partial_cmp(&b.point.x)
+            .unwrap()
+            .then(a.point.y.partial_cmp(&b.point.y).unwrap())
+    });
     p
 }
 
@@ -54,7 +76,12 @@ fn t01_circles_overlapping() {
 #[test]
 fn t02_circles_coincident_centres_use_a_x_axis() {
     // Same centre; A rotated by 90°: A's local +x is world +y. Depth = r1 + r2 = 1.5.
-    let m = check_agrees(&circle(1.0), Transform::new(v(3.0, 4.0), core::f32::consts::FRAC_PI_2), &circle(0.5), at(3.0, 4.0));
+    let m = check_agrees(
+        &circle(1.0),
+        Transform::new(v(3.0, 4.0), core::f32::consts::FRAC_PI_2),
+        &circle(0.5),
+        at(3.0, 4.0),
+    );
     assert_eq!(m.count, 1);
     ensure_small!(m.normal.x, 0.0);
     ensure_small!(m.normal.y, 1.0);
@@ -76,7 +103,12 @@ fn t03_exactly_touching_counts_everywhere() {
     assert_eq!(m.count, 2);
     assert!(m.points().iter().all(|p| p.depth == 0.0));
     // Capsules end to end: (−1,0)–(1,0) r 0.5 and (2,0)–(3,0) r 0.5.
-    let m = check_agrees(&capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.5), at(0.0, 0.0), &capsule(v(2.0, 0.0), v(3.0, 0.0), 0.5), at(0.0, 0.0));
+    let m = check_agrees(
+        &capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.5),
+        at(0.0, 0.0),
+        &capsule(v(2.0, 0.0), v(3.0, 0.0), 0.5),
+        at(0.0, 0.0),
+    );
     assert_eq!(m.count, 1);
     assert_eq!(m.points[0].depth, 0.0);
     // One ulp further apart: no contact anywhere.
@@ -139,7 +171,12 @@ fn t05_polygon_circle_face_vertex_inside_corner() {
 fn t06_capsules_parallel_give_two_points() {
     // A (−1,0)–(1,0) r .25; B (−.5,.4)–(1.5,.4) r .25. Overlap of projections x ∈ [−.5, 1].
     // Gap between cores 0.4, depth 0.5 − 0.4 = 0.1, normal +y, points at y = (.25 + .15)/2 = .2.
-    let m = check_agrees(&capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.25), at(0.0, 0.0), &capsule(v(-0.5, 0.4), v(1.5, 0.4), 0.25), at(0.0, 0.0));
+    let m = check_agrees(
+        &capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.25),
+        at(0.0, 0.0),
+        &capsule(v(-0.5, 0.4), v(1.5, 0.4), 0.25),
+        at(0.0, 0.0),
+    );
     assert_eq!(m.count, 2);
     ensure_small!(m.normal.y, 1.0);
     let p = sorted_points(&m);
@@ -156,7 +193,12 @@ fn t06_capsules_parallel_give_two_points() {
 fn t07_capsules_crossing_cores() {
     // A (−1,0)–(1,0) r .1; B (.3,−.3)–(.3,1) r .1. Cores cross; pushing B up by .3 clears
     // the cores, plus .2 for the radii: depth .5 along +y (SAT over the segment normals is exact).
-    let m = check_agrees(&capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.1), at(0.0, 0.0), &capsule(v(0.3, -0.3), v(0.3, 1.0), 0.1), at(0.0, 0.0));
+    let m = check_agrees(
+        &capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.1),
+        at(0.0, 0.0),
+        &capsule(v(0.3, -0.3), v(0.3, 1.0), 0.1),
+        at(0.0, 0.0),
+    );
     assert_eq!(m.count, 1);
     ensure_small!(m.normal.y, 1.0);
     ensure_small!(m.points[0].depth, 0.5);
@@ -191,7 +233,15 @@ fn t08_box_on_box_two_points_with_stable_ids() {
 fn t09_diamond_corner_poking_a_face() {
     // B: half .5 box rotated 45° at (0, 1.6); its lowest corner at 1.6 − .5√2 = 0.892893.
     // Depth 1 − .892893 = .107107 at x = 0, one point at y = (1 + .892893)/2.
-    let b = Shape::Polygon(Polygon::make_offset_box(0.5, 0.5, Vec2::ZERO, Rot::from_angle(core::f32::consts::FRAC_PI_4)).unwrap());
+    let b = Shape::Polygon(
+        Polygon::make_offset_box(
+            0.5,
+            0.5,
+            Vec2::ZERO,
+            Rot::from_angle(core::f32::consts::FRAC_PI_4),
+        )
+        .unwrap(),
+    );
     let m = check_agrees(&boxs(1.0, 1.0), at(0.0, 0.0), &b, at(0.0, 1.6));
     assert_eq!(m.count, 1);
     let low = 1.6 - 0.5 * core::f32::consts::SQRT_2;
@@ -205,7 +255,12 @@ fn t09_diamond_corner_poking_a_face() {
 fn t10_capsule_lying_on_a_face_gives_two_points() {
     // Box half (2, .5); capsule (−1,.7)–(1,.7) r .25: bottom at .45, depth .05, points at
     // x = ±1, y = (.5 + .45)/2 = .475.
-    let m = check_agrees(&boxs(2.0, 0.5), at(0.0, 0.0), &capsule(v(-1.0, 0.7), v(1.0, 0.7), 0.25), at(0.0, 0.0));
+    let m = check_agrees(
+        &boxs(2.0, 0.5),
+        at(0.0, 0.0),
+        &capsule(v(-1.0, 0.7), v(1.0, 0.7), 0.25),
+        at(0.0, 0.0),
+    );
     assert_eq!(m.count, 2);
     ensure_small!(m.normal.y, 1.0);
     let p = sorted_points(&m);
@@ -223,7 +278,12 @@ fn t11_capsule_core_crossing_a_polygon() {
     // 1 (to the face) + .1 (radius) = 1.1 along ±x; tie between A's faces and the capsule's
     // sides resolves to A's first best face, edge 1 (+x). Clipped to y ∈ [−1, 1]; points at
     // x = (1 + (−.1))/2 = .45.
-    let m = check_agrees(&boxs(1.0, 1.0), at(0.0, 0.0), &capsule(v(0.0, -2.0), v(0.0, 2.0), 0.1), at(0.0, 0.0));
+    let m = check_agrees(
+        &boxs(1.0, 1.0),
+        at(0.0, 0.0),
+        &capsule(v(0.0, -2.0), v(0.0, 2.0), 0.1),
+        at(0.0, 0.0),
+    );
     assert_eq!(m.count, 2);
     ensure_small!(m.normal.x, 1.0);
     let p = sorted_points(&m);
@@ -297,17 +357,37 @@ fn t15_margin_reports_speculative_points() {
         ensure_small!(q.depth, -0.05);
     }
     // Negative and NaN margins act as 0.
-    assert_eq!(collide_with_margin(&a, at(0.0, 0.0), &b, at(2.05, 0.0), -1.0).count, 0);
-    assert_eq!(collide_with_margin(&a, at(0.0, 0.0), &b, at(2.05, 0.0), f32::NAN).count, 0);
+    assert_eq!(
+        collide_with_margin(&a, at(0.0, 0.0), &b, at(2.05, 0.0), -1.0).count,
+        0
+    );
+    assert_eq!(
+        collide_with_margin(&a, at(0.0, 0.0), &b, at(2.05, 0.0), f32::NAN).count,
+        0
+    );
 }
 
 #[test]
 fn t16_bad_input_is_no_contact() {
-    let shapes = [circle(1.0), boxs(1.0, 1.0), capsule(v(0.0, 0.0), v(1.0, 0.0), 0.5), Shape::Polygon(Polygon::make_rounded_box(1.0, 1.0, 0.2).unwrap())];
+    let shapes = [
+        circle(1.0),
+        boxs(1.0, 1.0),
+        capsule(v(0.0, 0.0), v(1.0, 0.0), 0.5),
+        Shape::Polygon(Polygon::make_rounded_box(1.0, 1.0, 0.2).unwrap()),
+    ];
     let bad_xf = [
-        Transform { p: v(f32::NAN, 0.0), q: Rot::IDENTITY },
-        Transform { p: v(0.0, f32::INFINITY), q: Rot::IDENTITY },
-        Transform { p: Vec2::ZERO, q: Rot { c: f32::NAN, s: 0.0 } },
+        Transform {
+            p: v(f32::NAN, 0.0),
+            q: Rot::IDENTITY,
+        },
+        Transform {
+            p: v(0.0, f32::INFINITY),
+            q: Rot::IDENTITY,
+        },
+        Transform {
+            p: Vec2::ZERO,
+            q: Rot { c: f32::NAN, s: 0.0 },
+        },
     ];
     for a in &shapes {
         for b in &shapes {
@@ -337,7 +417,10 @@ fn t16_bad_input_is_no_contact() {
         assert_eq!(collide(b, Transform::IDENTITY, &s, Transform::IDENTITY).count, 0);
     }
     // Negative radii from hand-filled structs.
-    let c = Shape::Circle(Circle { center: Vec2::ZERO, radius: -5.0 });
+    let c = Shape::Circle(Circle {
+        center: Vec2::ZERO,
+        radius: -5.0,
+    });
     for b in &shapes {
         assert!(!overlaps(&c, Transform::IDENTITY, b, Transform::IDENTITY));
         assert_eq!(collide(&c, Transform::IDENTITY, b, Transform::IDENTITY).count, 0);
@@ -351,7 +434,12 @@ fn t17_degenerate_capsule_acts_as_circle() {
     let m = check_agrees(&boxs(1.0, 1.0), at(0.0, 0.0), &cap, at(0.0, 0.0));
     ensure_small!(m.points[0].depth, 0.2);
     ensure_small!(m.normal.x, 1.0);
-    let m = check_agrees(&cap, at(0.0, 0.0), &capsule(v(1.3, 1.0), v(1.3, 2.0), 0.5), at(0.0, 0.0));
+    let m = check_agrees(
+        &cap,
+        at(0.0, 0.0),
+        &capsule(v(1.3, 1.0), v(1.3, 2.0), 0.5),
+        at(0.0, 0.0),
+    );
     // Point (1.3,.2) to segment starting at (1.3,1): distance .8, depth .2, normal +y.
     ensure_small!(m.points[0].depth, 0.2);
     ensure_small!(m.normal.y, 1.0);
@@ -368,16 +456,40 @@ fn t18_aabb_overlaps_against_every_kind() {
     assert!(overlaps_aabb_circle(bx, &c, at(1.35, 1.35))); // .495 < .5
     let cap = Capsule::new(v(0.0, 0.0), v(2.0, 0.0), 0.2).unwrap();
     // Vertical segment (1.1,.5)–(1.1,2.5) r .2 is .1 from the +x face.
-    assert!(overlaps_aabb_capsule(bx, &cap, Transform::new(v(1.1, 0.5), core::f32::consts::FRAC_PI_2)));
+    assert!(overlaps_aabb_capsule(
+        bx,
+        &cap,
+        Transform::new(v(1.1, 0.5), core::f32::consts::FRAC_PI_2)
+    ));
     assert!(!overlaps_aabb_capsule(bx, &cap, at(1.3, 0.0)));
     let p = Polygon::make_box(0.5, 0.5).unwrap();
     assert!(overlaps_aabb_polygon(bx, &p, at(1.5, 1.5))); // corner touching corner
     assert!(!overlaps_aabb_polygon(bx, &p, Transform::new(v(1.6, 1.6), 0.3)));
     // A flat box (a segment) and a point box are exact too.
-    assert!(overlaps_aabb_shape(Aabb::new(v(-1.0, 0.0), v(1.0, 0.0)), &Shape::Circle(c), at(0.0, 0.5)));
-    assert!(!overlaps_aabb_shape(Aabb::new(v(-1.0, 0.0), v(1.0, 0.0)), &Shape::Circle(c), at(0.0, 0.51)));
-    assert!(overlaps_aabb_shape(Aabb::new(v(0.5, 0.0), v(0.5, 0.0)), &Shape::Polygon(p), at(0.0, 0.0)));
+    assert!(overlaps_aabb_shape(
+        Aabb::new(v(-1.0, 0.0), v(1.0, 0.0)),
+        &Shape::Circle(c),
+        at(0.0, 0.5)
+    ));
+    assert!(!overlaps_aabb_shape(
+        Aabb::new(v(-1.0, 0.0), v(1.0, 0.0)),
+        &Shape::Circle(c),
+        at(0.0, 0.51)
+    ));
+    assert!(overlaps_aabb_shape(
+        Aabb::new(v(0.5, 0.0), v(0.5, 0.0)),
+        &Shape::Polygon(p),
+        at(0.0, 0.0)
+    ));
     // Invalid boxes never overlap.
-    assert!(!overlaps_aabb_shape(Aabb::new(v(1.0, 1.0), v(-1.0, -1.0)), &Shape::Polygon(p), at(0.0, 0.0)));
-    assert!(!overlaps_aabb_shape(Aabb::new(v(f32::NAN, 1.0), v(1.0, 1.0)), &Shape::Circle(c), at(0.0, 0.0)));
+    assert!(!overlaps_aabb_shape(
+        Aabb::new(v(1.0, 1.0), v(-1.0, -1.0)),
+        &Shape::Polygon(p),
+        at(0.0, 0.0)
+    ));
+    assert!(!overlaps_aabb_shape(
+        Aabb::new(v(f32::NAN, 1.0), v(1.0, 1.0)),
+        &Shape::Circle(c),
+        at(0.0, 0.0)
+    ));
 }

@@ -21,7 +21,11 @@ fn pair(seed: u64, ka: u8, kb: u8, si: u8) -> (Shape, Transform, Shape, Transfor
 }
 
 fn same_points(m: &Manifold, f: &Manifold, tol: f32) -> bool {
-    m.points().iter().all(|p| f.points().iter().any(|q| p.point.distance(q.point) <= tol && (p.depth - q.depth).abs() <= tol))
+    m.points().iter().all(|p| {
+        f.points()
+            .iter()
+            .any(|q| p.point.distance(q.point) <= tol && (p.depth - q.depth).abs() <= tol)
+    })
 }
 
 fn qc() -> QuickCheck {
@@ -74,7 +78,12 @@ fn p_translation(seed: u64, ka: u8, kb: u8, si: u8) -> TestResult {
     let (a, xa, b, xb, s) = pair(seed, ka, kb, si);
     let off = Vec2::new(10000.0, -10000.0);
     let m0 = collide(&a, xa, &b, xb);
-    let m1 = collide(&a, Transform { p: xa.p + off, ..xa }, &b, Transform { p: xb.p + off, ..xb });
+    let m1 = collide(
+        &a,
+        Transform { p: xa.p + off, ..xa },
+        &b,
+        Transform { p: xb.p + off, ..xb },
+    );
     // f32 spacing at 2e4 is ~2e-3: a few ulps of the offset plus relative round-off.
     let tol = 8e-3 + 1e-4 * s;
     if m0.count == 0 || m1.count == 0 {
@@ -93,10 +102,12 @@ fn p_rotation(seed: u64, ka: u8, kb: u8, si: u8, angle: i16) -> TestResult {
     let (a, xa, b, xb, s) = pair(seed, ka, kb, si);
     let r = Transform::new(Vec2::ZERO, angle as f32 * 1e-3);
     let m0 = collide(&a, xa, &b, xb);
-    let m1 = collide(&a, r.mul(xa), &b, r.mul(xb));
+    let m1 = collide(&a, r * xa, &b, r * xb);
     let tol = 1e-4 * s;
     if m0.count == 0 || m1.count == 0 {
-        return TestResult::from_bool(m0.count == m1.count || m0.max_depth().max(m1.max_depth()).abs() <= tol);
+        return TestResult::from_bool(
+            m0.count == m1.count || m0.max_depth().max(m1.max_depth()).abs() <= tol,
+        );
     }
     if (m0.max_depth() - m1.max_depth()).abs() > tol {
         return TestResult::failed();
@@ -106,7 +117,9 @@ fn p_rotation(seed: u64, ka: u8, kb: u8, si: u8, angle: i16) -> TestResult {
         return TestResult::passed();
     }
     // Reference-face near tie, as above.
-    TestResult::from_bool(residual_after_resolve(&m1, &a, r.mul(xa), &b, r.mul(xb)).is_none_or(|d| d <= 1e-3 * s as f64))
+    TestResult::from_bool(
+        residual_after_resolve(&m1, &a, r * xa, &b, r * xb).is_none_or(|d| d <= 1e-3 * s as f64),
+    )
 }
 
 // Moving B by normal * depth makes the pair just touch (brute-force distance, f64).
@@ -119,7 +132,10 @@ fn p_depth(seed: u64, ka: u8, kb: u8, si: u8) -> TestResult {
     if (m.normal.length() - 1.0).abs() > 1e-5 {
         return TestResult::failed();
     }
-    let moved = Transform { p: xb.p + m.normal * m.max_depth(), q: xb.q };
+    let moved = Transform {
+        p: xb.p + m.normal * m.max_depth(),
+        q: xb.q,
+    };
     let d = surface_distance(&a, xa, &b, moved);
     // Capsule face contacts may be off by the documented CAPSULE_FACE_TOLERANCE.
     let tol = (3e-3 * s) as f64;
@@ -147,7 +163,11 @@ fn p_midway(seed: u64, ka: u8, kb: u8, si: u8) -> TestResult {
         // incident edge lying at an angle is the edge's linearisation: its projections lie
         // on or inside each shape (as in Box2D), never outside.
         let exact = p.depth == deepest;
-        let bad = if exact { da.abs() > tol || db.abs() > tol } else { da > tol || db > tol };
+        let bad = if exact {
+            da.abs() > tol || db.abs() > tol
+        } else {
+            da > tol || db > tol
+        };
         if bad {
             eprintln!("da {da} db {db} tol {tol}\n{m:?}\n{a:?} {xa:?}\n{b:?} {xb:?}");
             return TestResult::failed();
@@ -215,16 +235,56 @@ fn deterministic_sweep_of_every_property() {
         let (ka, kb, si) = ((seed % 6) as u8, ((seed / 6) % 6) as u8, ((seed / 36) % 5) as u8);
         let h = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let checks: [(&str, bool); 7] = [
-            ("overlaps_iff_points", p_overlaps_iff_points(h, ka, kb, si).failed()),
-            ("verdict_brute_force", p_verdict_brute_force(h, ka, kb, si).failed()),
+            (
+                "overlaps_iff_points",
+                p_overlaps_iff_points(h, ka, kb, si).failed(),
+            ),
+            (
+                "verdict_brute_force",
+                p_verdict_brute_force(h, ka, kb, si).failed(),
+            ),
             ("swap", p_swap(h, ka, kb, si).failed()),
             ("translation", p_translation(h, ka, kb, si).failed()),
-            ("rotation", p_rotation(h, ka, kb, si, (seed % 6283) as i16).failed()),
+            (
+                "rotation",
+                p_rotation(h, ka, kb, si, (seed % 6283) as i16).failed(),
+            ),
             ("depth", p_depth(h, ka, kb, si).failed()),
             ("midway", p_midway(h, ka, kb, si).failed()),
         ];
         for (name, failed) in checks {
-            assert!(!failed, "property {name} fails for seed {h}, kinds ({ka}, {kb}), scale index {si}");
+            assert!(
+                !failed,
+                "property {name} fails for seed {h}, kinds ({ka}, {kb}), scale index {si}"
+            );
         }
     }
+}
+
+/// Replays one quickcheck failure: `REPLAY="seed,ka,kb,si" cargo test --test properties replay
+/// -- --ignored --nocapture` prints the pair, its manifold and every property's verdict.
+#[test]
+#[ignore]
+fn replay() {
+    let Ok(args) = std::env::var("REPLAY") else { return };
+    let v: Vec<u64> = args.split(',').map(|x| x.trim().parse().unwrap()).collect();
+    let (seed, ka, kb, si) = (v[0], v[1] as u8, v[2] as u8, v[3] as u8);
+    let (a, xa, b, xb, s) = pair(seed, ka, kb, si);
+    let m = collide(&a, xa, &b, xb);
+    eprintln!("scale {s}\nA {a:?} {xa:?}\nB {b:?} {xb:?}\n{m:?}");
+    eprintln!("surface distance {}", surface_distance(&a, xa, &b, xb));
+    if m.count > 0 {
+        let moved = Transform { p: xb.p + m.normal * m.max_depth(), q: xb.q };
+        eprintln!("after resolve {}", surface_distance(&a, xa, &b, moved));
+    }
+    eprintln!(
+        "overlaps_iff_points {} verdict {} swap {} translation {} rotation {} depth {} midway {}",
+        !p_overlaps_iff_points(seed, ka, kb, si).failed(),
+        !p_verdict_brute_force(seed, ka, kb, si).failed(),
+        !p_swap(seed, ka, kb, si).failed(),
+        !p_translation(seed, ka, kb, si).failed(),
+        !p_rotation(seed, ka, kb, si, 0).failed(),
+        !p_depth(seed, ka, kb, si).failed(),
+        !p_midway(seed, ka, kb, si).failed(),
+    );
 }

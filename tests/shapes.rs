@@ -33,24 +33,53 @@ fn layout_matches_the_c_header() {
 
 #[test]
 fn hull_errors_are_named() {
-    assert_eq!(Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0)]), Err(GeometryError::TooFewPoints));
-    assert_eq!(Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(0.0, 0.0)]), Err(GeometryError::TooFewPoints));
-    assert_eq!(Polygon::new(&[v(0.0, 0.0), v(1.0, 1.0), v(2.0, 2.0), v(3.0, 3.0)]), Err(GeometryError::Collinear));
-    assert_eq!(Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(f32::NAN, 1.0)]), Err(GeometryError::NonFinite));
-    assert_eq!(Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(f32::INFINITY, 1.0)]), Err(GeometryError::NonFinite));
+    assert_eq!(
+        Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0)]),
+        Err(GeometryError::TooFewPoints)
+    );
+    assert_eq!(
+        Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(0.0, 0.0)]),
+        Err(GeometryError::TooFewPoints)
+    );
+    assert_eq!(
+        Polygon::new(&[v(0.0, 0.0), v(1.0, 1.0), v(2.0, 2.0), v(3.0, 3.0)]),
+        Err(GeometryError::Collinear)
+    );
+    assert_eq!(
+        Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(f32::NAN, 1.0)]),
+        Err(GeometryError::NonFinite)
+    );
+    assert_eq!(
+        Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(f32::INFINITY, 1.0)]),
+        Err(GeometryError::NonFinite)
+    );
     assert_eq!(Polygon::new(&[v(0.0, 0.0); 9]), Err(GeometryError::TooManyPoints));
-    assert_eq!(Polygon::new_rounded(&[v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0)], -0.1), Err(GeometryError::NegativeRadius));
+    assert_eq!(
+        Polygon::new_rounded(&[v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0)], -0.1),
+        Err(GeometryError::NegativeRadius)
+    );
     assert_eq!(Polygon::make_box(0.0, 1.0), Err(GeometryError::InvalidExtent));
     assert_eq!(Polygon::make_box(f32::NAN, 1.0), Err(GeometryError::NonFinite));
     assert_eq!(Circle::new(Vec2::ZERO, -1.0), Err(GeometryError::NegativeRadius));
-    assert_eq!(Capsule::new(Vec2::ZERO, v(f32::NAN, 0.0), 1.0), Err(GeometryError::NonFinite));
+    assert_eq!(
+        Capsule::new(Vec2::ZERO, v(f32::NAN, 0.0), 1.0),
+        Err(GeometryError::NonFinite)
+    );
 }
 
 #[test]
 fn hull_welds_drops_collinear_and_orders_ccw() {
     // A square given clockwise with a duplicate corner (1e-6 away), an edge midpoint and an
     // interior point: the hull is the 4 corners, CCW.
-    let pts = [v(0.0, 0.0), v(0.0, 1.0), v(1.0, 1.0), v(1.0, 0.0), v(1.0, 1e-6), v(0.5, 0.0), v(0.5, 0.5)];
+    let pts = [
+        v(0.0, 0.0),
+        v(0.0, 1.0),
+        v(1.0, 1.0),
+        v(1.0, 0.0),
+        v(1.0, 1e-6),
+        v(0.5, 0.0),
+        v(0.5, 0.5),
+    ];
     let p = Polygon::new(&pts).unwrap();
     assert_eq!(p.count, 4);
     let verts = p.vertices();
@@ -70,13 +99,21 @@ fn hull_welds_drops_collinear_and_orders_ccw() {
         assert_eq!(Polygon::new(&scaled).unwrap().count, 4, "scale {s}");
     }
     // An 8-gon keeps all 8 vertices.
-    let oct: Vec<Vec2> = (0..8).map(|i| Rot::from_angle(i as f32 * 0.785398).x_axis()).collect();
+    let oct: Vec<Vec2> = (0..8)
+        .map(|i| Rot::from_angle(i as f32 * core::f32::consts::FRAC_PI_4).x_axis())
+        .collect();
     assert_eq!(Polygon::new(&oct).unwrap().count, 8);
 }
 
 #[test]
 fn box_makers() {
-    let b = Polygon::make_offset_box(2.0, 1.0, v(3.0, 4.0), Rot::from_angle(core::f32::consts::FRAC_PI_2)).unwrap();
+    let b = Polygon::make_offset_box(
+        2.0,
+        1.0,
+        v(3.0, 4.0),
+        Rot::from_angle(core::f32::consts::FRAC_PI_2),
+    )
+    .unwrap();
     // Rotated 90°: x extent 1, y extent 2 around (3, 4).
     let bb = b.aabb(Transform::IDENTITY);
     assert!((bb.min - v(2.0, 2.0)).length() < 1e-5 && (bb.max - v(4.0, 6.0)).length() < 1e-5);
@@ -84,8 +121,14 @@ fn box_makers() {
     let r = Polygon::make_rounded_box(1.0, 1.0, 0.25).unwrap();
     assert_eq!(r.radius, 0.25);
     let a = Polygon::from_aabb(Aabb::new(v(-1.0, 2.0), v(3.0, 5.0))).unwrap();
-    assert_eq!(a.vertices(), &[v(-1.0, 2.0), v(3.0, 2.0), v(3.0, 5.0), v(-1.0, 5.0)]);
-    assert_eq!(Polygon::from_aabb(Aabb::new(v(0.0, 0.0), v(0.0, 1.0))), Err(GeometryError::InvalidExtent));
+    assert_eq!(
+        a.vertices(),
+        &[v(-1.0, 2.0), v(3.0, 2.0), v(3.0, 5.0), v(-1.0, 5.0)]
+    );
+    assert_eq!(
+        Polygon::from_aabb(Aabb::new(v(0.0, 0.0), v(0.0, 1.0))),
+        Err(GeometryError::InvalidExtent)
+    );
 }
 
 /// Numerical mass properties of any shape by sampling a fine grid (independent of the code
@@ -144,9 +187,17 @@ fn mass_properties_match_numerical_integration() {
     for s in &shapes {
         let md = s.mass(1.0);
         let (m, c, i) = sampled_mass(s, 1500);
-        assert!((md.mass as f64 - m).abs() / m < 2e-3, "mass {} vs {m} for {s:?}", md.mass);
+        assert!(
+            (md.mass as f64 - m).abs() / m < 2e-3,
+            "mass {} vs {m} for {s:?}",
+            md.mass
+        );
         assert!((md.center.x as f64 - c.0).abs() < 2e-3 && (md.center.y as f64 - c.1).abs() < 2e-3);
-        assert!((md.rotational_inertia as f64 - i).abs() / i < 3e-3, "inertia {} vs {i}", md.rotational_inertia);
+        assert!(
+            (md.rotational_inertia as f64 - i).abs() / i < 3e-3,
+            "inertia {} vs {i}",
+            md.rotational_inertia
+        );
     }
 }
 
@@ -192,15 +243,28 @@ fn inflate_and_deflate() {
     let bb = d.aabb(Transform::IDENTITY);
     assert!((bb.min - v(-0.75, -0.75)).length() < 1e-5 && (bb.max - v(0.75, 0.75)).length() < 1e-5);
     // A rounded box first loses its rounding.
-    let r = Polygon::make_rounded_box(1.0, 1.0, 0.5).unwrap().inflated(-0.25).unwrap();
+    let r = Polygon::make_rounded_box(1.0, 1.0, 0.5)
+        .unwrap()
+        .inflated(-0.25)
+        .unwrap();
     assert_eq!(r.radius, 0.25);
     assert_eq!(r.count, 4);
     // A thin box collapses; a triangle loses its short side's neighbourhood but stays valid.
-    assert_eq!(Polygon::make_box(1.0, 0.1).unwrap().inflated(-0.2), Err(GeometryError::Collapsed));
-    let t = Polygon::new(&[v(0.0, 0.0), v(4.0, 0.0), v(0.0, 3.0)]).unwrap().inflated(-0.5).unwrap();
+    assert_eq!(
+        Polygon::make_box(1.0, 0.1).unwrap().inflated(-0.2),
+        Err(GeometryError::Collapsed)
+    );
+    let t = Polygon::new(&[v(0.0, 0.0), v(4.0, 0.0), v(0.0, 3.0)])
+        .unwrap()
+        .inflated(-0.5)
+        .unwrap();
     // Inradius of the 3-4-5 triangle is 1: deflating by .5 leaves a similar triangle scaled by
     // 1/2 about the incentre (1,1): vertices (.5,.5), (2.5,.5), (.5,2).
-    let mut got: Vec<(i32, i32)> = t.vertices().iter().map(|p| ((p.x * 100.0).round() as i32, (p.y * 100.0).round() as i32)).collect();
+    let mut got: Vec<(i32, i32)> = t
+        .vertices()
+        .iter()
+        .map(|p| ((p.x * 100.0).round() as i32, (p.y * 100.0).round() as i32))
+        .collect();
     got.sort();
     assert_eq!(got, vec![(50, 50), (50, 200), (250, 50)]);
     assert_eq!(b.inflated(f32::NAN), Err(GeometryError::NonFinite));

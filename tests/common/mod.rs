@@ -161,8 +161,10 @@ pub fn b2collide_local(a: &B2Shape, b: &B2Shape, xf: b2::b2Transform) -> Option<
 pub fn b2collide_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<Manifold> {
     let rel = xa.inv_mul(xb);
     let lm = b2collide_local(&b2shape(a), &b2shape(b), b2xf(rel))?;
-    let mut m = Manifold::default();
-    m.count = lm.pointCount as u32;
+    let mut m = Manifold {
+        count: lm.pointCount as u32,
+        ..Manifold::default()
+    };
     if m.count > 0 {
         m.normal = xa.q.rotate(Vec2::new(lm.normal.x, lm.normal.y));
     }
@@ -193,10 +195,16 @@ pub fn world_core(s: &Shape, xf: Transform) -> (Vec<Vec2>, f32) {
 }
 
 fn pt_seg_dist(p: Vec2, a: Vec2, b: Vec2) -> f64 {
-    let (px, py, ax, ay, bx, by) = (p.x as f64, p.y as f64, a.x as f64, a.y as f64, b.x as f64, b.y as f64);
+    let (px, py, ax, ay, bx, by) = (
+        p.x as f64, p.y as f64, a.x as f64, a.y as f64, b.x as f64, b.y as f64,
+    );
     let (ex, ey) = (bx - ax, by - ay);
     let ee = ex * ex + ey * ey;
-    let t = if ee > 0.0 { (((px - ax) * ex + (py - ay) * ey) / ee).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if ee > 0.0 {
+        (((px - ax) * ex + (py - ay) * ey) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let (cx, cy) = (ax + t * ex, ay + t * ey);
     ((px - cx).powi(2) + (py - cy).powi(2)).sqrt()
 }
@@ -210,7 +218,8 @@ fn edges(c: &[Vec2]) -> Vec<(Vec2, Vec2)> {
 }
 
 fn orient(a: Vec2, b: Vec2, c: Vec2) -> f64 {
-    (b.x as f64 - a.x as f64) * (c.y as f64 - a.y as f64) - (b.y as f64 - a.y as f64) * (c.x as f64 - a.x as f64)
+    (b.x as f64 - a.x as f64) * (c.y as f64 - a.y as f64)
+        - (b.y as f64 - a.y as f64) * (c.x as f64 - a.x as f64)
 }
 
 fn inside_loop(p: Vec2, c: &[Vec2]) -> bool {
@@ -237,8 +246,12 @@ pub fn core_distance(ca: &[Vec2], cb: &[Vec2]) -> f64 {
             if segs_cross(x, y) {
                 return 0.0;
             }
-            best = best.min(pt_seg_dist(x.0, y.0, y.1)).min(pt_seg_dist(x.1, y.0, y.1));
-            best = best.min(pt_seg_dist(y.0, x.0, x.1)).min(pt_seg_dist(y.1, x.0, x.1));
+            best = best
+                .min(pt_seg_dist(x.0, y.0, y.1))
+                .min(pt_seg_dist(x.1, y.0, y.1));
+            best = best
+                .min(pt_seg_dist(y.0, x.0, x.1))
+                .min(pt_seg_dist(y.1, x.0, x.1));
         }
     }
     best
@@ -255,20 +268,32 @@ pub fn surface_distance(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> f
 /// Independent check of a contact manifold whose cores are apart: translating B by
 /// `normal * max_depth` must make the surfaces just touch. Returns the remaining signed surface
 /// distance (brute force in f64), or None when the cores overlap (check does not apply).
-pub fn residual_after_resolve(m: &Manifold, a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<f64> {
+pub fn residual_after_resolve(
+    m: &Manifold,
+    a: &Shape,
+    xa: Transform,
+    b: &Shape,
+    xb: Transform,
+) -> Option<f64> {
     let (ca, _) = world_core(a, xa);
     let (cb, _) = world_core(b, xb);
     if core_distance(&ca, &cb) == 0.0 {
         return None;
     }
-    let moved = Transform { p: xb.p + m.normal * m.max_depth(), q: xb.q };
+    let moved = Transform {
+        p: xb.p + m.normal * m.max_depth(),
+        q: xb.q,
+    };
     Some(surface_distance(a, xa, b, moved).abs())
 }
 
 /// Signed distance from a world point to a shape's surface (negative inside), brute force f64.
 pub fn signed_distance_to_surface(q: Vec2, s: &Shape, xf: Transform) -> f64 {
     let (core, r) = world_core(s, xf);
-    let d = edges(&core).iter().map(|e| pt_seg_dist(q, e.0, e.1)).fold(f64::INFINITY, f64::min);
+    let d = edges(&core)
+        .iter()
+        .map(|e| pt_seg_dist(q, e.0, e.1))
+        .fold(f64::INFINITY, f64::min);
     let inside = inside_loop(q, &core);
     (if inside { -d } else { d }) - r as f64
 }
