@@ -274,7 +274,10 @@ fn replay() {
     eprintln!("scale {s}\nA {a:?} {xa:?}\nB {b:?} {xb:?}\n{m:?}");
     eprintln!("surface distance {}", surface_distance(&a, xa, &b, xb));
     if m.count > 0 {
-        let moved = Transform { p: xb.p + m.normal * m.max_depth(), q: xb.q };
+        let moved = Transform {
+            p: xb.p + m.normal * m.max_depth(),
+            q: xb.q,
+        };
         eprintln!("after resolve {}", surface_distance(&a, xa, &b, moved));
     }
     eprintln!(
