@@ -65,12 +65,18 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod distance;
 mod fmath;
 pub mod geometry;
 pub mod manifold;
 pub mod math;
 pub mod overlap;
+pub mod raycast;
 
+pub use distance::{
+    proxy_distance, segment_distance, shape_distance, DistanceOutput, DistanceStatus, SegmentDistance,
+    ShapeProxy, SimplexCache, GJK_MAX_ITERATIONS,
+};
 pub use geometry::{
     closest_point_on_segment, compute_hull, Capsule, Circle, GeometryError, MassData, Polygon, Shape,
     HULL_RELATIVE_TOLERANCE, MAX_POLYGON_VERTICES,
@@ -85,4 +91,7 @@ pub use overlap::{
     overlaps, overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape,
     overlaps_aabbs, overlaps_capsule_circle, overlaps_capsules, overlaps_circles, overlaps_polygon_capsule,
     overlaps_polygon_circle, overlaps_polygons,
+};
+pub use raycast::{
+    ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, Ray, RayHit,
 };

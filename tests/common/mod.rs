@@ -297,3 +297,53 @@ pub fn signed_distance_to_surface(q: Vec2, s: &Shape, xf: Transform) -> f64 {
     let inside = inside_loop(q, &core);
     (if inside { -d } else { d }) - r as f64
 }
+
+pub fn b2proxy(p: &ShapeProxy) -> b2::b2ShapeProxy {
+    b2::b2ShapeProxy {
+        points: p.points.map(b2v),
+        count: p.count as i32,
+        radius: p.radius,
+    }
+}
+
+/// Box2D's distance (with radii), converted to world space: (distance, point A, point B).
+pub fn b2distance_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> (f32, Vec2, Vec2) {
+    let input = b2::b2DistanceInput {
+        proxyA: b2proxy(&ShapeProxy::from_shape(a)),
+        proxyB: b2proxy(&ShapeProxy::from_shape(b)),
+        transform: b2xf(xa.inv_mul(xb)),
+        useRadii: true,
+    };
+    let mut cache = b2::b2SimplexCache {
+        count: 0,
+        indexA: [0; 3],
+        indexB: [0; 3],
+    };
+    // SAFETY: input and cache are live locals; a null simplex buffer with capacity 0 is allowed.
+    let out = unsafe { b2::b2ShapeDistance(&input, &mut cache, core::ptr::null_mut(), 0) };
+    let pa = xa.apply(Vec2::new(out.pointA.x, out.pointA.y));
+    let pb = xa.apply(Vec2::new(out.pointB.x, out.pointB.y));
+    (out.distance, pa, pb)
+}
+
+/// Box2D's ray cast against a shape, converted to world space; None on a miss.
+pub fn b2raycast_world(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
+    let input = b2::b2RayCastInput {
+        origin: b2v(xf.inv_apply(ray.origin)),
+        translation: b2v(xf.q.inv_rotate(ray.translation)),
+        maxFraction: ray.max_fraction,
+    };
+    // SAFETY: shape and input are live locals for the duration of each call.
+    let out = unsafe {
+        match s {
+            Shape::Circle(c) => b2::b2RayCastCircle(&b2circle(c), &input),
+            Shape::Capsule(c) => b2::b2RayCastCapsule(&b2capsule(c), &input),
+            Shape::Polygon(p) => b2::b2RayCastPolygon(&b2polygon(p), &input),
+        }
+    };
+    out.hit.then(|| RayHit {
+        point: xf.apply(Vec2::new(out.point.x, out.point.y)),
+        normal: xf.q.rotate(Vec2::new(out.normal.x, out.normal.y)),
+        fraction: out.fraction,
+    })
+}

@@ -1,0 +1,291 @@
+//! Ray casts against every shape kind and against world-space AABBs.
+//!
+//! A ray is `origin + t * translation` for `t` in `[0, max_fraction]`. A hit reports the
+//! smallest such `t` (`fraction`), the world point and the world unit surface normal there.
+//!
+//! Rules, the same for every shape:
+//! - A ray whose origin lies inside a shape **or on its boundary** reports no hit (as Box2D).
+//! - A zero-length translation reports no hit.
+//! - Grazing counts: a ray that touches a shape tangentially hits it at the touching point.
+//! - Non-finite input, a negative or NaN `max_fraction` report no hit.
+//! - Segments (capsules of radius 0) have no inside: a ray crossing one hits it, with the normal
+//!   of the side facing the ray.
+
+use crate::geometry::{Capsule, Circle, Polygon, Shape};
+use crate::manifold::capsule_as_circle;
+use crate::math::{Aabb, Transform, Vec2};
+use crate::{fmath, geometry::closest_point_on_segment};
+use bytemuck::{Pod, Zeroable};
+
+/// A ray (or a segment sweep): `origin + t * translation`, `t` in `[0, max_fraction]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct Ray {
+    /// Start point, world space.
+    pub origin: Vec2,
+    /// Direction and length, world space.
+    pub translation: Vec2,
+    /// Largest fraction of `translation` to consider, usually 1.
+    pub max_fraction: f32,
+}
+
+impl Ray {
+    /// A ray from `origin` along `translation` with `max_fraction = 1`.
+    #[inline]
+    #[must_use]
+    pub fn new(origin: Vec2, translation: Vec2) -> Ray {
+        Ray {
+            origin,
+            translation,
+            max_fraction: 1.0,
+        }
+    }
+}
+
+/// Where a ray hits a shape.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct RayHit {
+    /// World hit point `origin + fraction * translation`.
+    pub point: Vec2,
+    /// World unit surface normal at the hit point, pointing out of the shape (against the ray).
+    pub normal: Vec2,
+    /// Fraction of the translation, in `[0, max_fraction]`.
+    pub fraction: f32,
+}
+
+/// The ray in a shape's local frame, validated.
+#[derive(Clone, Copy)]
+struct LocalRay {
+    o: Vec2,
+    d: Vec2,
+    max: f32,
+}
+
+fn local_ray(xf: Transform, ray: &Ray) -> Option<LocalRay> {
+    if !(ray.max_fraction >= 0.0) || !ray.max_fraction.is_finite() || !xf.is_finite() {
+        return None;
+    }
+    let o = xf.inv_apply(ray.origin);
+    let d = xf.q.inv_rotate(ray.translation);
+    if !o.is_finite() || !d.is_finite() || d.length_squared() <= 0.0 {
+        return None;
+    }
+    Some(LocalRay {
+        o,
+        d,
+        max: ray.max_fraction,
+    })
+}
+
+fn to_world(xf: Transform, ray: &Ray, t: f32, n: Vec2) -> RayHit {
+    RayHit {
+        point: ray.origin.mul_add(t, ray.translation),
+        normal: xf.q.rotate(n),
+        fraction: t,
+    }
+}
+
+/// Local-space hit of a circle (centre `c`, radius `r`) by a ray starting outside it:
+/// returns (t, normal). Uses the closest-approach form, accurate for long rays.
+fn circle_hit(c: Vec2, r: f32, ray: &LocalRay) -> Option<(f32, Vec2)> {
+    let (u, len) = ray.d.normalize_and_length();
+    if u == Vec2::ZERO {
+        return None;
+    }
+    let s = ray.o - c;
+    // Distance along the ray to the closest approach, and the squared miss distance there.
+    let along = -s.dot(u);
+    let perp = s.mul_add(along, u);
+    let h2 = r * r - perp.length_squared();
+    if h2 < 0.0 {
+        return None;
+    }
+    let t = (along - fmath::sqrt(h2)) / len;
+    if !(t >= 0.0 && t <= ray.max) {
+        return None;
+    }
+    let p = ray.o.mul_add(t, ray.d);
+    let n = (p - c).try_normalize().unwrap_or(-u);
+    Some((t, n))
+}
+
+/// Hit of the front side (normal `n`, facing against the ray) of segment `p`–`q`.
+fn side_hit(p: Vec2, q: Vec2, n: Vec2, ray: &LocalRay) -> Option<f32> {
+    let den = n.dot(ray.d);
+    if !(den < 0.0) {
+        return None;
+    }
+    let t = n.dot(p - ray.o) / den;
+    if !(t >= 0.0 && t <= ray.max) {
+        return None;
+    }
+    let hit = ray.o.mul_add(t, ray.d);
+    let e = q - p;
+    let s = (hit - p).dot(e);
+    if s < 0.0 || s > e.dot(e) {
+        return None;
+    }
+    Some(t)
+}
+
+fn best(a: Option<(f32, Vec2)>, b: Option<(f32, Vec2)>) -> Option<(f32, Vec2)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(if y.0 < x.0 { y } else { x }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Ray cast against a circle placed at `xf`.
+#[must_use]
+pub fn ray_cast_circle(c: &Circle, xf: Transform, ray: &Ray) -> Option<RayHit> {
+    let lr = local_ray(xf, ray)?;
+    if !(c.radius >= 0.0) || lr.o.distance_squared(c.center) <= c.radius * c.radius {
+        return None;
+    }
+    circle_hit(c.center, c.radius, &lr).map(|(t, n)| to_world(xf, ray, t, n))
+}
+
+/// Ray cast against a capsule (or segment) placed at `xf`.
+#[must_use]
+pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit> {
+    if let Some(circle) = capsule_as_circle(c) {
+        return ray_cast_circle(&circle, xf, ray);
+    }
+    let lr = local_ray(xf, ray)?;
+    let r = c.radius;
+    if !(r >= 0.0) {
+        return None;
+    }
+    let (p, q) = (c.center1, c.center2);
+    if r > 0.0 && closest_point_on_segment(p, q, lr.o).distance_squared(lr.o) <= r * r {
+        return None;
+    }
+    let n = (q - p).try_normalize()?.right_perp();
+    // The two flat sides, then the two end caps.
+    let mut hit = None;
+    for side in [n, -n] {
+        let off = side * r;
+        hit = best(hit, side_hit(p + off, q + off, side, &lr).map(|t| (t, side)));
+    }
+    if r > 0.0 {
+        hit = best(hit, circle_hit(p, r, &lr));
+        hit = best(hit, circle_hit(q, r, &lr));
+    }
+    hit.map(|(t, n)| to_world(xf, ray, t, n))
+}
+
+/// Ray cast against a polygon (sharp or rounded) placed at `xf`.
+#[must_use]
+pub fn ray_cast_polygon(poly: &Polygon, xf: Transform, ray: &Ray) -> Option<RayHit> {
+    let count = poly.count as usize;
+    if !(3..=crate::MAX_POLYGON_VERTICES).contains(&count) || !(poly.radius >= 0.0) {
+        return None;
+    }
+    let lr = local_ray(xf, ray)?;
+    let v = &poly.vertices[..count];
+    let nrm = &poly.normals[..count];
+    if poly.radius > 0.0 {
+        // Rounded: the exact boundary is the edges pushed out by the radius plus a circle at
+        // every vertex.
+        let r = poly.radius;
+        if poly.contains_point(Transform::IDENTITY, lr.o) {
+            return None;
+        }
+        let mut hit = None;
+        for i in 0..count {
+            let j = if i + 1 < count { i + 1 } else { 0 };
+            let off = nrm[i] * r;
+            hit = best(
+                hit,
+                side_hit(v[i] + off, v[j] + off, nrm[i], &lr).map(|t| (t, nrm[i])),
+            );
+            hit = best(hit, circle_hit(v[i], r, &lr));
+        }
+        return hit.map(|(t, n)| to_world(xf, ray, t, n));
+    }
+    // Sharp: clip the ray against every edge's half plane (Cyrus–Beck).
+    let mut lower = 0.0f32;
+    let mut upper = lr.max;
+    let mut index = None;
+    for i in 0..count {
+        let num = nrm[i].dot(v[i] - lr.o);
+        let den = nrm[i].dot(lr.d);
+        if den == 0.0 {
+            if num < 0.0 {
+                return None; // parallel and outside this edge
+            }
+        } else if den < 0.0 && num < lower * den {
+            lower = num / den; // entering
+            index = Some(i);
+        } else if den > 0.0 && num < upper * den {
+            upper = num / den; // leaving
+        }
+        if !(upper >= lower) {
+            return None;
+        }
+    }
+    // No entering edge: the origin is inside or on the boundary.
+    let i = index?;
+    Some(to_world(xf, ray, lower, nrm[i]))
+}
+
+/// Ray cast against any shape placed at `xf`.
+#[must_use]
+pub fn ray_cast(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
+    match s {
+        Shape::Circle(c) => ray_cast_circle(c, xf, ray),
+        Shape::Capsule(c) => ray_cast_capsule(c, xf, ray),
+        Shape::Polygon(p) => ray_cast_polygon(p, xf, ray),
+    }
+}
+
+/// Ray cast against a world-space AABB (slab method). Same rules as the shapes.
+#[must_use]
+pub fn ray_cast_aabb(b: Aabb, ray: &Ray) -> Option<RayHit> {
+    if !b.is_valid() {
+        return None;
+    }
+    let lr = local_ray(Transform::IDENTITY, ray)?;
+    let mut lower = 0.0f32;
+    let mut upper = lr.max;
+    let mut normal = None;
+    for axis in 0..2 {
+        let (o, d, lo, hi) = if axis == 0 {
+            (lr.o.x, lr.d.x, b.min.x, b.max.x)
+        } else {
+            (lr.o.y, lr.d.y, b.min.y, b.max.y)
+        };
+        let (n_lo, n_hi) = if axis == 0 {
+            (Vec2::new(-1.0, 0.0), Vec2::X)
+        } else {
+            (Vec2::new(0.0, -1.0), Vec2::Y)
+        };
+        if d == 0.0 {
+            if o < lo || o > hi {
+                return None;
+            }
+            continue;
+        }
+        let (t_enter, t_exit, n) = if d > 0.0 {
+            ((lo - o) / d, (hi - o) / d, n_lo)
+        } else {
+            ((hi - o) / d, (lo - o) / d, n_hi)
+        };
+        if t_enter > lower {
+            lower = t_enter;
+            normal = Some(n);
+        }
+        upper = upper.min(t_exit);
+        if !(upper >= lower) {
+            return None;
+        }
+    }
+    // Entering at t = 0 means the origin was on the boundary: no hit, as for every shape.
+    let n = normal?;
+    if lower <= 0.0 {
+        return None;
+    }
+    Some(to_world(Transform::IDENTITY, ray, lower, n))
+}
