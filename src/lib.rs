@@ -65,6 +65,7 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+pub mod cast;
 pub mod distance;
 mod fmath;
 pub mod geometry;
@@ -73,6 +74,7 @@ pub mod math;
 pub mod overlap;
 pub mod raycast;
 
+pub use cast::{shape_cast, CastOutput, CastState, CAST_MAX_ITERATIONS, CAST_RELATIVE_TOLERANCE};
 pub use distance::{
     proxy_distance, segment_distance, shape_distance, DistanceOutput, DistanceStatus, SegmentDistance,
     ShapeProxy, SimplexCache, GJK_MAX_ITERATIONS,

@@ -347,3 +347,69 @@ pub fn b2raycast_world(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
         fraction: out.fraction,
     })
 }
+
+/// Box2D's pair shape cast (B moving relative to A), world-space result: Some(fraction, normal)
+/// on a hit that is not an initial overlap.
+pub fn b2shapecast_world(
+    a: &Shape,
+    xa: Transform,
+    ta: Vec2,
+    b: &Shape,
+    xb: Transform,
+    tb: Vec2,
+) -> Option<(f32, Vec2)> {
+    let input = b2::b2ShapeCastPairInput {
+        proxyA: b2proxy(&ShapeProxy::from_shape(a)),
+        proxyB: b2proxy(&ShapeProxy::from_shape(b)),
+        transform: b2xf(xa.inv_mul(xb)),
+        translationB: b2v(xa.q.inv_rotate(tb - ta)),
+        maxFraction: 1.0,
+        canEncroach: false,
+    };
+    // SAFETY: input is a live local.
+    let out = unsafe { b2::b2ShapeCast(&input) };
+    (out.hit && out.fraction > 0.0)
+        .then(|| (out.fraction, xa.q.rotate(Vec2::new(out.normal.x, out.normal.y))))
+}
+
+fn closest_on_seg(p: (f64, f64), a: Vec2, b: Vec2) -> (f64, f64) {
+    let (ax, ay, bx, by) = (a.x as f64, a.y as f64, b.x as f64, b.y as f64);
+    let (ex, ey) = (bx - ax, by - ay);
+    let ee = ex * ex + ey * ey;
+    let t = if ee > 0.0 {
+        (((p.0 - ax) * ex + (p.1 - ay) * ey) / ee).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (ax + t * ex, ay + t * ey)
+}
+
+/// Unit direction from A's core to B's core at their closest pair, by brute force in f64
+/// (None when the cores overlap).
+pub fn core_closest_direction(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<Vec2> {
+    let (ca, _) = world_core(a, xa);
+    let (cb, _) = world_core(b, xb);
+    if core_distance(&ca, &cb) == 0.0 {
+        return None;
+    }
+    let mut best = (f64::INFINITY, (0.0, 0.0));
+    for &(a0, a1) in &edges(&ca) {
+        for &(b0, b1) in &edges(&cb) {
+            for (p, s0, s1, sign) in [
+                (b0, a0, a1, 1.0),
+                (b1, a0, a1, 1.0),
+                (a0, b0, b1, -1.0),
+                (a1, b0, b1, -1.0),
+            ] {
+                let pp = (p.x as f64, p.y as f64);
+                let q = closest_on_seg(pp, s0, s1);
+                let (dx, dy) = ((pp.0 - q.0) * sign, (pp.1 - q.1) * sign);
+                let d = (dx * dx + dy * dy).sqrt();
+                if d < best.0 {
+                    best = (d, (dx / d, dy / d));
+                }
+            }
+        }
+    }
+    Some(Vec2::new(best.1 .0 as f32, best.1 .1 as f32))
+}

@@ -1,0 +1,376 @@
+//! Linear shape casts: regression cases reported against the peers, accuracy at several sizes,
+//! brute-force properties and a differential test against Box2D v3's `b2ShapeCast`.
+mod common;
+use collide2d::*;
+use common::*;
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+fn at(x: f32, y: f32) -> Transform {
+    Transform::from_translation(v(x, y))
+}
+
+#[test]
+fn regression_big_circle_into_an_aabb_edge() {
+    // Circle r 50 from (−4900, 30) moving (5000, 0) into the box [0, 200] × [−100, 100]: its
+    // left edge x = 0 is reached when the centre is at x = −50, t = 4850 / 5000 = 0.97.
+    let bx = Shape::Polygon(Polygon::from_aabb(Aabb::new(v(0.0, -100.0), v(200.0, 100.0))).unwrap());
+    let c = Shape::Circle(Circle::new(Vec2::ZERO, 50.0).unwrap());
+    let out = shape_cast(
+        &bx,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &c,
+        at(-4900.0, 30.0),
+        v(5000.0, 0.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    assert!((out.fraction - 0.97).abs() < 1e-5, "{out:?}");
+    assert!((out.normal - v(-1.0, 0.0)).length() < 1e-5, "{out:?}");
+    assert!(
+        out.point.x.abs() < 1e-2 && (out.point.y - 30.0).abs() < 1e-2,
+        "point on the edge: {out:?}"
+    );
+    // Same with the circle as A: the normal points from the circle to the box.
+    let out = shape_cast(
+        &c,
+        at(-4900.0, 30.0),
+        v(5000.0, 0.0),
+        &bx,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    assert!((out.normal - v(1.0, 0.0)).length() < 1e-5);
+}
+
+#[test]
+fn regression_short_cast_that_ends_overlapping_is_a_hit() {
+    // Circle r .5 at (0, 1.1) moving 0.106 down onto a 1×1 box (top at y = .5): the gap is 0.1,
+    // so it hits at t = 0.1 / 0.106 and would overlap by 0.006 at the end.
+    let bx = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let c = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
+    let out = shape_cast(
+        &bx,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &c,
+        at(0.0, 1.1),
+        v(0.0, -0.106),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    assert!((out.fraction - 0.1 / 0.106).abs() < 1e-4);
+    assert!((out.normal - v(0.0, 1.0)).length() < 1e-5);
+}
+
+#[test]
+fn regression_box_sliding_on_flat_ground() {
+    // A box 6e-8 above the ground sliding sideways: not blocked, and no zero normal anywhere.
+    let ground = Shape::Polygon(Polygon::make_box(10.0, 0.5).unwrap());
+    let bx = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let start = at(0.0, 1.0 + 6e-8);
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        start,
+        v(3.0, 0.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Miss);
+    // Moving away: not blocked either.
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        start,
+        v(3.0, 1.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Miss);
+    // Pressing down while sliding: blocked at once with the ground's normal.
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        start,
+        v(3.0, -0.1),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    assert_eq!(out.fraction, 0.0);
+    assert!((out.normal - v(0.0, 1.0)).length() < 1e-5, "{out:?}");
+    // Exactly touching (distance 0) behaves the same.
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        at(2.0, 1.0),
+        v(-3.0, 0.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Miss);
+}
+
+#[test]
+fn accuracy_does_not_grow_with_size() {
+    // Circle r .5166 cast straight down onto boxes of half extent 5, 50, 500 from 10 h above:
+    // the final gap between the surfaces is within 1e-4 relative of the box size.
+    for h in [5.0f32, 50.0, 500.0] {
+        let r = 0.5166;
+        let bx = Shape::Polygon(Polygon::make_box(h, h).unwrap());
+        let c = Shape::Circle(Circle::new(Vec2::ZERO, r).unwrap());
+        let y0 = 11.0 * h;
+        let out = shape_cast(
+            &bx,
+            Transform::IDENTITY,
+            Vec2::ZERO,
+            &c,
+            at(0.3 * h, y0),
+            v(0.0, -20.0 * h),
+            0.0,
+        );
+        assert_eq!(out.state, CastState::Hit);
+        let y = y0 - 20.0 * h * out.fraction;
+        let gap = y - r - h;
+        assert!(gap >= 0.0 && gap <= 1e-4 * h, "h {h}: gap {gap}");
+        assert!((out.normal - v(0.0, 1.0)).length() < 1e-5);
+    }
+}
+
+#[test]
+fn skin_stops_short() {
+    let bx = Shape::Polygon(Polygon::make_box(1.0, 1.0).unwrap());
+    let c = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
+    let out = shape_cast(
+        &bx,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &c,
+        at(0.0, 5.0),
+        v(0.0, -10.0),
+        0.1,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    // Stops when the gap is 0.1: centre at y = 1.6, t = 3.4 / 10.
+    assert!((out.fraction - 0.34).abs() < 1e-5, "{out:?}");
+}
+
+#[test]
+fn overlapping_and_invalid_input() {
+    let bx = Shape::Polygon(Polygon::make_box(1.0, 1.0).unwrap());
+    let c = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
+    let out = shape_cast(
+        &bx,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &c,
+        at(1.3, 0.0),
+        v(5.0, 0.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Overlapping);
+    assert!((out.depth - 0.2).abs() < 1e-5 && (out.normal - v(1.0, 0.0)).length() < 1e-5);
+    assert_eq!(
+        shape_cast(
+            &bx,
+            Transform::IDENTITY,
+            Vec2::ZERO,
+            &c,
+            at(5.0, 0.0),
+            v(f32::NAN, 0.0),
+            0.0
+        )
+        .state,
+        CastState::InvalidInput
+    );
+    assert_eq!(
+        shape_cast(
+            &bx,
+            Transform::IDENTITY,
+            Vec2::ZERO,
+            &c,
+            at(5.0, 0.0),
+            v(-5.0, 0.0),
+            -1.0
+        )
+        .state,
+        CastState::InvalidInput
+    );
+    let nan = Transform {
+        p: v(0.0, f32::INFINITY),
+        q: Rot::IDENTITY,
+    };
+    assert_eq!(
+        shape_cast(&bx, nan, Vec2::ZERO, &c, at(5.0, 0.0), v(-5.0, 0.0), 0.0).state,
+        CastState::InvalidInput
+    );
+    // Zero relative motion between apart shapes: a miss.
+    assert_eq!(
+        shape_cast(
+            &bx,
+            Transform::IDENTITY,
+            v(1.0, 0.0),
+            &c,
+            at(5.0, 0.0),
+            v(1.0, 0.0),
+            0.0
+        )
+        .state,
+        CastState::Miss
+    );
+}
+
+#[test]
+fn cast_properties_against_brute_force() {
+    // After moving both shapes to a hit fraction they touch (within tolerance), slightly before
+    // it they are apart, and a miss never overlaps anywhere along the way (sampled).
+    let mut rng = Rng(2024);
+    let (mut hits, mut misses) = (0, 0);
+    for i in 0..6000 {
+        let s = [0.01f32, 1.0, 100.0, 10000.0][i % 4];
+        let (ka, kb) = (rng.index(6), rng.index(6));
+        let a = random_shape(&mut rng, ka, s);
+        let b = random_shape(&mut rng, kb, s);
+        let xa = random_transform(&mut rng, 2.0 * s);
+        let xb = Transform::new(xa.p + rng.vec(6.0 * s), rng.range(-3.2, 3.2));
+        let ta = rng.vec(2.0 * s);
+        let tb = (xa.p - xb.p) * rng.range(0.5, 2.0) + rng.vec(s);
+        let out = shape_cast(&a, xa, ta, &b, xb, tb, 0.0);
+        let moved = |t: f32| {
+            (
+                Transform {
+                    p: xa.p + ta * t,
+                    q: xa.q,
+                },
+                Transform {
+                    p: xb.p + tb * t,
+                    q: xb.q,
+                },
+            )
+        };
+        let gap = |t: f32| {
+            let (ma, mb) = moved(t);
+            surface_distance(&a, ma, &b, mb)
+        };
+        let tol = 1e-4 * s as f64 + 1e-6 * (xa.p.length() + xb.p.length()) as f64;
+        match out.state {
+            CastState::Hit => {
+                hits += 1;
+                assert!((out.normal.length() - 1.0).abs() < 1e-5, "case {i}");
+                assert!(
+                    gap(out.fraction).abs() <= tol,
+                    "case {i}: gap {} at {out:?}",
+                    gap(out.fraction)
+                );
+                if out.fraction > 0.0 {
+                    assert!(
+                        gap(out.fraction * 0.999) > 0.0 || gap(out.fraction * 0.999).abs() <= tol,
+                        "case {i}"
+                    );
+                }
+            }
+            CastState::Miss => {
+                misses += 1;
+                for k in 0..=200 {
+                    assert!(
+                        gap(k as f32 / 200.0) > -tol,
+                        "case {i}: a miss overlaps at {k}/200"
+                    );
+                }
+            }
+            CastState::Overlapping => assert!(gap(0.0) <= tol, "case {i}"),
+            CastState::Failed | CastState::InvalidInput => panic!("case {i}: {out:?}"),
+        }
+    }
+    assert!(hits > 1000 && misses > 1000, "hits {hits} misses {misses}");
+}
+
+#[test]
+fn casts_match_box2d() {
+    // Scale 1, where Box2D's absolute slop fits. Box2D stops linear_slop (0.005) short of
+    // contact for sharp shapes and 0.005 past it (core distance radius − slop) for rounded
+    // ones; we stop within 1e-5 of the size. Normals agree closely.
+    let mut rng = Rng(31);
+    let mut compared = 0;
+    let mut explained = 0;
+    for i in 0..8000 {
+        let (ka, kb) = (rng.index(6), rng.index(6));
+        let a = random_shape(&mut rng, ka, 1.0);
+        let b = random_shape(&mut rng, kb, 1.0);
+        let xa = random_transform(&mut rng, 2.0);
+        let xb = Transform::new(xa.p + rng.vec(6.0), rng.range(-3.2, 3.2));
+        let tb = (xa.p - xb.p) * rng.range(0.5, 2.0) + rng.vec(1.0);
+        let ours = shape_cast(&a, xa, Vec2::ZERO, &b, xb, tb, 0.0);
+        let theirs = b2shapecast_world(&a, xa, Vec2::ZERO, &b, xb, tb);
+        match (ours.state, theirs) {
+            (CastState::Hit, Some((f, n))) => {
+                // Box2D stops within [0.005, 0.00625] along the normal (short of contact for
+                // sharp shapes, past it for rounded ones): in fraction, 0.00625 / |v · n|.
+                let ftol = 0.0065 / tb.dot(n).abs() + 1e-5;
+                assert!(
+                    (ours.fraction - f).abs() <= ftol,
+                    "case {i}: ours {ours:?} box2d {f} {n:?}"
+                );
+                if ours.normal.dot(n) <= 0.999 {
+                    // Near a corner the closest-point direction turns quickly in the last
+                    // fraction of the approach: Box2D reads its normal 0.005 short of contact
+                    // (sharp) or past it (rounded), we read ours at our stop. Check ours
+                    // independently: at our hit configuration it is the brute-force direction
+                    // between the closest core points.
+                    let xbt = Transform {
+                        p: xb.p + tb * ours.fraction,
+                        q: xb.q,
+                    };
+                    let dir = core_closest_direction(&a, xa, &b, xbt).expect("cores apart at a hit");
+                    assert!(
+                        ours.normal.dot(dir) > 0.999,
+                        "case {i}: ours {ours:?} box2d {n:?} brute force {dir:?}"
+                    );
+                    explained += 1;
+                }
+                compared += 1;
+            }
+            (CastState::Miss, None) | (CastState::Overlapping, None) => {}
+            // Box2D lets rounded shapes start up to its slop inside each other and advance; we
+            // report any penetration beyond our relative tolerance as Overlapping.
+            (CastState::Overlapping, Some(_)) => {
+                let g = surface_distance(&a, xa, &b, xb);
+                assert!(g <= 0.0 && g > -0.00625, "case {i}: initial gap {g}");
+            }
+            // Grazing contacts: Box2D stops 0.005 early, so a pass within 0.005 is a hit for
+            // it and a miss for us (or the reverse at its tolerance boundary).
+            (CastState::Miss, Some(_)) | (CastState::Hit, None) => {
+                let mut closest = f64::INFINITY;
+                for k in 0..=400 {
+                    let t = k as f32 / 400.0;
+                    closest = closest.min(surface_distance(
+                        &a,
+                        xa,
+                        &b,
+                        Transform {
+                            p: xb.p + tb * t,
+                            q: xb.q,
+                        },
+                    ));
+                }
+                assert!(
+                    closest.abs() < 0.01,
+                    "case {i}: ours {ours:?} box2d {theirs:?}, closest approach {closest}"
+                );
+            }
+            (s, t) => panic!("case {i}: ours {s:?} box2d {t:?}"),
+        }
+    }
+    assert!(compared > 1500, "{compared}");
+    eprintln!("shape casts compared with Box2D: {compared}, normal differences near corners, ours verified by brute force: {explained}");
+    assert!(explained * 20 < compared);
+}
