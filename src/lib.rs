@@ -74,7 +74,10 @@ pub mod math;
 pub mod overlap;
 pub mod raycast;
 
-pub use cast::{shape_cast, CastOutput, CastState, CAST_MAX_ITERATIONS, CAST_RELATIVE_TOLERANCE};
+pub use cast::{
+    shape_cast, time_of_impact, CastOutput, CastState, Sweep, ToiOutput, ToiState, CAST_MAX_ITERATIONS,
+    CAST_RELATIVE_TOLERANCE, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS,
+};
 pub use distance::{
     proxy_distance, segment_distance, shape_distance, DistanceOutput, DistanceStatus, SegmentDistance,
     ShapeProxy, SimplexCache, GJK_MAX_ITERATIONS,

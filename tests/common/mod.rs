@@ -413,3 +413,27 @@ pub fn core_closest_direction(a: &Shape, xa: Transform, b: &Shape, xb: Transform
     }
     Some(Vec2::new(best.1 .0 as f32, best.1 .1 as f32))
 }
+
+pub fn b2sweep(s: &Sweep) -> b2::b2Sweep {
+    b2::b2Sweep {
+        localCenter: b2v(s.local_center),
+        c1: b2v(s.c1),
+        c2: b2v(s.c2),
+        q1: b2::b2Rot { c: s.q1.c, s: s.q1.s },
+        q2: b2::b2Rot { c: s.q2.c, s: s.q2.s },
+    }
+}
+
+/// Box2D's time of impact: (state, fraction) with Box2D's state numbering.
+pub fn b2toi(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep) -> (u32, f32) {
+    let input = b2::b2TOIInput {
+        proxyA: b2proxy(&ShapeProxy::from_shape(a)),
+        proxyB: b2proxy(&ShapeProxy::from_shape(b)),
+        sweepA: b2sweep(sa),
+        sweepB: b2sweep(sb),
+        maxFraction: 1.0,
+    };
+    // SAFETY: input is a live local.
+    let out = unsafe { b2::b2TimeOfImpact(&input) };
+    (out.state, out.fraction)
+}
