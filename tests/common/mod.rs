@@ -437,3 +437,48 @@ pub fn b2toi(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep) -> (u32, f32) {
     let out = unsafe { b2::b2TimeOfImpact(&input) };
     (out.state, out.fraction)
 }
+
+// ---------------------------------------------------------------------------------------------
+// parry2d
+
+pub fn parry_vec(v: Vec2) -> parry2d::math::Vector {
+    parry2d::math::Vector::new(v.x, v.y)
+}
+
+pub fn parry_pose(x: Transform) -> parry2d::math::Pose {
+    parry2d::math::Pose::new(parry_vec(x.p), x.q.angle())
+}
+
+/// The same shape in parry (ball, capsule or segment, convex polygon, round convex polygon).
+pub fn parry_shape(s: &Shape) -> Box<dyn parry2d::shape::Shape> {
+    use parry2d::shape as ps;
+    match s {
+        Shape::Circle(c) if c.center == Vec2::ZERO => Box::new(ps::Ball::new(c.radius)),
+        Shape::Circle(c) => Box::new(ps::Capsule::new(
+            parry_vec(c.center),
+            parry_vec(c.center),
+            c.radius,
+        )),
+        Shape::Capsule(c) if c.radius == 0.0 => {
+            Box::new(ps::Segment::new(parry_vec(c.center1), parry_vec(c.center2)))
+        }
+        Shape::Capsule(c) => Box::new(ps::Capsule::new(
+            parry_vec(c.center1),
+            parry_vec(c.center2),
+            c.radius,
+        )),
+        Shape::Polygon(p) => {
+            let poly =
+                ps::ConvexPolygon::from_convex_polyline(p.vertices().iter().map(|&v| parry_vec(v)).collect())
+                    .unwrap();
+            if p.radius > 0.0 {
+                Box::new(ps::RoundShape {
+                    inner_shape: poly,
+                    border_radius: p.radius,
+                })
+            } else {
+                Box::new(poly)
+            }
+        }
+    }
+}
