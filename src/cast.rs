@@ -99,7 +99,7 @@ pub fn shape_cast(
         return CastOutput::with_state(CastState::InvalidInput, 0);
     }
     let rel = xfa.inv_mul(xfb);
-    let (Some(pa), Some(pb0)) = (proxy_a.transformed(Transform::IDENTITY), proxy_b.transformed(rel)) else {
+    let (Some(pa), Some(pb0)) = (proxy_a.validated(), proxy_b.transformed(rel)) else {
         return CastOutput::with_state(CastState::InvalidInput, 0);
     };
     // B's motion relative to A, in A's frame.
@@ -469,7 +469,7 @@ pub fn time_of_impact(
     }
     let pa = ShapeProxy::from_shape(a);
     let pb = ShapeProxy::from_shape(b);
-    if pa.transformed(Transform::IDENTITY).is_none() || pb.transformed(Transform::IDENTITY).is_none() {
+    if pa.validated().is_none() || pb.validated().is_none() {
         return invalid;
     }
     let origin = sweep_a.c1;
@@ -507,7 +507,7 @@ pub fn time_of_impact(
         let core_distance = |t: f32, cache: &mut SimplexCache| -> Option<f32> {
             let xa = sa.transform_at(t);
             let xb = sb.transform_at(t);
-            let core_a = pa.transformed(Transform::IDENTITY)?;
+            let core_a = pa.validated()?;
             let core_b = pb.transformed(xa.inv_mul(xb))?;
             let g = gjk(&core_a, &core_b, cache);
             Some(if g.overlap { 0.0 } else { (g.pb - g.pa).length() })

@@ -117,19 +117,40 @@ impl ShapeProxy {
     }
 
     /// The proxy transformed by `xf`; `None` when empty, non-finite or with a bad radius.
+    #[inline]
     pub(crate) fn transformed(&self, xf: Transform) -> Option<ShapeProxy> {
         let n = self.points().len();
-        if n == 0 || !(self.radius >= 0.0) || !self.radius.is_finite() {
+        if n == 0 || !(self.radius >= 0.0) {
             return None;
         }
         let mut p = *self;
+        // NaN or infinity anywhere poisons `chk` (branch-free finiteness test).
+        let mut chk = crate::fmath::nan_if_not_finite(self.radius);
         for q in &mut p.points[..n] {
             *q = xf.apply(*q);
-            if !q.is_finite() {
-                return None;
-            }
+            chk += crate::fmath::nan_if_not_finite(q.x + q.y);
+        }
+        if chk != 0.0 {
+            return None;
         }
         Some(p)
+    }
+
+    /// The proxy itself when valid (non-empty, finite, non-negative radius).
+    #[inline]
+    pub(crate) fn validated(&self) -> Option<ShapeProxy> {
+        let n = self.points().len();
+        if n == 0 || !(self.radius >= 0.0) {
+            return None;
+        }
+        let mut chk = crate::fmath::nan_if_not_finite(self.radius);
+        for q in &self.points[..n] {
+            chk += crate::fmath::nan_if_not_finite(q.x + q.y);
+        }
+        if chk != 0.0 {
+            return None;
+        }
+        Some(*self)
     }
 
     #[inline]
@@ -211,8 +232,8 @@ struct SimplexVertex {
     wb: Vec2,
     w: Vec2,
     a: f32,
-    ia: usize,
-    ib: usize,
+    ia: u8,
+    ib: u8,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -230,8 +251,8 @@ impl Simplex {
             wb,
             w: wb - wa,
             a: 1.0,
-            ia,
-            ib,
+            ia: ia as u8,
+            ib: ib as u8,
         }
     }
 
@@ -246,7 +267,10 @@ impl Simplex {
             if ia >= pa.points().len() || ib >= pb.points().len() {
                 return None;
             }
-            if s.v[..i].iter().any(|v| v.ia == ia && v.ib == ib) {
+            if s.v[..i]
+                .iter()
+                .any(|v| v.ia as usize == ia && v.ib as usize == ib)
+            {
                 return None;
             }
             s.v[i] = Simplex::vertex(pa, pb, ia, ib);
@@ -423,7 +447,7 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
     let mut converged = false;
     let mut overlap = false;
     while iterations < GJK_MAX_ITERATIONS {
-        let saved: [(usize, usize); 3] = [
+        let saved: [(u8, u8); 3] = [
             (s.v[0].ia, s.v[0].ib),
             (s.v[1].ia, s.v[1].ib),
             (s.v[2].ia, s.v[2].ib),
@@ -445,18 +469,17 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
         let ia = pa.support(-d);
         let ib = pb.support(d);
         iterations += 1;
-        if saved[..saved_count].contains(&(ia, ib)) {
+        if saved[..saved_count].contains(&(ia as u8, ib as u8)) {
             converged = true;
             break;
         }
         let v = Simplex::vertex(pa, pb, ia, ib);
-        // No progress towards the origin along d: the current simplex is the answer.
-        if s.count == 1 || s.count == 2 {
-            let dn = d.try_normalize().unwrap_or(Vec2::X);
-            if v.w.dot(dn) - p.dot(dn) <= tol {
-                converged = true;
-                break;
-            }
+        // No progress towards the origin along d (less than `tol` along the unit direction):
+        // the current simplex is the answer. Compared squared to avoid a square root.
+        let progress = (v.w - p).dot(d);
+        if progress <= 0.0 || progress * progress <= tol_sq * d.length_squared() {
+            converged = true;
+            break;
         }
         s.v[s.count] = v;
         s.count += 1;
@@ -470,8 +493,8 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
     let (wa, wb) = s.witness();
     cache.count = s.count as u16;
     for i in 0..3 {
-        cache.index_a[i] = if i < s.count { s.v[i].ia as u8 } else { 0 };
-        cache.index_b[i] = if i < s.count { s.v[i].ib as u8 } else { 0 };
+        cache.index_a[i] = if i < s.count { s.v[i].ia } else { 0 };
+        cache.index_b[i] = if i < s.count { s.v[i].ib } else { 0 };
     }
     GjkResult {
         pa: wa,
@@ -524,7 +547,7 @@ pub fn proxy_distance(
         return invalid;
     }
     let rel = xfa.inv_mul(xfb);
-    let (Some(pa), Some(pb)) = (a.transformed(Transform::IDENTITY), b.transformed(rel)) else {
+    let (Some(pa), Some(pb)) = (a.validated(), b.transformed(rel)) else {
         return invalid;
     };
     let r = gjk(&pa, &pb, cache);
