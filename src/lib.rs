@@ -16,6 +16,15 @@
 //!   any pair and flip the result for the non-canonical order. Canonical order puts the more
 //!   complex kind first: polygon, then capsule, then circle.
 //!
+//! ## Advanced queries
+//! - [`shape_distance`] / [`proxy_distance`] — GJK closest points with a warm-start
+//!   [`SimplexCache`]; [`segment_distance`] for two segments.
+//! - [`ray_cast`] and `ray_cast_<kind>` — first hit of a [`Ray`] on a shape; [`ray_cast_aabb`].
+//! - [`shape_cast`] — both shapes translating (cute_c2's `c2TOI`, Box2D's `b2ShapeCast`), with
+//!   an optional skin distance.
+//! - [`time_of_impact`] — both shapes moving along a [`Sweep`] with rotation (Box2D's
+//!   `b2TimeOfImpact`).
+//!
 //! ## Conventions
 //! | what | convention |
 //! |---|---|
@@ -26,6 +35,10 @@
 //! | [`ManifoldPoint::depth`] | `> 0` penetrating; `< 0` only for speculative points within the margin |
 //! | [`ManifoldPoint::id`] | high byte: A's feature, low byte: B's (`i` vertex, `0x80 \| i` edge) |
 //! | touching | counts as contact, everywhere: `overlaps == (collide().count > 0)` |
+//! | [`DistanceOutput`] | world points on each surface, world unit normal A→B, `distance >= 0`; [`DistanceStatus::Overlapping`] with distance exactly 0 when touching or overlapping; [`DistanceStatus::NotConverged`] instead of a false "separated" |
+//! | [`RayHit`] | `fraction` of the translation in `[0, max_fraction]`, world `point`, world unit `normal` pointing out of the shape; a ray starting inside or on a shape, or with zero length, reports no hit |
+//! | [`CastOutput`] | `fraction` of both translations, world `point` on A's surface, world unit `normal` A→B (never zero for a hit); starting in contact and moving apart or sliding is a miss; starting penetrating is [`CastState::Overlapping`] with `depth` |
+//! | [`ToiOutput`] | sweep `fraction` and a [`ToiState`]; conservative: no overlap before `fraction`, except grazes shallower than (reach A + reach B)·0.25²/8 (see [`time_of_impact`]) |
 //! | frames | every query runs in a shape's local frame, so results do not lose precision far from the world origin |
 //! | bad input | constructors return [`GeometryError`]; queries given NaN/inf, negative radii or a polygon `count` outside 3..=8 return "no contact" |
 //!
