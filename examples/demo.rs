@@ -92,5 +92,48 @@ fn main() -> Result<(), GeometryError> {
         "bad hull: {:?}",
         Polygon::new(&[Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(2.0, 2.0)]).unwrap_err()
     );
+
+    println!("\nadvanced queries:");
+    let d = shape_distance(
+        &ground,
+        id,
+        &ball,
+        at(2.0, 3.0, 0.0),
+        &mut SimplexCache::default(),
+    );
+    println!(
+        "  distance ground-ball: {:.3} ({:?}), normal ({:+.3}, {:+.3})",
+        d.distance, d.status, d.normal.x, d.normal.y
+    );
+    if let Some(h) = ray_cast(
+        &rock,
+        at(0.0, 3.0, 0.3),
+        &Ray::new(Vec2::new(-5.0, 3.0), Vec2::new(10.0, 0.0)),
+    ) {
+        println!(
+            "  ray hits the rock at ({:.3}, {:.3}), fraction {:.3}, normal ({:+.3}, {:+.3})",
+            h.point.x, h.point.y, h.fraction, h.normal.x, h.normal.y
+        );
+    }
+    let c = shape_cast(
+        &ground,
+        id,
+        Vec2::ZERO,
+        &crate_box,
+        at(-3.0, 4.0, 0.4),
+        Vec2::new(2.0, -6.0),
+        0.0,
+    );
+    println!(
+        "  box dropped on the ground: {:?} at fraction {:.4}, normal ({:+.3}, {:+.3})",
+        c.state, c.fraction, c.normal.x, c.normal.y
+    );
+    let sweep_bar = Sweep::from_transforms(Vec2::ZERO, at(0.0, 6.0, 0.0), at(0.0, 6.0, 1.5));
+    let sweep_ball = Sweep::from_transforms(Vec2::ZERO, at(-0.5, 6.8, 0.0), at(-0.5, 6.8, 0.0));
+    let t = time_of_impact(&pill, &sweep_bar, &ball, &sweep_ball, 1.0);
+    println!(
+        "  spinning capsule vs ball: {:?} at fraction {:.4}",
+        t.state, t.fraction
+    );
     Ok(())
 }

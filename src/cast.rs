@@ -168,11 +168,34 @@ pub fn shape_cast(
             return CastOutput::with_state(CastState::Failed, iterations);
         }
         if dist <= target + tol {
+            // GJK's direction at a gap this small carries an error of order its tolerance over
+            // the gap; the contact manifold at the hit configuration (SAT face normal, or exact
+            // closest points at a vertex) gives the exact normal.
+            let xa_t = Transform {
+                p: xfa.p + translation_a * t,
+                q: xfa.q,
+            };
+            let xb_t = Transform {
+                p: xfb.p + translation_b * t,
+                q: xfb.q,
+            };
+            let m = collide_with_margin(a, xa_t, b, xb_t, target_distance + 4.0 * tol);
+            let (normal, point) = if m.count > 0 {
+                let deepest =
+                    m.points().iter().fold(
+                        m.points[0],
+                        |best, p| if p.depth > best.depth { *p } else { best },
+                    );
+                // Move the manifold's midpoint onto A's surface.
+                (m.normal, deepest.point + m.normal * (0.5 * deepest.depth))
+            } else {
+                (xfa.q.rotate(n), xfa.apply(g.pa + n * ra) + translation_a * t)
+            };
             return CastOutput {
                 state: CastState::Hit,
                 fraction: t,
-                point: xfa.apply(g.pa + n * ra) + translation_a * t,
-                normal: xfa.q.rotate(n),
+                point,
+                normal,
                 depth: 0.0,
                 iterations,
             };

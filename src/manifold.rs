@@ -666,6 +666,17 @@ pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Poly
 /// clipped point must be as close as the exact closest points.
 const FACE_CONTACT_TOLERANCE: f32 = 1.0e-5;
 
+/// Tolerance for comparing the exact closest distance of separated cores with a face
+/// separation: relative to the gap plus radius, and never below the f32 round-off of the
+/// coordinates (a sharp pair 1e-4 apart at coordinates of 5 cannot be judged finer than that).
+fn face_tol(a: &LocalPoly, b: &LocalPoly, gap_plus_radius: f32) -> f32 {
+    let mut scale = 0.0f32;
+    for v in a.v[..a.count].iter().chain(&b.v[..b.count]) {
+        scale = scale.max(v.x.abs()).max(v.y.abs());
+    }
+    FACE_CONTACT_TOLERANCE * gap_plus_radius + 64.0 * f32::EPSILON * scale
+}
+
 /// Clips the incident edge of `p2` against the reference edge `e1` of `p1` and pushes the points
 /// within the margin. `n1` points from `p1` to `p2`. Ids are (reference, incident) features.
 fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut LocalManifold) -> [u8; 2] {
@@ -750,7 +761,7 @@ pub(crate) fn polygons_local(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Local
     let radius = a.radius + b.radius;
     // Cores apart at a vertex (closest distance beyond the face separation): one exact point.
     if let Some(c) = &closest {
-        if c.dist > sep + FACE_CONTACT_TOLERANCE * (sep + radius) {
+        if c.dist > sep + face_tol(a, b, c.dist + radius) {
             push_vertex_contact(&mut m, a, b, c);
             return m;
         }
@@ -776,7 +787,7 @@ pub(crate) fn polygons_local(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Local
         let deepest = m.points[..m.count]
             .iter()
             .fold(f32::NEG_INFINITY, |d, p| d.max(p.1));
-        if m.count == 0 || ((radius - deepest) - c.dist).abs() > FACE_CONTACT_TOLERANCE * (c.dist + radius) {
+        if m.count == 0 || ((radius - deepest) - c.dist).abs() > face_tol(a, b, c.dist + radius) {
             push_vertex_contact(&mut m, a, b, c);
         }
     }

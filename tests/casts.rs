@@ -374,3 +374,24 @@ fn casts_match_box2d() {
     eprintln!("shape casts compared with Box2D: {compared}, normal differences near corners, ours verified by brute force: {explained}");
     assert!(explained * 20 < compared);
 }
+
+#[test]
+fn regression_rotated_box_dropped_on_ground_gets_the_face_normal() {
+    // A box rotated 0.4 rad dropped onto a wide ground box: its corner lands on the flat face,
+    // so the normal is exactly the face normal. Broke when the manifold judged a 1e-4 gap at
+    // coordinates of 5 finer than f32 round-off and took a noisy closest-point direction.
+    let ground = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
+    let bx = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        Transform::new(v(-3.0, 4.0), 0.4),
+        v(2.0, -6.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    assert!((out.normal - v(0.0, 1.0)).length() < 1e-6, "{out:?}");
+    assert!((out.point.y - 0.5).abs() < 1e-3, "{out:?}");
+}
