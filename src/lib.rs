@@ -86,6 +86,7 @@ pub mod manifold;
 pub mod math;
 pub mod overlap;
 pub mod raycast;
+pub mod tree;
 
 pub use cast::{
     shape_cast, time_of_impact, CastOutput, CastState, Sweep, ToiOutput, ToiState, CAST_MAX_ITERATIONS,
@@ -113,3 +114,4 @@ pub use overlap::{
 pub use raycast::{
     ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, Ray, RayHit,
 };
+pub use tree::{DynamicTree, NodeStorage, TreeError, TreeNode, DEFAULT_AABB_MARGIN, NULL_NODE};

@@ -1,0 +1,898 @@
+//! Dynamic AABB tree (broad phase), with growable storage (feature `alloc`) or a caller-provided
+//! buffer of nodes (no allocator at all).
+//!
+//! - Nodes live in one array; free nodes form a list through their parent field. A proxy id is
+//!   the index of its leaf node (a stable `u32` until the proxy is destroyed; ids of destroyed
+//!   proxies are reused, as in Box2D).
+//! - Leaves store a *fat* AABB (the tight box grown by the tree's margin) so small motions do
+//!   not touch the tree; [`DynamicTree::move_proxy`] reinserts only when the tight box escapes.
+//! - Insertion picks the sibling by the surface-area (perimeter) heuristic and rebalances with
+//!   AVL rotations on the way up. [`DynamicTree::rebuild`] reinserts every leaf to restore
+//!   quality after many moves.
+//! - Every traversal is stackless (it walks parent links), so there is no depth limit and no
+//!   node is ever silently skipped.
+//! - Misuse (stale or out-of-range ids, non-finite boxes, a full fixed buffer) returns a
+//!   [`TreeError`] and leaves the tree valid; [`DynamicTree::validate`] checks every invariant.
+
+use crate::math::{Aabb, Vec2};
+use crate::raycast::Ray;
+use bytemuck::{Pod, Zeroable};
+
+/// Index meaning "no node".
+pub const NULL_NODE: u32 = u32::MAX;
+
+/// Default fat-AABB margin (length units), as Box2D's 0.1 m.
+pub const DEFAULT_AABB_MARGIN: f32 = 0.1;
+
+const FLAG_ALLOCATED: u16 = 1;
+const FLAG_LEAF: u16 = 2;
+const FLAG_MOVED: u16 = 4;
+
+/// One node of the tree: 40 bytes, like Box2D's.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct TreeNode {
+    /// Fat AABB (leaves) or union of the children's boxes (internal nodes), world space.
+    pub aabb: Aabb,
+    /// Category bits (leaves) or the OR of the children's (internal nodes).
+    pub category_bits: u64,
+    /// Leaf: user data. Internal node: `child1 | child2 << 32`.
+    data: u64,
+    /// Parent index when allocated, next free node when free.
+    parent_or_next: u32,
+    /// 0 for leaves, 1 + max child height otherwise.
+    height: u16,
+    flags: u16,
+}
+
+impl TreeNode {
+    #[inline]
+    fn is_allocated(&self) -> bool {
+        self.flags & FLAG_ALLOCATED != 0
+    }
+    #[inline]
+    fn is_leaf(&self) -> bool {
+        self.flags & FLAG_LEAF != 0
+    }
+    #[inline]
+    fn child1(&self) -> u32 {
+        self.data as u32
+    }
+    #[inline]
+    fn child2(&self) -> u32 {
+        (self.data >> 32) as u32
+    }
+    #[inline]
+    fn set_children(&mut self, c1: u32, c2: u32) {
+        self.data = u64::from(c1) | (u64::from(c2) << 32);
+    }
+}
+
+/// Where the nodes live: a growable `Vec` or a fixed caller-provided slice.
+pub trait NodeStorage {
+    /// The nodes.
+    fn nodes(&self) -> &[TreeNode];
+    /// The nodes, mutable.
+    fn nodes_mut(&mut self) -> &mut [TreeNode];
+    /// Grows to at least `min_len` nodes; returns false when the storage cannot grow.
+    fn try_grow(&mut self, min_len: usize) -> bool;
+}
+
+impl NodeStorage for &mut [TreeNode] {
+    fn nodes(&self) -> &[TreeNode] {
+        self
+    }
+    fn nodes_mut(&mut self) -> &mut [TreeNode] {
+        self
+    }
+    fn try_grow(&mut self, _min_len: usize) -> bool {
+        false
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl NodeStorage for alloc::vec::Vec<TreeNode> {
+    fn nodes(&self) -> &[TreeNode] {
+        self
+    }
+    fn nodes_mut(&mut self) -> &mut [TreeNode] {
+        self
+    }
+    fn try_grow(&mut self, min_len: usize) -> bool {
+        if min_len > (NULL_NODE as usize) {
+            return false;
+        }
+        self.resize(min_len, TreeNode::default());
+        true
+    }
+}
+
+/// Why a tree operation was refused. Values are stable and shared with the C ABI.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TreeError {
+    /// The AABB is not finite or has `min > max`.
+    InvalidAabb = 1,
+    /// The fixed node buffer has no room for the new proxy.
+    Full = 2,
+    /// The id is out of range, or names a destroyed proxy or an internal node.
+    InvalidProxy = 3,
+    /// `validate` found a broken invariant (a bug, or memory corrupted from outside).
+    Corrupt = 4,
+}
+
+/// A dynamic AABB tree over a node storage `S`.
+///
+/// `DynamicTree<Vec<TreeNode>>` (feature `alloc`, see [`DynamicTree::new`]) grows as needed;
+/// `DynamicTree<&mut [TreeNode]>` ([`DynamicTree::from_buffer`]) never allocates: `n` proxies
+/// need `2n - 1` nodes.
+#[derive(Debug)]
+pub struct DynamicTree<S: NodeStorage> {
+    nodes: S,
+    root: u32,
+    free_list: u32,
+    node_count: u32,
+    proxy_count: u32,
+    margin: f32,
+}
+
+#[cfg(feature = "alloc")]
+impl DynamicTree<alloc::vec::Vec<TreeNode>> {
+    /// An empty growable tree with the default margin.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_capacity(16)
+    }
+
+    /// An empty growable tree with room for `nodes` nodes before it first grows.
+    #[must_use]
+    pub fn with_capacity(nodes: usize) -> Self {
+        let mut t = DynamicTree {
+            nodes: alloc::vec::Vec::new(),
+            root: NULL_NODE,
+            free_list: NULL_NODE,
+            node_count: 0,
+            proxy_count: 0,
+            margin: DEFAULT_AABB_MARGIN,
+        };
+        t.grow_to(nodes.max(1));
+        t
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Default for DynamicTree<alloc::vec::Vec<TreeNode>> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> DynamicTree<&'a mut [TreeNode]> {
+    /// An empty tree in a caller-provided buffer (no allocator). The buffer's contents are
+    /// overwritten. Holds up to `(buffer.len() + 1) / 2` proxies.
+    #[must_use]
+    pub fn from_buffer(buffer: &'a mut [TreeNode]) -> Self {
+        let len = buffer.len().min(NULL_NODE as usize - 1);
+        let buffer = &mut buffer[..len];
+        for (i, n) in buffer.iter_mut().enumerate() {
+            *n = TreeNode::default();
+            n.parent_or_next = if i + 1 < len { (i + 1) as u32 } else { NULL_NODE };
+        }
+        DynamicTree {
+            nodes: buffer,
+            root: NULL_NODE,
+            free_list: if len > 0 { 0 } else { NULL_NODE },
+            node_count: 0,
+            proxy_count: 0,
+            margin: DEFAULT_AABB_MARGIN,
+        }
+    }
+}
+
+impl<S: NodeStorage> DynamicTree<S> {
+    /// The fat-AABB margin added around every tight box.
+    #[must_use]
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// Sets the fat-AABB margin (negative and NaN become 0). Applies to boxes inserted or
+    /// moved from now on.
+    pub fn set_margin(&mut self, margin: f32) {
+        self.margin = if margin > 0.0 && margin.is_finite() {
+            margin
+        } else {
+            0.0
+        };
+    }
+
+    /// Number of proxies.
+    #[must_use]
+    pub fn proxy_count(&self) -> u32 {
+        self.proxy_count
+    }
+
+    /// Number of nodes the storage holds (allocated or free).
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.nodes.nodes().len()
+    }
+
+    /// Height of the tree (0 for a single leaf or an empty tree).
+    #[must_use]
+    pub fn height(&self) -> u32 {
+        if self.root == NULL_NODE {
+            0
+        } else {
+            u32::from(self.nodes.nodes()[self.root as usize].height)
+        }
+    }
+
+    /// Sum of the perimeters of all internal nodes over the root's perimeter (quality: lower is
+    /// better; 0 for an empty tree).
+    #[must_use]
+    pub fn area_ratio(&self) -> f32 {
+        if self.root == NULL_NODE {
+            return 0.0;
+        }
+        let nodes = self.nodes.nodes();
+        let root_area = nodes[self.root as usize].aabb.perimeter();
+        let mut total = 0.0;
+        for n in nodes {
+            if n.is_allocated() && !n.is_leaf() {
+                total += n.aabb.perimeter();
+            }
+        }
+        if root_area > 0.0 {
+            total / root_area
+        } else {
+            0.0
+        }
+    }
+
+    /// The root's box, or `None` when empty.
+    #[must_use]
+    pub fn root_bounds(&self) -> Option<Aabb> {
+        (self.root != NULL_NODE).then(|| self.nodes.nodes()[self.root as usize].aabb)
+    }
+
+    fn leaf(&self, id: u32) -> Result<&TreeNode, TreeError> {
+        match self.nodes.nodes().get(id as usize) {
+            Some(n) if n.is_allocated() && n.is_leaf() => Ok(n),
+            _ => Err(TreeError::InvalidProxy),
+        }
+    }
+
+    /// The fat AABB of a proxy.
+    pub fn fat_aabb(&self, id: u32) -> Result<Aabb, TreeError> {
+        self.leaf(id).map(|n| n.aabb)
+    }
+
+    /// The user data of a proxy.
+    pub fn user_data(&self, id: u32) -> Result<u64, TreeError> {
+        self.leaf(id).map(|n| n.data)
+    }
+
+    /// The category bits of a proxy.
+    pub fn category_bits(&self, id: u32) -> Result<u64, TreeError> {
+        self.leaf(id).map(|n| n.category_bits)
+    }
+
+    /// Changes the category bits of a proxy (and the ORs stored in its ancestors).
+    pub fn set_category_bits(&mut self, id: u32, bits: u64) -> Result<(), TreeError> {
+        self.leaf(id)?;
+        self.nodes.nodes_mut()[id as usize].category_bits = bits;
+        let mut p = self.nodes.nodes()[id as usize].parent_or_next;
+        while p != NULL_NODE {
+            self.refit(p);
+            p = self.nodes.nodes()[p as usize].parent_or_next;
+        }
+        Ok(())
+    }
+
+    fn grow_to(&mut self, min_len: usize) -> bool {
+        let old = self.nodes.nodes().len();
+        if !self.nodes.try_grow(min_len) {
+            return false;
+        }
+        let new = self.nodes.nodes().len();
+        let nodes = self.nodes.nodes_mut();
+        for i in old..new {
+            nodes[i] = TreeNode::default();
+            nodes[i].parent_or_next = if i + 1 < new {
+                (i + 1) as u32
+            } else {
+                self.free_list
+            };
+        }
+        if new > old {
+            self.free_list = old as u32;
+        }
+        true
+    }
+
+    fn free_nodes(&self) -> usize {
+        self.capacity() - self.node_count as usize
+    }
+
+    /// Makes sure `count` nodes can be allocated without failing.
+    fn reserve(&mut self, count: usize) -> Result<(), TreeError> {
+        if self.free_nodes() >= count {
+            return Ok(());
+        }
+        let want = (self.capacity() * 2)
+            .max(self.node_count as usize + count)
+            .max(16);
+        if self.grow_to(want) && self.free_nodes() >= count {
+            Ok(())
+        } else {
+            Err(TreeError::Full)
+        }
+    }
+
+    fn allocate(&mut self) -> u32 {
+        let id = self.free_list;
+        let node = &mut self.nodes.nodes_mut()[id as usize];
+        self.free_list = node.parent_or_next;
+        *node = TreeNode {
+            parent_or_next: NULL_NODE,
+            flags: FLAG_ALLOCATED,
+            ..TreeNode::default()
+        };
+        self.node_count += 1;
+        id
+    }
+
+    fn free(&mut self, id: u32) {
+        let node = &mut self.nodes.nodes_mut()[id as usize];
+        *node = TreeNode {
+            parent_or_next: self.free_list,
+            ..TreeNode::default()
+        };
+        self.free_list = id;
+        self.node_count -= 1;
+    }
+
+    fn fatten(&self, aabb: Aabb) -> Result<Aabb, TreeError> {
+        if !aabb.is_valid() {
+            return Err(TreeError::InvalidAabb);
+        }
+        let fat = aabb.inflated(self.margin);
+        if fat.is_valid() {
+            Ok(fat)
+        } else {
+            Err(TreeError::InvalidAabb)
+        }
+    }
+
+    /// Inserts a proxy for the tight box `aabb`; the tree stores it grown by the margin.
+    /// Returns the proxy id. Errors: [`TreeError::InvalidAabb`], [`TreeError::Full`] (fixed
+    /// buffer); the tree is unchanged on error.
+    pub fn create_proxy(&mut self, aabb: Aabb, category_bits: u64, user_data: u64) -> Result<u32, TreeError> {
+        let fat = self.fatten(aabb)?;
+        self.reserve(if self.root == NULL_NODE { 1 } else { 2 })?;
+        let id = self.allocate();
+        let n = &mut self.nodes.nodes_mut()[id as usize];
+        n.aabb = fat;
+        n.category_bits = category_bits;
+        n.data = user_data;
+        n.flags = FLAG_ALLOCATED | FLAG_LEAF | FLAG_MOVED;
+        self.insert_leaf(id);
+        self.proxy_count += 1;
+        Ok(id)
+    }
+
+    /// Removes a proxy. Errors with [`TreeError::InvalidProxy`] for a stale or out-of-range id
+    /// (the tree is unchanged).
+    pub fn destroy_proxy(&mut self, id: u32) -> Result<(), TreeError> {
+        self.leaf(id)?;
+        self.remove_leaf(id);
+        self.free(id);
+        self.proxy_count -= 1;
+        Ok(())
+    }
+
+    /// Moves a proxy to the tight box `aabb`. Reinserts it (with a new fat box) only when the
+    /// tight box leaves the current fat box; returns whether it did. A reinserted proxy is
+    /// marked as moved for [`DynamicTree::query_pairs`].
+    pub fn move_proxy(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+        let fat_now = self.leaf(id)?.aabb;
+        let fat = self.fatten(aabb)?;
+        if fat_now.contains(aabb) {
+            return Ok(false);
+        }
+        self.remove_leaf(id);
+        let n = &mut self.nodes.nodes_mut()[id as usize];
+        n.aabb = fat;
+        n.flags |= FLAG_MOVED;
+        self.insert_leaf(id);
+        Ok(true)
+    }
+
+    /// Grows a proxy's fat box to contain `aabb` (plus margin) without restructuring the tree:
+    /// only ancestors' boxes grow. Cheaper than a move for many small motions; follow with
+    /// [`DynamicTree::rebuild`] to restore quality. Returns whether the box grew.
+    pub fn enlarge_proxy(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+        let fat_now = self.leaf(id)?.aabb;
+        let fat = self.fatten(aabb)?;
+        if fat_now.contains(aabb) {
+            return Ok(false);
+        }
+        let nodes = self.nodes.nodes_mut();
+        nodes[id as usize].aabb = fat_now.union(fat);
+        nodes[id as usize].flags |= FLAG_MOVED;
+        let mut p = nodes[id as usize].parent_or_next;
+        while p != NULL_NODE {
+            let grown = nodes[p as usize].aabb.union(nodes[id as usize].aabb);
+            if grown == nodes[p as usize].aabb {
+                break;
+            }
+            nodes[p as usize].aabb = grown;
+            p = nodes[p as usize].parent_or_next;
+        }
+        Ok(true)
+    }
+
+    /// True when the proxy was created or moved (reinserted or enlarged) since the last
+    /// [`DynamicTree::query_pairs`].
+    pub fn was_moved(&self, id: u32) -> Result<bool, TreeError> {
+        self.leaf(id).map(|n| n.flags & FLAG_MOVED != 0)
+    }
+
+    fn refit(&mut self, i: u32) {
+        let nodes = self.nodes.nodes_mut();
+        let (c1, c2) = (
+            nodes[i as usize].child1() as usize,
+            nodes[i as usize].child2() as usize,
+        );
+        let (a, b) = (nodes[c1], nodes[c2]);
+        let n = &mut nodes[i as usize];
+        n.aabb = a.aabb.union(b.aabb);
+        n.height = 1 + a.height.max(b.height);
+        n.category_bits = a.category_bits | b.category_bits;
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL_NODE {
+            self.root = leaf;
+            self.nodes.nodes_mut()[leaf as usize].parent_or_next = NULL_NODE;
+            return;
+        }
+        // Find the best sibling by the perimeter heuristic, descending greedily.
+        let leaf_box = self.nodes.nodes()[leaf as usize].aabb;
+        let mut index = self.root;
+        {
+            let nodes = self.nodes.nodes();
+            while !nodes[index as usize].is_leaf() {
+                let n = &nodes[index as usize];
+                let (c1, c2) = (n.child1(), n.child2());
+                let area = n.aabb.perimeter();
+                let combined = n.aabb.union(leaf_box).perimeter();
+                // Cost of making a new parent for this node and the leaf, and the minimum
+                // cost of pushing the leaf further down.
+                let cost = 2.0 * combined;
+                let inheritance = 2.0 * (combined - area);
+                let child_cost = |c: u32| {
+                    let cn = &nodes[c as usize];
+                    let u = cn.aabb.union(leaf_box).perimeter();
+                    if cn.is_leaf() {
+                        u + inheritance
+                    } else {
+                        u - cn.aabb.perimeter() + inheritance
+                    }
+                };
+                let (cost1, cost2) = (child_cost(c1), child_cost(c2));
+                if cost < cost1 && cost < cost2 {
+                    break;
+                }
+                index = if cost1 < cost2 { c1 } else { c2 };
+            }
+        }
+        let sibling = index;
+        let old_parent = self.nodes.nodes()[sibling as usize].parent_or_next;
+        let new_parent = self.allocate();
+        {
+            let nodes = self.nodes.nodes_mut();
+            nodes[new_parent as usize].parent_or_next = old_parent;
+            nodes[new_parent as usize].set_children(sibling, leaf);
+            nodes[sibling as usize].parent_or_next = new_parent;
+            nodes[leaf as usize].parent_or_next = new_parent;
+            if old_parent != NULL_NODE {
+                let op = &mut nodes[old_parent as usize];
+                if op.child1() == sibling {
+                    op.set_children(new_parent, op.child2());
+                } else {
+                    op.set_children(op.child1(), new_parent);
+                }
+            } else {
+                self.root = new_parent;
+            }
+        }
+        self.refit(new_parent);
+        self.fix_upwards(old_parent);
+    }
+
+    /// Walks from `index` to the root, rebalancing and refitting.
+    fn fix_upwards(&mut self, mut index: u32) {
+        while index != NULL_NODE {
+            index = self.balance(index);
+            self.refit(index);
+            index = self.nodes.nodes()[index as usize].parent_or_next;
+        }
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL_NODE;
+            return;
+        }
+        let parent = self.nodes.nodes()[leaf as usize].parent_or_next;
+        let pn = self.nodes.nodes()[parent as usize];
+        let grand = pn.parent_or_next;
+        let sibling = if pn.child1() == leaf {
+            pn.child2()
+        } else {
+            pn.child1()
+        };
+        if grand != NULL_NODE {
+            let nodes = self.nodes.nodes_mut();
+            let g = &mut nodes[grand as usize];
+            if g.child1() == parent {
+                g.set_children(sibling, g.child2());
+            } else {
+                g.set_children(g.child1(), sibling);
+            }
+            nodes[sibling as usize].parent_or_next = grand;
+            self.free(parent);
+            self.fix_upwards(grand);
+        } else {
+            self.root = sibling;
+            self.nodes.nodes_mut()[sibling as usize].parent_or_next = NULL_NODE;
+            self.free(parent);
+        }
+        self.nodes.nodes_mut()[leaf as usize].parent_or_next = NULL_NODE;
+    }
+
+    /// AVL rotation at `a` when its children's heights differ by more than one. Returns the
+    /// index of the subtree's new root.
+    fn balance(&mut self, a: u32) -> u32 {
+        let nodes = self.nodes.nodes();
+        let na = nodes[a as usize];
+        if na.is_leaf() || na.height < 2 {
+            return a;
+        }
+        let (b, c) = (na.child1(), na.child2());
+        let balance = i32::from(nodes[c as usize].height) - i32::from(nodes[b as usize].height);
+        if balance > 1 {
+            self.rotate_up(a, c, b)
+        } else if balance < -1 {
+            self.rotate_up(a, b, c)
+        } else {
+            a
+        }
+    }
+
+    /// Lifts `high` (a child of `a`, the taller one) above `a`; `other` is `a`'s other child.
+    fn rotate_up(&mut self, a: u32, high: u32, other: u32) -> u32 {
+        let nodes = self.nodes.nodes_mut();
+        let nh = nodes[high as usize];
+        let (f, g) = (nh.child1(), nh.child2());
+        // `high` takes `a`'s place.
+        let a_parent = nodes[a as usize].parent_or_next;
+        nodes[high as usize].parent_or_next = a_parent;
+        nodes[a as usize].parent_or_next = high;
+        if a_parent != NULL_NODE {
+            let p = &mut nodes[a_parent as usize];
+            if p.child1() == a {
+                p.set_children(high, p.child2());
+            } else {
+                p.set_children(p.child1(), high);
+            }
+        } else {
+            self.root = high;
+        }
+        // The taller grandchild stays under `high`; the shorter one moves under `a`.
+        let (keep, give) = if nodes[f as usize].height > nodes[g as usize].height {
+            (f, g)
+        } else {
+            (g, f)
+        };
+        nodes[high as usize].set_children(a, keep);
+        nodes[a as usize].set_children(other, give);
+        nodes[give as usize].parent_or_next = a;
+        self.refit(a);
+        self.refit(high);
+        high
+    }
+
+    /// Rebuilds the tree by reinserting every leaf (fat boxes kept), restoring quality after
+    /// many moves or enlargements. Allocates nothing.
+    pub fn rebuild(&mut self) {
+        let cap = self.capacity();
+        // Free every internal node and detach every leaf.
+        for i in 0..cap {
+            let n = self.nodes.nodes()[i];
+            if n.is_allocated() {
+                if n.is_leaf() {
+                    self.nodes.nodes_mut()[i].parent_or_next = NULL_NODE;
+                } else {
+                    self.free(i as u32);
+                }
+            }
+        }
+        self.root = NULL_NODE;
+        // Reinsert leaves in a scattered order (bit-reversed index order) so that proxies
+        // created in spatial order do not produce a degenerate insertion sequence.
+        let bits = usize::BITS - cap.max(1).leading_zeros();
+        for k in 0..(1usize << bits) {
+            let i = k.reverse_bits() >> (usize::BITS - bits);
+            if i >= cap {
+                continue;
+            }
+            let n = self.nodes.nodes()[i];
+            if n.is_allocated() && n.is_leaf() && n.parent_or_next == NULL_NODE && self.root != i as u32 {
+                self.insert_leaf(i as u32);
+            }
+        }
+    }
+
+    /// Calls `f(id, user_data)` for every proxy whose fat box overlaps `aabb` and whose
+    /// category bits intersect `mask`. `f` returns `false` to stop early.
+    pub fn query(&self, aabb: Aabb, mask: u64, mut f: impl FnMut(u32, u64) -> bool) {
+        if !aabb.is_valid() {
+            return;
+        }
+        self.traverse(
+            |n| n.aabb.overlaps(aabb) && n.category_bits & mask != 0,
+            |id, n| f(id, n.data),
+        );
+    }
+
+    /// Stackless depth-first traversal: descends into nodes accepted by `enter`, calls `leaf`
+    /// for accepted leaves (which returns false to stop).
+    #[inline]
+    fn traverse(
+        &self,
+        mut enter: impl FnMut(&TreeNode) -> bool,
+        mut leaf: impl FnMut(u32, &TreeNode) -> bool,
+    ) {
+        let nodes = self.nodes.nodes();
+        let root = self.root;
+        if root == NULL_NODE {
+            return;
+        }
+        let mut node = root;
+        'down: loop {
+            let n = &nodes[node as usize];
+            if enter(n) {
+                if n.is_leaf() {
+                    if !leaf(node, n) {
+                        return;
+                    }
+                } else {
+                    node = n.child1();
+                    continue 'down;
+                }
+            }
+            // Go up until we can step to a second child.
+            loop {
+                if node == root {
+                    return;
+                }
+                let parent = nodes[node as usize].parent_or_next;
+                let p = &nodes[parent as usize];
+                if p.child1() == node {
+                    node = p.child2();
+                    continue 'down;
+                }
+                node = parent;
+            }
+        }
+    }
+
+    /// Casts a ray through the tree. For every proxy whose fat box the (clipped) ray touches
+    /// and whose category bits intersect `mask`, calls `f(ray, id, user_data)` with the ray's
+    /// current `max_fraction`. The callback returns the new maximum fraction:
+    /// - `0` stops the cast (any-hit),
+    /// - a value in `(0, max_fraction)` clips the ray (closest-hit: return the hit fraction),
+    /// - `max_fraction` (or more) continues unchanged (all-hits),
+    /// - a negative value ignores this proxy and continues.
+    pub fn ray_cast(&self, ray: &Ray, mask: u64, mut f: impl FnMut(&Ray, u32, u64) -> f32) {
+        let mut input = *ray;
+        if !(input.max_fraction >= 0.0) || !input.origin.is_finite() || !input.translation.is_finite() {
+            return;
+        }
+        let p1 = input.origin;
+        let d = input.translation;
+        // Separating axis of the segment: |v · (p1 − c)| > |v| · h rules a box out.
+        let v = d.left_perp();
+        let abs_v = v.abs();
+        let max_fraction = core::cell::Cell::new(input.max_fraction);
+        let nodes_ok = |n: &TreeNode, max_fraction: f32| -> bool {
+            if n.category_bits & mask == 0 {
+                return false;
+            }
+            let p2 = p1.mul_add(max_fraction, d);
+            let seg = Aabb::new(p1.min(p2), p1.max(p2));
+            if !n.aabb.overlaps(seg) {
+                return false;
+            }
+            let c = n.aabb.center();
+            let h = n.aabb.half_extents();
+            let sep = v.dot(p1 - c).abs() - abs_v.dot(h);
+            sep <= 0.0
+        };
+        self.traverse(
+            |n| nodes_ok(n, max_fraction.get()),
+            |id, n| {
+                input.max_fraction = max_fraction.get();
+                let value = f(&input, id, n.data);
+                if value == 0.0 {
+                    return false;
+                }
+                if value > 0.0 && value < max_fraction.get() {
+                    max_fraction.set(value);
+                }
+                true
+            },
+        );
+    }
+
+    /// Sweeps the box `aabb` along `translation` through the tree (the broad phase of a shape
+    /// cast: pass the cast shape's AABB and test the shape exactly in the callback). Callback
+    /// semantics as [`DynamicTree::ray_cast`], with the sweep's current `max_fraction`.
+    pub fn box_cast(
+        &self,
+        aabb: Aabb,
+        translation: Vec2,
+        mask: u64,
+        mut f: impl FnMut(f32, u32, u64) -> f32,
+    ) {
+        if !aabb.is_valid() || !translation.is_finite() {
+            return;
+        }
+        let p1 = aabb.center();
+        let ext = aabb.half_extents();
+        let d = translation;
+        let v = d.left_perp();
+        let abs_v = v.abs();
+        let max_fraction = core::cell::Cell::new(1.0f32);
+        let node_ok = |n: &TreeNode, max_fraction: f32| -> bool {
+            if n.category_bits & mask == 0 {
+                return false;
+            }
+            // The box sweep hits a node iff the centre's segment hits the node grown by the
+            // box's half extents.
+            let grown = Aabb::new(n.aabb.min - ext, n.aabb.max + ext);
+            let p2 = p1.mul_add(max_fraction, d);
+            let seg = Aabb::new(p1.min(p2), p1.max(p2));
+            if !grown.overlaps(seg) {
+                return false;
+            }
+            let c = grown.center();
+            let h = grown.half_extents();
+            v.dot(p1 - c).abs() - abs_v.dot(h) <= 0.0
+        };
+        self.traverse(
+            |n| node_ok(n, max_fraction.get()),
+            |id, n| {
+                let value = f(max_fraction.get(), id, n.data);
+                if value == 0.0 {
+                    return false;
+                }
+                if value > 0.0 && value < max_fraction.get() {
+                    max_fraction.set(value);
+                }
+                true
+            },
+        );
+    }
+
+    /// Reports every pair of overlapping fat boxes in which at least one proxy was created or
+    /// moved since the last call, each pair once, as `f(id_a, user_a, id_b, user_b)` with
+    /// `id_a` a moved proxy. Then clears the moved marks. Category bits are not consulted
+    /// (filter in the callback).
+    pub fn query_pairs(&mut self, mut f: impl FnMut(u32, u64, u32, u64)) {
+        let cap = self.capacity();
+        for i in 0..cap {
+            let n = self.nodes.nodes()[i];
+            if !(n.is_allocated() && n.is_leaf() && n.flags & FLAG_MOVED != 0) {
+                continue;
+            }
+            let nodes = self.nodes.nodes();
+            let me = i as u32;
+            self.traverse(
+                |m| m.aabb.overlaps(n.aabb),
+                |j, m| {
+                    // Pairs of two moved proxies are reported from the lower id only.
+                    if j != me && (m.flags & FLAG_MOVED == 0 || j > me) {
+                        f(me, n.data, j, nodes[j as usize].data);
+                    }
+                    true
+                },
+            );
+        }
+        for n in self.nodes.nodes_mut() {
+            n.flags &= !FLAG_MOVED;
+        }
+    }
+
+    /// Checks every invariant: parent links, heights, boxes containing children, category ORs,
+    /// leaf/internal flags, node and proxy counts, and the free list. Never panics.
+    pub fn validate(&self) -> Result<(), TreeError> {
+        let nodes = self.nodes.nodes();
+        let cap = nodes.len();
+        let bad = Err(TreeError::Corrupt);
+        let mut reachable = 0usize;
+        let mut leaves = 0usize;
+        if self.root != NULL_NODE {
+            match nodes.get(self.root as usize) {
+                Some(r) if r.is_allocated() && r.parent_or_next == NULL_NODE => {}
+                _ => return bad,
+            }
+            // Stackless walk; every step is checked before it is followed, and the walk is
+            // bounded by the capacity so a cycle cannot hang it.
+            let mut ok = true;
+            let mut steps = 0usize;
+            self.traverse(
+                |n| {
+                    steps += 1;
+                    if steps > 2 * cap + 2 || !n.is_allocated() {
+                        ok = false;
+                        return false;
+                    }
+                    reachable += 1;
+                    if n.is_leaf() {
+                        leaves += 1;
+                        ok &= n.height == 0;
+                        return true;
+                    }
+                    let (c1, c2) = (n.child1() as usize, n.child2() as usize);
+                    let (Some(a), Some(b)) = (nodes.get(c1), nodes.get(c2)) else {
+                        ok = false;
+                        return false;
+                    };
+                    let self_index = a.parent_or_next;
+                    ok &= c1 != c2
+                        && a.is_allocated()
+                        && b.is_allocated()
+                        && b.parent_or_next == self_index
+                        && (self_index as usize) < cap
+                        && core::ptr::eq(&nodes[self_index as usize], n)
+                        && n.height == 1 + a.height.max(b.height)
+                        && n.aabb.contains(a.aabb)
+                        && n.aabb.contains(b.aabb)
+                        && n.category_bits == a.category_bits | b.category_bits;
+                    ok
+                },
+                |_, _| true,
+            );
+            if !ok {
+                return bad;
+            }
+        }
+        let allocated = nodes.iter().filter(|n| n.is_allocated()).count();
+        if reachable != self.node_count as usize
+            || allocated != reachable
+            || leaves != self.proxy_count as usize
+        {
+            return bad;
+        }
+        // Free list: every entry free, no cycle, covers every free node.
+        let mut free = 0usize;
+        let mut i = self.free_list;
+        while i != NULL_NODE {
+            match nodes.get(i as usize) {
+                Some(n) if !n.is_allocated() && free < cap => {
+                    free += 1;
+                    i = n.parent_or_next;
+                }
+                _ => return bad,
+            }
+        }
+        if free + allocated != cap {
+            return bad;
+        }
+        Ok(())
+    }
+}
