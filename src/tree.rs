@@ -134,6 +134,8 @@ pub struct DynamicTree<S: NodeStorage> {
     node_count: u32,
     proxy_count: u32,
     margin: f32,
+    /// A proxy was enlarged since the last rebuild (the tree may have lost quality).
+    enlarged: bool,
 }
 
 #[cfg(feature = "alloc")]
@@ -154,6 +156,7 @@ impl DynamicTree<alloc::vec::Vec<TreeNode>> {
             node_count: 0,
             proxy_count: 0,
             margin: DEFAULT_AABB_MARGIN,
+            enlarged: false,
         };
         t.grow_to(nodes.max(1));
         t
@@ -185,6 +188,7 @@ impl<'a> DynamicTree<&'a mut [TreeNode]> {
             node_count: 0,
             proxy_count: 0,
             margin: DEFAULT_AABB_MARGIN,
+            enlarged: false,
         }
     }
 }
@@ -418,6 +422,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         if fat_now.contains(aabb) {
             return Ok(false);
         }
+        self.enlarged = true;
         let nodes = self.nodes.nodes_mut();
         nodes[id as usize].aabb = fat_now.union(fat);
         nodes[id as usize].flags |= FLAG_MOVED;
@@ -458,37 +463,7 @@ impl<S: NodeStorage> DynamicTree<S> {
             self.nodes.nodes_mut()[leaf as usize].parent_or_next = NULL_NODE;
             return;
         }
-        // Find the best sibling by the perimeter heuristic, descending greedily.
-        let leaf_box = self.nodes.nodes()[leaf as usize].aabb;
-        let mut index = self.root;
-        {
-            let nodes = self.nodes.nodes();
-            while !nodes[index as usize].is_leaf() {
-                let n = &nodes[index as usize];
-                let (c1, c2) = (n.child1(), n.child2());
-                let area = n.aabb.perimeter();
-                let combined = n.aabb.union(leaf_box).perimeter();
-                // Cost of making a new parent for this node and the leaf, and the minimum
-                // cost of pushing the leaf further down.
-                let cost = 2.0 * combined;
-                let inheritance = 2.0 * (combined - area);
-                let child_cost = |c: u32| {
-                    let cn = &nodes[c as usize];
-                    let u = cn.aabb.union(leaf_box).perimeter();
-                    if cn.is_leaf() {
-                        u + inheritance
-                    } else {
-                        u - cn.aabb.perimeter() + inheritance
-                    }
-                };
-                let (cost1, cost2) = (child_cost(c1), child_cost(c2));
-                if cost < cost1 && cost < cost2 {
-                    break;
-                }
-                index = if cost1 < cost2 { c1 } else { c2 };
-            }
-        }
-        let sibling = index;
+        let sibling = self.find_best_sibling(self.nodes.nodes()[leaf as usize].aabb);
         let old_parent = self.nodes.nodes()[sibling as usize].parent_or_next;
         let new_parent = self.allocate();
         {
@@ -512,11 +487,72 @@ impl<S: NodeStorage> DynamicTree<S> {
         self.fix_upwards(old_parent);
     }
 
-    /// Walks from `index` to the root, rebalancing and refitting.
+    /// Surface-area-heuristic sibling search. The cost of pairing the new box `d` with node `x`
+    /// is the perimeter of their union plus the growth of every ancestor of `x`; descending
+    /// stops when a lower bound on the cost below a child cannot beat the best found.
+    fn find_best_sibling(&self, d: Aabb) -> u32 {
+        let nodes = self.nodes.nodes();
+        let area_d = d.perimeter();
+        let center_d = d.center();
+        let mut index = self.root;
+        let mut area_base = nodes[index as usize].aabb.perimeter();
+        let mut direct = nodes[index as usize].aabb.union(d).perimeter();
+        let mut inherited = 0.0f32;
+        let mut best = index;
+        let mut best_cost = direct;
+        while !nodes[index as usize].is_leaf() {
+            let n = &nodes[index as usize];
+            let cost = direct + inherited;
+            if cost < best_cost {
+                best = index;
+                best_cost = cost;
+            }
+            inherited += direct - area_base;
+            let mut lower = [f32::MAX; 2];
+            let mut areas = [0.0f32; 2];
+            let mut directs = [0.0f32; 2];
+            let children = [n.child1(), n.child2()];
+            let mut leaves = [false; 2];
+            for k in 0..2 {
+                let c = &nodes[children[k] as usize];
+                directs[k] = c.aabb.union(d).perimeter();
+                if c.is_leaf() {
+                    leaves[k] = true;
+                    let cost_k = directs[k] + inherited;
+                    if cost_k < best_cost {
+                        best = children[k];
+                        best_cost = cost_k;
+                    }
+                } else {
+                    areas[k] = c.aabb.perimeter();
+                    // Lower bound of the cost of inserting anywhere below this child.
+                    lower[k] = inherited + directs[k] + (area_d - areas[k]).min(0.0);
+                }
+            }
+            if leaves[0] && leaves[1] {
+                break;
+            }
+            if best_cost <= lower[0] && best_cost <= lower[1] {
+                break;
+            }
+            if lower[0] == lower[1] && !leaves[0] {
+                // Both contain d: no area preference; fall back to the closer centre.
+                lower[0] = (nodes[children[0] as usize].aabb.center() - center_d).length_squared();
+                lower[1] = (nodes[children[1] as usize].aabb.center() - center_d).length_squared();
+            }
+            let k = if lower[0] < lower[1] && !leaves[0] { 0 } else { 1 };
+            index = children[k];
+            area_base = areas[k];
+            direct = directs[k];
+        }
+        best
+    }
+
+    /// Walks from `index` to the root, refitting and applying area-reducing rotations.
     fn fix_upwards(&mut self, mut index: u32) {
         while index != NULL_NODE {
-            index = self.balance(index);
             self.refit(index);
+            self.rotate(index);
             index = self.nodes.nodes()[index as usize].parent_or_next;
         }
     }
@@ -553,61 +589,73 @@ impl<S: NodeStorage> DynamicTree<S> {
         self.nodes.nodes_mut()[leaf as usize].parent_or_next = NULL_NODE;
     }
 
-    /// AVL rotation at `a` when its children's heights differ by more than one. Returns the
-    /// index of the subtree's new root.
-    fn balance(&mut self, a: u32) -> u32 {
+    /// Swaps a child of `a` with a grandchild on the other side when that shrinks the
+    /// perimeter of the affected child (the tree-rotation step of the surface-area heuristic).
+    fn rotate(&mut self, a: u32) {
         let nodes = self.nodes.nodes();
         let na = nodes[a as usize];
         if na.is_leaf() || na.height < 2 {
-            return a;
+            return;
         }
         let (b, c) = (na.child1(), na.child2());
-        let balance = i32::from(nodes[c as usize].height) - i32::from(nodes[b as usize].height);
-        if balance > 1 {
-            self.rotate_up(a, c, b)
-        } else if balance < -1 {
-            self.rotate_up(a, b, c)
-        } else {
-            a
-        }
-    }
-
-    /// Lifts `high` (a child of `a`, the taller one) above `a`; `other` is `a`'s other child.
-    fn rotate_up(&mut self, a: u32, high: u32, other: u32) -> u32 {
-        let nodes = self.nodes.nodes_mut();
-        let nh = nodes[high as usize];
-        let (f, g) = (nh.child1(), nh.child2());
-        // `high` takes `a`'s place.
-        let a_parent = nodes[a as usize].parent_or_next;
-        nodes[high as usize].parent_or_next = a_parent;
-        nodes[a as usize].parent_or_next = high;
-        if a_parent != NULL_NODE {
-            let p = &mut nodes[a_parent as usize];
-            if p.child1() == a {
-                p.set_children(high, p.child2());
-            } else {
-                p.set_children(p.child1(), high);
+        let (nb, nc) = (nodes[b as usize], nodes[c as usize]);
+        // Candidate: swap `x` (a child of a) with `y` (a child of the other child `p`, whose
+        // other child is `z`): p's box becomes union(x, z).
+        let mut best: Option<(u32, u32, u32)> = None; // (x, y, p)
+        let mut best_gain = 0.0f32;
+        let mut consider = |x: u32, p: &TreeNode, pi: u32| {
+            if p.is_leaf() {
+                return;
             }
-        } else {
-            self.root = high;
-        }
-        // The taller grandchild stays under `high`; the shorter one moves under `a`.
-        let (keep, give) = if nodes[f as usize].height > nodes[g as usize].height {
-            (f, g)
-        } else {
-            (g, f)
+            let (f, g) = (p.child1(), p.child2());
+            let xbox = nodes[x as usize].aabb;
+            let area_p = p.aabb.perimeter();
+            for (y, z) in [(f, g), (g, f)] {
+                let gain = area_p - xbox.union(nodes[z as usize].aabb).perimeter();
+                if gain > best_gain {
+                    best_gain = gain;
+                    best = Some((x, y, pi));
+                }
+            }
         };
-        nodes[high as usize].set_children(a, keep);
-        nodes[a as usize].set_children(other, give);
-        nodes[give as usize].parent_or_next = a;
+        consider(b, &nc, c);
+        consider(c, &nb, b);
+        let Some((x, y, p)) = best else {
+            return;
+        };
+        // a's child x moves under p in y's place; y moves up to a.
+        let nodes = self.nodes.nodes_mut();
+        let a_node = &mut nodes[a as usize];
+        if a_node.child1() == x {
+            a_node.set_children(y, a_node.child2());
+        } else {
+            a_node.set_children(a_node.child1(), y);
+        }
+        let p_node = &mut nodes[p as usize];
+        if p_node.child1() == y {
+            p_node.set_children(x, p_node.child2());
+        } else {
+            p_node.set_children(p_node.child1(), x);
+        }
+        nodes[x as usize].parent_or_next = p;
+        nodes[y as usize].parent_or_next = a;
+        self.refit(p);
         self.refit(a);
-        self.refit(high);
-        high
     }
 
     /// Rebuilds the tree by reinserting every leaf (fat boxes kept), restoring quality after
-    /// many moves or enlargements. Allocates nothing.
+    /// enlargements. Does nothing when no proxy was enlarged since the last rebuild (moves
+    /// reinsert and keep the tree balanced); [`DynamicTree::rebuild_full`] always rebuilds.
+    /// Allocates nothing.
     pub fn rebuild(&mut self) {
+        if self.enlarged {
+            self.rebuild_full();
+        }
+    }
+
+    /// Rebuilds the tree unconditionally (see [`DynamicTree::rebuild`]).
+    pub fn rebuild_full(&mut self) {
+        self.enlarged = false;
         let cap = self.capacity();
         // Free every internal node and detach every leaf.
         for i in 0..cap {
@@ -648,10 +696,65 @@ impl<S: NodeStorage> DynamicTree<S> {
         );
     }
 
-    /// Stackless depth-first traversal: descends into nodes accepted by `enter`, calls `leaf`
-    /// for accepted leaves (which returns false to stop).
+    /// Depth-first traversal: descends into nodes accepted by `enter`, calls `leaf` for accepted
+    /// leaves (which returns false to stop). A depth-first walk never holds more than
+    /// `height + 1` pending nodes, so a 64-entry stack serves every tree whose root height is
+    /// below 63; taller trees (never produced by balanced insertion in practice) use the
+    /// stackless walk over parent links. Either way no node is ever skipped.
     #[inline]
     fn traverse(
+        &self,
+        mut enter: impl FnMut(&TreeNode) -> bool,
+        mut leaf: impl FnMut(u32, &TreeNode) -> bool,
+    ) {
+        const STACK: usize = 64;
+        let nodes = self.nodes.nodes();
+        let root = self.root;
+        if root == NULL_NODE {
+            return;
+        }
+        if usize::from(nodes[root as usize].height) + 2 > STACK {
+            self.traverse_stackless(enter, leaf);
+            return;
+        }
+        let mut stack = [0u32; STACK];
+        stack[0] = root;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let id = stack[top];
+            let n = &nodes[id as usize];
+            if !enter(n) {
+                continue;
+            }
+            if n.is_leaf() {
+                if !leaf(id, n) {
+                    return;
+                }
+            } else {
+                stack[top] = n.child2();
+                stack[top + 1] = n.child1();
+                top += 2;
+            }
+        }
+    }
+
+    /// [`DynamicTree::query`] through the stackless walk that serves trees too tall for the
+    /// traversal stack (root height 63 or more). Exposed so tests can check that path on
+    /// ordinary trees; prefer `query`.
+    #[doc(hidden)]
+    pub fn query_stackless(&self, aabb: Aabb, mask: u64, mut f: impl FnMut(u32, u64) -> bool) {
+        if !aabb.is_valid() {
+            return;
+        }
+        self.traverse_stackless(
+            |n| n.aabb.overlaps(aabb) && n.category_bits & mask != 0,
+            |id, n| f(id, n.data),
+        );
+    }
+
+    /// Stackless depth-first traversal over parent links (no depth limit).
+    fn traverse_stackless(
         &self,
         mut enter: impl FnMut(&TreeNode) -> bool,
         mut leaf: impl FnMut(u32, &TreeNode) -> bool,
@@ -834,7 +937,7 @@ impl<S: NodeStorage> DynamicTree<S> {
             // bounded by the capacity so a cycle cannot hang it.
             let mut ok = true;
             let mut steps = 0usize;
-            self.traverse(
+            self.traverse_stackless(
                 |n| {
                     steps += 1;
                     if steps > 2 * cap + 2 || !n.is_allocated() {
