@@ -300,13 +300,11 @@ impl<S: NodeStorage> DynamicTree<S> {
             return false;
         }
         let new = self.nodes.nodes().len();
-        let nodes = self.nodes.nodes_mut();
-        for i in old..new {
-            nodes[i] = TreeNode::default();
-            nodes[i].parent_or_next = if i + 1 < new {
-                (i + 1) as u32
-            } else {
-                self.free_list
+        let free_list = self.free_list;
+        for (i, n) in (old..).zip(self.nodes.nodes_mut()[old..new].iter_mut()) {
+            *n = TreeNode {
+                parent_or_next: if i + 1 < new { (i + 1) as u32 } else { free_list },
+                ..TreeNode::default()
             };
         }
         if new > old {
