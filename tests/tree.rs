@@ -243,6 +243,40 @@ fn exercise<S: NodeStorage>(
                     return Err(format!("step {step}: ray all-hits differ on {id}"));
                 }
             }
+            // Any hit: stopping at the first reports exactly one when any exists.
+            let mut any = 0;
+            tree.ray_cast(&ray, u64::MAX, |_, _, _| {
+                any += 1;
+                0.0
+            });
+            if any != all.len().min(1) {
+                return Err(format!("step {step}: any-hit reported {any}"));
+            }
+            // Box cast (all hits): the swept box touches a fat box exactly when its centre's
+            // segment touches the fat box grown by the half extents.
+            let cast_box = random_box(&mut rng, s);
+            let tr = rng.vec(200.0 * s);
+            let mut swept = BTreeSet::new();
+            tree.box_cast(cast_box, tr, u64::MAX, |max, id, _| {
+                swept.insert(id);
+                max
+            });
+            let he = cast_box.half_extents();
+            let grown = |b: Aabb| Aabb::new(b.min - he, b.max + he);
+            let want_swept: BTreeSet<u32> = model
+                .iter()
+                .filter(|(_, pr)| segment_hits_box(cast_box.center(), tr, 1.0, grown(pr.fat)))
+                .map(|(&id, _)| id)
+                .collect();
+            for id in swept.symmetric_difference(&want_swept) {
+                let b = grown(model[id].fat);
+                let c = cast_box.center();
+                let grazing = segment_hits_box(c, tr, 1.0, b.inflated(1e-4 * s))
+                    && !segment_hits_box(c, tr, 1.0, b.inflated(-1e-4 * s));
+                if !grazing {
+                    return Err(format!("step {step}: box cast differs on {id}"));
+                }
+            }
             // Closest hit: clip to each box's entry fraction.
             let mut best = (f32::INFINITY, NULL_NODE);
             tree.ray_cast(&ray, u64::MAX, |r, id, _| {
