@@ -74,10 +74,19 @@
 // `!(x <= limit)` is deliberate throughout: unlike `x > limit` it is true for NaN, which is how
 // non-finite input turns into "no contact".
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+// `unsafe` lives only in the C ABI layer (`capi`), each block with a SAFETY comment.
+#![cfg_attr(not(feature = "capi"), forbid(unsafe_code))]
+#![cfg_attr(feature = "capi", deny(unsafe_op_in_unsafe_fn))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+// A hosted C static library links std for its panic machinery (the core never panics; Rust
+// aborts instead of unwinding out of an `extern "C"` function). Embedded C builds are issue 5.
+#[cfg(all(feature = "capi", not(target_os = "none")))]
+extern crate std;
 
+#[cfg(feature = "capi")]
+pub mod capi;
 pub mod cast;
 pub mod distance;
 mod fmath;

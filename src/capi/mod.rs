@@ -1,0 +1,260 @@
+//! The C ABI (feature `capi`): `c2d_*` functions over the same `#[repr(C)]` value types the
+//! Rust API uses. The header `include/collide2d.h` is generated from this module by cbindgen.
+//!
+//! Rules: every pointer is checked for NULL; out-parameters are written only on success; a
+//! `c2d_Shape` coming from C has its tag validated as an integer before it is read as a Rust
+//! enum; nothing unwinds across the boundary (the core does not panic, and Rust aborts rather
+//! than unwind out of an `extern "C"` function).
+
+use crate::geometry::{Capsule, Circle, GeometryError, Polygon, Shape, MAX_POLYGON_VERTICES};
+use crate::manifold::{collide_with_margin, Manifold};
+use crate::math::{Transform, Vec2};
+use crate::overlap::overlaps;
+use crate::raycast::{ray_cast, Ray, RayHit};
+
+/// Result of every C ABI call. Values are stable and never reused.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Success; out-parameters were written.
+    Ok = 0,
+    /// A required pointer was NULL.
+    NullPointer = 1,
+    /// A `c2d_Shape` tag is not one of the defined kinds.
+    InvalidShapeTag = 2,
+    /// A coordinate, extent or radius is NaN or infinite.
+    NonFinite = 3,
+    /// A radius is negative.
+    NegativeRadius = 4,
+    /// Fewer than 3 distinct points.
+    TooFewPoints = 5,
+    /// More than 8 points.
+    TooManyPoints = 6,
+    /// The points are collinear.
+    Collinear = 7,
+    /// A box half extent is not positive.
+    InvalidExtent = 8,
+    /// Deflation removed the whole shape.
+    Collapsed = 9,
+}
+
+impl From<GeometryError> for Status {
+    fn from(e: GeometryError) -> Status {
+        match e {
+            GeometryError::NonFinite => Status::NonFinite,
+            GeometryError::NegativeRadius => Status::NegativeRadius,
+            GeometryError::TooFewPoints => Status::TooFewPoints,
+            GeometryError::TooManyPoints => Status::TooManyPoints,
+            GeometryError::Collinear => Status::Collinear,
+            GeometryError::InvalidExtent => Status::InvalidExtent,
+            GeometryError::Collapsed => Status::Collapsed,
+        }
+    }
+}
+
+/// Reads a shape from C, validating the tag first (an invalid enum discriminant must never be
+/// read as a Rust enum).
+///
+/// # Safety
+/// `p` must be NULL or point to readable memory of `size_of::<Shape>()` bytes.
+unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
+    if p.is_null() {
+        return Err(Status::NullPointer);
+    }
+    // SAFETY: `p` is non-null and, by the caller's contract, points to a readable c2d_Shape
+    // whose first 4 bytes are the u32 tag (repr(C, u32) layout).
+    let tag = unsafe { core::ptr::read_unaligned(p as *const u32) };
+    if tag > 2 {
+        return Err(Status::InvalidShapeTag);
+    }
+    // SAFETY: the tag names a valid variant and every bit pattern of the variant's payload
+    // (plain f32/u32 fields) is a valid value, so reading the whole enum is sound.
+    Ok(unsafe { core::ptr::read_unaligned(p) })
+}
+
+/// # Safety
+/// `p` must be NULL or point to a readable `c2d_Transform`.
+unsafe fn read<T: Copy>(p: *const T) -> Result<T, Status> {
+    if p.is_null() {
+        Err(Status::NullPointer)
+    } else {
+        // SAFETY: non-null and readable by the caller's contract; T is a plain-old-data type.
+        Ok(unsafe { core::ptr::read_unaligned(p) })
+    }
+}
+
+/// # Safety
+/// `out` must be NULL or point to writable memory for a `T`.
+unsafe fn write<T>(out: *mut T, value: T) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { core::ptr::write_unaligned(out, value) };
+    Status::Ok
+}
+
+/// Makes a circle shape. Writes `*out` on success.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_circle(center: Vec2, radius: f32, out: *mut Shape) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match Circle::new(center, radius) {
+        // SAFETY: `out` checked non-null; caller guarantees it is writable.
+        Ok(c) => unsafe { write(out, Shape::Circle(c)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Makes a capsule shape (radius 0: a segment). Writes `*out` on success.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_capsule(
+    center1: Vec2,
+    center2: Vec2,
+    radius: f32,
+    out: *mut Shape,
+) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match Capsule::new(center1, center2, radius) {
+        // SAFETY: `out` checked non-null; caller guarantees it is writable.
+        Ok(c) => unsafe { write(out, Shape::Capsule(c)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Makes a box polygon shape with half extents `hx`, `hy` centred on the local origin.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_box(hx: f32, hy: f32, out: *mut Shape) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match Polygon::make_box(hx, hy) {
+        // SAFETY: `out` checked non-null; caller guarantees it is writable.
+        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Makes a convex polygon shape from the hull of `count` (3..=8) points with rounding
+/// `radius`.
+///
+/// # Safety
+/// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` must be NULL or point
+/// to a writable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_polygon(
+    points: *const Vec2,
+    count: u32,
+    radius: f32,
+    out: *mut Shape,
+) -> Status {
+    if points.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    let Ok(n) = usize::try_from(count) else {
+        return Status::TooManyPoints;
+    };
+    if n > MAX_POLYGON_VERTICES {
+        return Status::TooManyPoints;
+    }
+    let mut buf = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+    for (i, slot) in buf.iter_mut().enumerate().take(n) {
+        // SAFETY: `points` is non-null and the caller guarantees `count` readable elements;
+        // i < count.
+        *slot = unsafe { core::ptr::read_unaligned(points.add(i)) };
+    }
+    match Polygon::new_rounded(&buf[..n], radius) {
+        // SAFETY: `out` checked non-null; caller guarantees it is writable.
+        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Overlap test between two shapes; writes `*out_overlaps`.
+///
+/// # Safety
+/// Every pointer must be NULL or point to a readable (inputs) / writable (output) value of its
+/// type.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_overlaps(
+    a: *const Shape,
+    xa: *const Transform,
+    b: *const Shape,
+    xb: *const Transform,
+    out_overlaps: *mut bool,
+) -> Status {
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
+        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    // SAFETY: `out_overlaps` is checked by `write`; writability is the caller's contract.
+    unsafe { write(out_overlaps, overlaps(&a, xa, &b, xb)) }
+}
+
+/// Contact manifold between two shapes with a speculative `margin` (0 for plain contact);
+/// writes `*out`. See the header's conventions for frames, directions and signs.
+///
+/// # Safety
+/// Every pointer must be NULL or point to a readable (inputs) / writable (output) value of its
+/// type.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_collide(
+    a: *const Shape,
+    xa: *const Transform,
+    b: *const Shape,
+    xb: *const Transform,
+    margin: f32,
+    out: *mut Manifold,
+) -> Status {
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
+        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    // SAFETY: `out` is checked by `write`; writability is the caller's contract.
+    unsafe { write(out, collide_with_margin(&a, xa, &b, xb, margin)) }
+}
+
+/// Ray cast against a shape placed at `xf`. Writes `*out_hit` (true on a hit) and, on a hit,
+/// `*out`.
+///
+/// # Safety
+/// Every pointer must be NULL or point to a readable (inputs) / writable (outputs) value of
+/// its type.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_ray_cast(
+    shape: *const Shape,
+    xf: *const Transform,
+    ray: *const Ray,
+    out_hit: *mut bool,
+    out: *mut RayHit,
+) -> Status {
+    if out_hit.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (s, xf, ray) = match unsafe { (read_shape(shape), read(xf), read(ray)) } {
+        (Ok(s), Ok(xf), Ok(r)) => (s, xf, r),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let hit = ray_cast(&s, xf, &ray);
+    if let Some(h) = hit {
+        // SAFETY: `out` checked non-null above; writability is the caller's contract.
+        unsafe { write(out, h) };
+    }
+    // SAFETY: `out_hit` checked non-null above; writability is the caller's contract.
+    unsafe { write(out_hit, hit.is_some()) }
+}
