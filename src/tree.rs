@@ -442,6 +442,16 @@ impl<S: NodeStorage> DynamicTree<S> {
         self.leaf(id).map(|n| n.flags & FLAG_MOVED != 0)
     }
 
+    /// In `parent`, replaces the child `old` by `new` (the caller fixes `new`'s parent link).
+    fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
+        let p = &mut self.nodes.nodes_mut()[parent as usize];
+        if p.child1() == old {
+            p.set_children(new, p.child2());
+        } else {
+            p.set_children(p.child1(), new);
+        }
+    }
+
     fn refit(&mut self, i: u32) {
         let nodes = self.nodes.nodes_mut();
         let (c1, c2) = (
@@ -470,16 +480,11 @@ impl<S: NodeStorage> DynamicTree<S> {
             nodes[new_parent as usize].set_children(sibling, leaf);
             nodes[sibling as usize].parent_or_next = new_parent;
             nodes[leaf as usize].parent_or_next = new_parent;
-            if old_parent != NULL_NODE {
-                let op = &mut nodes[old_parent as usize];
-                if op.child1() == sibling {
-                    op.set_children(new_parent, op.child2());
-                } else {
-                    op.set_children(op.child1(), new_parent);
-                }
-            } else {
-                self.root = new_parent;
-            }
+        }
+        if old_parent != NULL_NODE {
+            self.replace_child(old_parent, sibling, new_parent);
+        } else {
+            self.root = new_parent;
         }
         self.refit(new_parent);
         self.fix_upwards(old_parent);
@@ -569,14 +574,8 @@ impl<S: NodeStorage> DynamicTree<S> {
             pn.child1()
         };
         if grand != NULL_NODE {
-            let nodes = self.nodes.nodes_mut();
-            let g = &mut nodes[grand as usize];
-            if g.child1() == parent {
-                g.set_children(sibling, g.child2());
-            } else {
-                g.set_children(g.child1(), sibling);
-            }
-            nodes[sibling as usize].parent_or_next = grand;
+            self.replace_child(grand, parent, sibling);
+            self.nodes.nodes_mut()[sibling as usize].parent_or_next = grand;
             self.free(parent);
             self.fix_upwards(grand);
         } else {
@@ -622,19 +621,9 @@ impl<S: NodeStorage> DynamicTree<S> {
             return;
         };
         // a's child x moves under p in y's place; y moves up to a.
+        self.replace_child(a, x, y);
+        self.replace_child(p, y, x);
         let nodes = self.nodes.nodes_mut();
-        let a_node = &mut nodes[a as usize];
-        if a_node.child1() == x {
-            a_node.set_children(y, a_node.child2());
-        } else {
-            a_node.set_children(a_node.child1(), y);
-        }
-        let p_node = &mut nodes[p as usize];
-        if p_node.child1() == y {
-            p_node.set_children(x, p_node.child2());
-        } else {
-            p_node.set_children(p_node.child1(), x);
-        }
         nodes[x as usize].parent_or_next = p;
         nodes[y as usize].parent_or_next = a;
         self.refit(p);
@@ -799,42 +788,19 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// - `max_fraction` (or more) continues unchanged (all-hits),
     /// - a negative value ignores this proxy and continues.
     pub fn ray_cast(&self, ray: &Ray, mask: u64, mut f: impl FnMut(&Ray, u32, u64) -> f32) {
-        let mut input = *ray;
-        if !(input.max_fraction >= 0.0) || !input.origin.is_finite() || !input.translation.is_finite() {
+        if !(ray.max_fraction >= 0.0) || !ray.origin.is_finite() || !ray.translation.is_finite() {
             return;
         }
-        let p1 = input.origin;
-        let d = input.translation;
-        // Separating axis of the segment: |v · (p1 − c)| > |v| · h rules a box out.
-        let v = d.left_perp();
-        let abs_v = v.abs();
-        let max_fraction = core::cell::Cell::new(input.max_fraction);
-        let nodes_ok = |n: &TreeNode, max_fraction: f32| -> bool {
-            if n.category_bits & mask == 0 {
-                return false;
-            }
-            let p2 = p1.mul_add(max_fraction, d);
-            let seg = Aabb::new(p1.min(p2), p1.max(p2));
-            if !n.aabb.overlaps(seg) {
-                return false;
-            }
-            let c = n.aabb.center();
-            let h = n.aabb.half_extents();
-            let sep = v.dot(p1 - c).abs() - abs_v.dot(h);
-            sep <= 0.0
-        };
-        self.traverse(
-            |n| nodes_ok(n, max_fraction.get()),
-            |id, n| {
-                input.max_fraction = max_fraction.get();
-                let value = f(&input, id, n.data);
-                if value == 0.0 {
-                    return false;
-                }
-                if value > 0.0 && value < max_fraction.get() {
-                    max_fraction.set(value);
-                }
-                true
+        let mut input = *ray;
+        self.sweep(
+            ray.origin,
+            Vec2::ZERO,
+            ray.translation,
+            ray.max_fraction,
+            mask,
+            |max, id, user| {
+                input.max_fraction = max;
+                f(&input, id, user)
             },
         );
     }
@@ -842,40 +808,41 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// Sweeps the box `aabb` along `translation` through the tree (the broad phase of a shape
     /// cast: pass the cast shape's AABB and test the shape exactly in the callback). Callback
     /// semantics as [`DynamicTree::ray_cast`], with the sweep's current `max_fraction`.
-    pub fn box_cast(
-        &self,
-        aabb: Aabb,
-        translation: Vec2,
-        mask: u64,
-        mut f: impl FnMut(f32, u32, u64) -> f32,
-    ) {
+    pub fn box_cast(&self, aabb: Aabb, translation: Vec2, mask: u64, f: impl FnMut(f32, u32, u64) -> f32) {
         if !aabb.is_valid() || !translation.is_finite() {
             return;
         }
-        let p1 = aabb.center();
-        let ext = aabb.half_extents();
-        let d = translation;
+        self.sweep(aabb.center(), aabb.half_extents(), translation, 1.0, mask, f);
+    }
+
+    /// Sweeps a box with centre `p1` and half extents `ext` (zero for a ray) along `d` up to
+    /// `max`, clipping by the callback's return value (see [`DynamicTree::ray_cast`]). A node is
+    /// touched exactly when the centre's segment touches the node grown by `ext`: the segment's
+    /// box overlaps it and the segment's own normal does not separate them.
+    fn sweep(
+        &self,
+        p1: Vec2,
+        ext: Vec2,
+        d: Vec2,
+        max: f32,
+        mask: u64,
+        mut f: impl FnMut(f32, u32, u64) -> f32,
+    ) {
         let v = d.left_perp();
         let abs_v = v.abs();
-        let max_fraction = core::cell::Cell::new(1.0f32);
-        let node_ok = |n: &TreeNode, max_fraction: f32| -> bool {
-            if n.category_bits & mask == 0 {
-                return false;
-            }
-            // The box sweep hits a node iff the centre's segment hits the node grown by the
-            // box's half extents.
-            let grown = Aabb::new(n.aabb.min - ext, n.aabb.max + ext);
-            let p2 = p1.mul_add(max_fraction, d);
-            let seg = Aabb::new(p1.min(p2), p1.max(p2));
-            if !grown.overlaps(seg) {
-                return false;
-            }
-            let c = grown.center();
-            let h = grown.half_extents();
-            v.dot(p1 - c).abs() - abs_v.dot(h) <= 0.0
-        };
+        let max_fraction = core::cell::Cell::new(max);
         self.traverse(
-            |n| node_ok(n, max_fraction.get()),
+            |n| {
+                if n.category_bits & mask == 0 {
+                    return false;
+                }
+                let grown = Aabb::new(n.aabb.min - ext, n.aabb.max + ext);
+                let p2 = p1.mul_add(max_fraction.get(), d);
+                if !grown.overlaps(Aabb::new(p1.min(p2), p1.max(p2))) {
+                    return false;
+                }
+                v.dot(p1 - grown.center()).abs() - abs_v.dot(grown.half_extents()) <= 0.0
+            },
             |id, n| {
                 let value = f(max_fraction.get(), id, n.data);
                 if value == 0.0 {
