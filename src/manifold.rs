@@ -558,15 +558,21 @@ impl LocalPoly {
 /// Max over `p1`'s edges of the min separation of `p2`'s vertices: (separation, edge).
 #[inline]
 fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
+    // Inputs are validated finite, so plain comparisons replace the NaN-aware `f32::min`, and
+    // slices let the bounds checks go.
+    let verts2 = &p2.v[..p2.count];
     let mut best = f32::NEG_INFINITY;
     let mut best_i = 0;
-    for i in 0..p1.count {
-        let n = p1.n[i];
-        let v = p1.v[i];
+    for (i, (n, v)) in p1.n[..p1.count].iter().zip(&p1.v[..p1.count]).enumerate() {
+        // min over p2 of n · (w − v) = min(n · w) − n · v
         let mut si = f32::INFINITY;
-        for j in 0..p2.count {
-            si = si.min(n.dot(p2.v[j] - v));
+        for w in verts2 {
+            let d = n.dot(*w);
+            if d < si {
+                si = d;
+            }
         }
+        let si = si - n.dot(*v);
         if si > best {
             best = si;
             best_i = i;
@@ -684,8 +690,8 @@ fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut
     // Incident edge: the most anti-parallel normal of p2.
     let mut e2 = 0;
     let mut min_dot = f32::INFINITY;
-    for i in 0..p2.count {
-        let d = n1.dot(p2.n[i]);
+    for (i, n) in p2.n[..p2.count].iter().enumerate() {
+        let d = n1.dot(*n);
         if d < min_dot {
             min_dot = d;
             e2 = i;
