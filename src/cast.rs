@@ -162,40 +162,19 @@ pub fn shape_cast(
     let mut iterations = 1;
     loop {
         let core = g.pb - g.pa;
-        let (n, dist) = core.normalize_and_length();
+        let dist = core.length();
+        // The simplex normal stays exact at the tiny gaps where a cast stops.
+        let n = g.normal.unwrap_or(Vec2::ZERO);
         if g.overlap || n == Vec2::ZERO {
             // Cannot happen while advancing conservatively; report rather than guess.
             return CastOutput::with_state(CastState::Failed, iterations);
         }
         if dist <= target + tol {
-            // GJK's direction at a gap this small carries an error of order its tolerance over
-            // the gap; the contact manifold at the hit configuration (SAT face normal, or exact
-            // closest points at a vertex) gives the exact normal.
-            let xa_t = Transform {
-                p: xfa.p + translation_a * t,
-                q: xfa.q,
-            };
-            let xb_t = Transform {
-                p: xfb.p + translation_b * t,
-                q: xfb.q,
-            };
-            let m = collide_with_margin(a, xa_t, b, xb_t, target_distance + 4.0 * tol);
-            let (normal, point) = if m.count > 0 {
-                let deepest =
-                    m.points().iter().fold(
-                        m.points[0],
-                        |best, p| if p.depth > best.depth { *p } else { best },
-                    );
-                // Move the manifold's midpoint onto A's surface.
-                (m.normal, deepest.point + m.normal * (0.5 * deepest.depth))
-            } else {
-                (xfa.q.rotate(n), xfa.apply(g.pa + n * ra) + translation_a * t)
-            };
             return CastOutput {
                 state: CastState::Hit,
                 fraction: t,
-                point,
-                normal,
+                point: xfa.apply(g.pa + n * ra) + translation_a * t,
+                normal: xfa.q.rotate(n),
                 depth: 0.0,
                 iterations,
             };

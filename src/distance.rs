@@ -428,6 +428,10 @@ impl Simplex {
 pub(crate) struct GjkResult {
     pub pa: Vec2,
     pub pb: Vec2,
+    /// Unit normal from A to B taken from the final simplex: the perpendicular of a simplex
+    /// segment (exact for a vertex against an edge, however small the gap) or the direction to
+    /// a single simplex point. `None` when undefined (overlap, degenerate simplex).
+    pub normal: Option<Vec2>,
     pub iterations: u32,
     pub converged: bool,
     pub overlap: bool,
@@ -491,6 +495,16 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
         }
     }
     let (wa, wb) = s.witness();
+    let normal = match s.count {
+        1 => s.v[0].w.try_normalize(),
+        2 => {
+            (s.v[1].w - s.v[0].w)
+                .left_perp()
+                .try_normalize()
+                .map(|n| if n.dot(s.v[0].w) < 0.0 { -n } else { n })
+        }
+        _ => None,
+    };
     cache.count = s.count as u16;
     for i in 0..3 {
         cache.index_a[i] = if i < s.count { s.v[i].ia } else { 0 };
@@ -499,6 +513,7 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
     GjkResult {
         pa: wa,
         pb: wb,
+        normal: if overlap { None } else { normal },
         iterations,
         converged,
         overlap,
@@ -562,7 +577,11 @@ pub fn proxy_distance(
         iterations: r.iterations,
         status: DistanceStatus::Overlapping,
     };
-    let n = if r.overlap { None } else { core.try_normalize() };
+    let n = if r.overlap {
+        None
+    } else {
+        r.normal.or_else(|| core.try_normalize())
+    };
     match n {
         Some(n) if core_dist > ra + rb => {
             out.normal = xfa.q.rotate(n);

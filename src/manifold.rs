@@ -16,6 +16,7 @@
 //! Non-finite input, negative radii and polygons with a `count` outside 3..=8 give an empty
 //! manifold.
 
+use crate::distance::{gjk, ShapeProxy, SimplexCache};
 use crate::fmath;
 use crate::geometry::{Capsule, Circle, Polygon, Shape, MAX_POLYGON_VERTICES};
 use crate::math::{Transform, Vec2};
@@ -581,8 +582,8 @@ fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
     (best, best_i)
 }
 
-/// Closest points between two separated convex cores by checking every vertex against every
-/// edge of the other: exact, used only when SAT says the cores are apart.
+/// Closest points between two separated convex cores by checking every edge pair: the exact
+/// fallback of [`closest_cores`].
 /// Returns (point on A, point on B, squared distance, feature of A, feature of B).
 fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
     let mut best = (Vec2::ZERO, Vec2::ZERO, f32::INFINITY, 0u8, 0u8);
@@ -607,6 +608,38 @@ fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, 
         }
     }
     best
+}
+
+/// Closest points between two separated convex cores, by GJK (exact up to round-off; the
+/// final simplex names the features). Falls back to the all-pairs search should GJK not
+/// converge. Returns (point on A, point on B, squared distance, feature of A, feature of B).
+fn closest_cores(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
+    let proxy = |p: &LocalPoly| ShapeProxy {
+        points: p.v,
+        count: p.count as u32,
+        radius: 0.0,
+    };
+    let mut cache = SimplexCache::default();
+    let g = gjk(&proxy(pa), &proxy(pb), &mut cache);
+    if !g.converged || g.overlap || !(1..=2).contains(&cache.count) {
+        return brute_force_closest(pa, pb);
+    }
+    // A simplex pair of two distinct adjacent indices is that edge; one index is a vertex.
+    let feature = |p: &LocalPoly, i0: u8, i1: u8| -> u8 {
+        if i0 == i1 {
+            i0
+        } else if p.next(i0 as usize) == i1 as usize {
+            FEATURE_EDGE | i0
+        } else if p.next(i1 as usize) == i0 as usize {
+            FEATURE_EDGE | i1
+        } else {
+            i0
+        }
+    };
+    let last = cache.count as usize - 1;
+    let fa = feature(pa, cache.index_a[0], cache.index_a[last]);
+    let fb = feature(pb, cache.index_b[0], cache.index_b[last]);
+    (g.pa, g.pb, g.pa.distance_squared(g.pb), fa, fb)
 }
 
 /// The shared contact decision of every polygon pair, used by both `overlaps` and `collide`
@@ -646,7 +679,7 @@ pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Poly
         None
     } else {
         // Cores are apart: the SAT separation is only a lower bound on their distance.
-        let (pa, pb, dist_sq, fa, fb) = brute_force_closest(a, b);
+        let (pa, pb, dist_sq, fa, fb) = closest_cores(a, b);
         let max_d = radius + margin;
         if !(dist_sq <= max_d * max_d) {
             return PolyVerdict::Apart;
