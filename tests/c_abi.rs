@@ -77,38 +77,49 @@ fn run(cmd: &mut Command) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-#[test]
-fn c_tour_prints_what_rust_computes() {
+/// Builds the static library once per test process and returns the link arguments.
+fn static_lib() -> (PathBuf, Vec<String>) {
+    static ONCE: std::sync::OnceLock<(PathBuf, Vec<String>)> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let root = root();
+        let target = root.join("target/capi-test");
+        // A separate target dir avoids the outer cargo's lock.
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(&cargo)
+            .current_dir(&root)
+            .args([
+                "rustc",
+                "--quiet",
+                "--lib",
+                "--features",
+                "capi",
+                "--crate-type",
+                "staticlib",
+                "--target-dir",
+            ])
+            .arg(&target)
+            .args(["--", "--print", "native-static-libs"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let native = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .find_map(|l| l.split("native-static-libs: ").nth(1).map(str::to_owned))
+            .unwrap_or_default();
+        (target, native.split_whitespace().map(str::to_owned).collect())
+    })
+    .clone()
+}
+
+/// Compiles `c_examples/<file>` with warnings as errors and the sanitizers, runs it, returns
+/// its output.
+fn build_and_run(file: &str, compiler: &str, std: &str) -> String {
     let root = root();
-    let target = root.join("target/capi-test");
-    // The static library, built with the same features (a separate target dir avoids the
-    // outer cargo's lock).
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(&cargo)
-        .current_dir(&root)
-        .args([
-            "rustc",
-            "--quiet",
-            "--lib",
-            "--features",
-            "capi",
-            "--crate-type",
-            "staticlib",
-            "--target-dir",
-        ])
-        .arg(&target)
-        .args(["--", "--print", "native-static-libs"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let native = String::from_utf8_lossy(&out.stderr)
-        .lines()
-        .find_map(|l| l.split("native-static-libs: ").nth(1).map(str::to_owned))
-        .unwrap_or_default();
-    let exe = target.join("tour");
-    let mut cc = Command::new("cc");
+    let (target, native) = static_lib();
+    let exe = target.join(file.replace('.', "_"));
+    let mut cc = Command::new(compiler);
     cc.args([
-        "-std=c11",
+        std,
         "-Wall",
         "-Wextra",
         "-Wpedantic",
@@ -119,15 +130,38 @@ fn c_tour_prints_what_rust_computes() {
     ])
     .arg("-I")
     .arg(root.join("include"))
-    .arg(root.join("c_examples/tour.c"))
+    .arg(root.join("c_examples").join(file))
     .arg(target.join("debug/libcollide2d.a"))
-    .args(native.split_whitespace())
+    .args(&native)
     .arg("-lm")
     .arg("-o")
     .arg(&exe);
     run(&mut cc);
-    let printed = run(&mut Command::new(&exe));
+    run(&mut Command::new(&exe))
+}
 
+#[test]
+fn shape_layout_matches_the_hand_written_c_declaration() {
+    // include/collide2d.h declares c2d_Shape as { uint32_t tag; union { ... } u; }: payload at
+    // offset 4, total 148 bytes, alignment 4.
+    assert_eq!(core::mem::size_of::<Shape>(), 148);
+    assert_eq!(core::mem::align_of::<Shape>(), 4);
+    let s = Shape::Capsule(Capsule::new(Vec2::new(1.0, 2.0), Vec2::new(3.0, 4.0), 5.0).unwrap());
+    let p = &s as *const Shape as *const u8;
+    // SAFETY: reading plain bytes of a live, fully initialised repr(C, u32) value.
+    let (tag, c1x, r) = unsafe {
+        (
+            core::ptr::read_unaligned(p as *const u32),
+            core::ptr::read_unaligned(p.add(4) as *const f32),
+            core::ptr::read_unaligned(p.add(4 + 16) as *const f32),
+        )
+    };
+    assert_eq!((tag, c1x, r), (1, 1.0, 5.0));
+}
+
+#[test]
+fn c_tour_prints_what_rust_computes() {
+    let printed = build_and_run("tour.c", "cc", "-std=c99");
     // The same calls through the Rust API, formatted like the C program.
     let ground = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
     let ball = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
@@ -158,4 +192,126 @@ fn c_tour_prints_what_rust_computes() {
     want += &format!("collinear status {}\n", Status::Collinear as u32);
     want += &format!("null status {}\n", Status::NullPointer as u32);
     assert_eq!(printed, want);
+}
+
+#[test]
+fn c_broadphase_prints_what_rust_computes() {
+    let printed = build_and_run("broadphase.c", "cc", "-std=c99");
+    // The same scene through the Rust API.
+    let mut seed: u32 = 12345;
+    let mut rnd = || {
+        seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+        (seed >> 8) as f32 / 16777216.0
+    };
+    let mut shapes = Vec::new();
+    let mut boxes = Vec::new();
+    for _ in 0..40 {
+        let (cx, cy) = (rnd() * 100.0, rnd() * 100.0);
+        let (hx, hy) = (1.0 + rnd() * 4.0, 1.0 + rnd() * 4.0);
+        let corners = [
+            Vec2::new(cx - hx, cy - hy),
+            Vec2::new(cx + hx, cy - hy),
+            Vec2::new(cx + hx, cy + hy),
+            Vec2::new(cx - hx, cy + hy),
+        ];
+        shapes.push(Shape::Polygon(Polygon::new(&corners).unwrap()));
+        boxes.push(Aabb::new(corners[0], corners[2]));
+    }
+    let mut buf = vec![TreeNode::default(); 63];
+    let mut fixed = DynamicTree::from_buffer(&mut buf);
+    let mut heap = DynamicTree::new();
+    let mut full = 0;
+    let mut ids = Vec::new();
+    for (i, b) in boxes.iter().enumerate() {
+        match fixed.create_proxy(*b, 1, i as u64) {
+            Ok(id) => ids.push(id),
+            Err(TreeError::Full) => full += 1,
+            Err(e) => panic!("{e:?}"),
+        }
+        heap.create_proxy(*b, 1, i as u64).unwrap();
+    }
+    let mut want = format!("fixed proxies {} full {full} validate 0\n", fixed.proxy_count());
+    let mut sum = 0u64;
+    fixed.query(
+        Aabb::new(Vec2::new(20.0, 20.0), Vec2::new(60.0, 60.0)),
+        u64::MAX,
+        |_, u| {
+            sum += u + 1;
+            true
+        },
+    );
+    want += &format!("query sum {sum}\n");
+    let ray = Ray::new(Vec2::new(-5.0, 50.0), Vec2::new(110.0, 3.0));
+    let (mut best, mut best_user) = (2.0f32, 999u64);
+    heap.ray_cast(&ray, u64::MAX, |r, _, u| {
+        match ray_cast(&shapes[u as usize], Transform::IDENTITY, r) {
+            Some(h) => {
+                if h.fraction < best {
+                    best = h.fraction;
+                    best_user = u;
+                }
+                h.fraction
+            }
+            None => -1.0,
+        }
+    });
+    want += &format!("ray user {best_user} fraction {best:.6}\n");
+    let mut acc = [[0u64; 2]; 2];
+    fixed.query_pairs(|_, ua, _, ub| {
+        acc[0][0] += 1;
+        acc[0][1] += (ua + 1) * (ub + 1);
+    });
+    heap.query_pairs(|_, ua, _, ub| {
+        acc[1][0] += 1;
+        acc[1][1] += (ua + 1) * (ub + 1);
+    });
+    want += &format!(
+        "pairs fixed {} {} heap {} {}\n",
+        acc[0][0], acc[0][1], acc[1][0], acc[1][1]
+    );
+    want += &format!("destroy 0 again {}\n", Status::InvalidProxy as u32);
+    want += &format!("null {} validate 0\n", Status::NullPointer as u32);
+    assert_eq!(printed, want);
+    assert!(full > 0, "the fixed buffer must fill up in this scene");
+}
+
+#[test]
+fn cpp_queries_print_what_rust_computes() {
+    let printed = build_and_run("queries.cpp", "c++", "-std=c++17");
+    let bx = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let pill = Shape::Capsule(Capsule::new(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.2).unwrap());
+    let xa = Transform::IDENTITY;
+    let xb = Transform {
+        p: Vec2::new(2.0, 0.5),
+        q: Rot { c: 0.8, s: 0.6 },
+    };
+    let d = shape_distance(&bx, xa, &pill, xb, &mut SimplexCache::default());
+    let mut want = format!(
+        "distance {:.6} status {} normal {:.6} {:.6}\n",
+        d.distance, d.status as u32, d.normal.x, d.normal.y
+    );
+    let c = shape_cast(&bx, xa, Vec2::ZERO, &pill, xb, Vec2::new(-3.0, -0.5), 0.0);
+    want += &format!(
+        "cast state {} fraction {:.6} normal {:.6} {:.6}\n",
+        c.state as u32, c.fraction, c.normal.x, c.normal.y
+    );
+    let sa = Sweep {
+        local_center: Vec2::ZERO,
+        c1: Vec2::ZERO,
+        c2: Vec2::ZERO,
+        q1: Rot::IDENTITY,
+        q2: Rot::IDENTITY,
+    };
+    let sb = Sweep {
+        local_center: Vec2::ZERO,
+        c1: Vec2::new(2.0, 0.5),
+        c2: Vec2::new(-1.0, 0.5),
+        q1: Rot { c: 0.8, s: 0.6 },
+        q2: Rot { c: 0.6, s: 0.8 },
+    };
+    let t = time_of_impact(&bx, &sa, &pill, &sb, 1.0);
+    want += &format!("toi state {} fraction {:.6}\n", t.state as u32, t.fraction);
+    assert_eq!(printed, want);
+    assert_eq!(c.state, CastState::Hit);
+    assert_eq!(t.state, ToiState::Hit);
 }

@@ -6,6 +6,9 @@
 //! enum; nothing unwinds across the boundary (the core does not panic, and Rust aborts rather
 //! than unwind out of an `extern "C"` function).
 
+mod tree;
+pub use tree::*;
+
 use crate::geometry::{Capsule, Circle, GeometryError, Polygon, Shape, MAX_POLYGON_VERTICES};
 use crate::manifold::{collide_with_margin, Manifold};
 use crate::math::{Transform, Vec2};
@@ -36,6 +39,18 @@ pub enum Status {
     InvalidExtent = 8,
     /// Deflation removed the whole shape.
     Collapsed = 9,
+    /// A tree AABB is not finite or has min > max.
+    InvalidAabb = 10,
+    /// The tree's caller-provided memory has no room for another proxy.
+    TreeFull = 11,
+    /// A proxy id is stale, out of range or names an internal node.
+    InvalidProxy = 12,
+    /// `c2d_tree_validate` found a broken invariant.
+    TreeCorrupt = 13,
+    /// Caller memory for `c2d_tree_init` is not 8-byte aligned.
+    Misaligned = 14,
+    /// Caller memory for `c2d_tree_init` is smaller than one node plus the header.
+    BufferTooSmall = 15,
 }
 
 impl From<GeometryError> for Status {
@@ -74,7 +89,7 @@ unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
 
 /// # Safety
 /// `p` must be NULL or point to a readable `c2d_Transform`.
-unsafe fn read<T: Copy>(p: *const T) -> Result<T, Status> {
+pub(crate) unsafe fn read<T: Copy>(p: *const T) -> Result<T, Status> {
     if p.is_null() {
         Err(Status::NullPointer)
     } else {
@@ -85,7 +100,7 @@ unsafe fn read<T: Copy>(p: *const T) -> Result<T, Status> {
 
 /// # Safety
 /// `out` must be NULL or point to writable memory for a `T`.
-unsafe fn write<T>(out: *mut T, value: T) -> Status {
+pub(crate) unsafe fn write<T>(out: *mut T, value: T) -> Status {
     if out.is_null() {
         return Status::NullPointer;
     }
@@ -257,4 +272,93 @@ pub unsafe extern "C" fn c2d_ray_cast(
     }
     // SAFETY: `out_hit` checked non-null above; writability is the caller's contract.
     unsafe { write(out_hit, hit.is_some()) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Distance, casts and time of impact
+
+use crate::cast::{shape_cast, time_of_impact, CastOutput, Sweep, ToiOutput};
+use crate::distance::{shape_distance, DistanceOutput, SimplexCache};
+
+/// GJK distance between two shapes. `cache` may be NULL (cold start) or point to a
+/// zero-initialised `c2d_SimplexCache` kept per pair. Writes `*out`.
+///
+/// # Safety
+/// Every pointer must be NULL (where allowed) or point to a valid value of its type.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_shape_distance(
+    a: *const Shape,
+    xa: *const Transform,
+    b: *const Shape,
+    xb: *const Transform,
+    cache: *mut SimplexCache,
+    out: *mut DistanceOutput,
+) -> Status {
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
+        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    let mut local = SimplexCache::default();
+    // SAFETY: a non-null cache is readable and writable by the caller's contract; any bit
+    // pattern is a valid SimplexCache (it is validated before use).
+    let c = if cache.is_null() {
+        &mut local
+    } else {
+        unsafe { &mut *cache }
+    };
+    // SAFETY: `out` checked non-null; writability is the caller's contract.
+    unsafe { write(out, shape_distance(&a, xa, &b, xb, c)) }
+}
+
+/// Linear shape cast of A (moving by `translation_a`) against B (moving by `translation_b`),
+/// stopping `target_distance` short of contact. Writes `*out`.
+///
+/// # Safety
+/// Every pointer must be NULL or point to a valid value of its type.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn c2d_shape_cast(
+    a: *const Shape,
+    xa: *const Transform,
+    translation_a: Vec2,
+    b: *const Shape,
+    xb: *const Transform,
+    translation_b: Vec2,
+    target_distance: f32,
+    out: *mut CastOutput,
+) -> Status {
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
+        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let r = shape_cast(&a, xa, translation_a, &b, xb, translation_b, target_distance);
+    // SAFETY: `out` is checked by `write`; writability is the caller's contract.
+    unsafe { write(out, r) }
+}
+
+/// Time of impact of two shapes moving along sweeps with rotation. Writes `*out`.
+///
+/// # Safety
+/// Every pointer must be NULL or point to a valid value of its type.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_time_of_impact(
+    a: *const Shape,
+    sweep_a: *const Sweep,
+    b: *const Shape,
+    sweep_b: *const Sweep,
+    max_fraction: f32,
+    out: *mut ToiOutput,
+) -> Status {
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (a, sa, b, sb) = match unsafe { (read_shape(a), read(sweep_a), read_shape(b), read(sweep_b)) } {
+        (Ok(a), Ok(sa), Ok(b), Ok(sb)) => (a, sa, b, sb),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    // SAFETY: `out` is checked by `write`; writability is the caller's contract.
+    unsafe { write(out, time_of_impact(&a, &sa, &b, &sb, max_fraction)) }
 }

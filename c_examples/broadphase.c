@@ -1,0 +1,100 @@
+/* The dynamic tree from C: a tree in a static buffer (no allocator) and a heap tree, AABB
+ * query, closest-hit ray cast with an exact shape test in the callback, pair finding, and
+ * misuse reported by status codes. The Rust test suite checks the output. */
+#include <stdio.h>
+#include "collide2d.h"
+
+#define COUNT 40
+
+static uint32_t seed = 12345u;
+static float rnd(void) {
+    seed = seed * 1664525u + 1013904223u;
+    return (float)(seed >> 8) / 16777216.0f;
+}
+
+typedef struct Scene {
+    c2d_Shape shapes[COUNT];
+    c2d_Aabb boxes[COUNT];
+    c2d_Transform xf;
+    float best;
+    uint32_t best_user;
+} Scene;
+
+static float on_ray(const c2d_Ray *ray, uint32_t id, uint64_t user, void *context) {
+    Scene *s = (Scene *)context;
+    bool hit = false;
+    c2d_RayHit h;
+    (void)id;
+    if (c2d_ray_cast(&s->shapes[user], &s->xf, ray, &hit, &h) != C2D_STATUS_OK || !hit) return -1.0f;
+    if (h.fraction < s->best) {
+        s->best = h.fraction;
+        s->best_user = (uint32_t)user;
+    }
+    return h.fraction; /* clip: closest hit */
+}
+
+static bool on_query(uint32_t id, uint64_t user, void *context) {
+    unsigned long long *sum = (unsigned long long *)context;
+    (void)id;
+    *sum += user + 1;
+    return true;
+}
+
+static void on_pair(uint32_t a, uint64_t ua, uint32_t b, uint64_t ub, void *context) {
+    unsigned long long *acc = (unsigned long long *)context;
+    (void)a;
+    (void)b;
+    acc[0] += 1;
+    acc[1] += (ua + 1) * (ub + 1);
+}
+
+static uint64_t memory[4096]; /* 32 KiB, 8-byte aligned */
+
+int main(void) {
+    static Scene scene;
+    c2d_Tree *tree = NULL, *heap = NULL;
+    uint32_t ids[COUNT], full = 0, i, id;
+    size_t need = c2d_tree_memory_size(32);
+    c2d_Aabb q = {{20.0f, 20.0f}, {60.0f, 60.0f}};
+    c2d_Ray ray = {{-5.0f, 50.0f}, {110.0f, 3.0f}, 1.0f};
+    unsigned long long sum = 0, pairs[2] = {0, 0}, heap_pairs[2] = {0, 0};
+
+    scene.xf.p.x = 0.0f; scene.xf.p.y = 0.0f; scene.xf.q.c = 1.0f; scene.xf.q.s = 0.0f;
+    if (need > sizeof memory || c2d_tree_init(memory, need, &tree) != C2D_STATUS_OK) return 1;
+    if (c2d_tree_create(&heap) != C2D_STATUS_OK) return 1;
+    for (i = 0; i < COUNT; ++i) {
+        float cx = rnd() * 100.0f, cy = rnd() * 100.0f, hx = 1.0f + rnd() * 4.0f, hy = 1.0f + rnd() * 4.0f;
+        c2d_Vec2 corners[4];
+        corners[0].x = cx - hx; corners[0].y = cy - hy;
+        corners[1].x = cx + hx; corners[1].y = cy - hy;
+        corners[2].x = cx + hx; corners[2].y = cy + hy;
+        corners[3].x = cx - hx; corners[3].y = cy + hy;
+        if (c2d_make_polygon(corners, 4, 0.0f, &scene.shapes[i]) != C2D_STATUS_OK) return 1;
+        scene.boxes[i].min = corners[0];
+        scene.boxes[i].max = corners[2];
+        if (c2d_tree_create_proxy(tree, &scene.boxes[i], 1, i, &ids[i]) == C2D_STATUS_TREE_FULL) ++full;
+        if (c2d_tree_create_proxy(heap, &scene.boxes[i], 1, i, &id) != C2D_STATUS_OK) return 1;
+    }
+    printf("fixed proxies %u full %u validate %u\n", c2d_tree_proxy_count(tree), full, (unsigned)c2d_tree_validate(tree));
+    c2d_tree_query(tree, &q, ~0ull, on_query, &sum);
+    printf("query sum %llu\n", sum);
+    scene.best = 2.0f;
+    scene.best_user = 999;
+    c2d_tree_ray_cast(heap, &ray, ~0ull, on_ray, &scene);
+    printf("ray user %u fraction %.6f\n", scene.best_user, scene.best);
+    c2d_tree_query_pairs(tree, on_pair, pairs);
+    c2d_tree_query_pairs(heap, on_pair, heap_pairs);
+    printf("pairs fixed %llu %llu heap %llu %llu\n", pairs[0], pairs[1], heap_pairs[0], heap_pairs[1]);
+    /* Sequenced explicitly: C leaves the order of argument evaluation unspecified. */
+    {
+        unsigned first = (unsigned)c2d_tree_destroy_proxy(tree, ids[0]);
+        unsigned again = (unsigned)c2d_tree_destroy_proxy(tree, ids[0]);
+        unsigned null_status = (unsigned)c2d_tree_query(NULL, &q, 1, on_query, &sum);
+        unsigned valid = (unsigned)c2d_tree_validate(tree);
+        printf("destroy %u again %u\n", first, again);
+        printf("null %u validate %u\n", null_status, valid);
+    }
+    c2d_tree_free(heap);
+    c2d_tree_free(tree); /* no-op: the memory is ours */
+    return 0;
+}

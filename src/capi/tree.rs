@@ -1,0 +1,379 @@
+//! The dynamic tree behind an opaque `c2d_Tree` handle: `c2d_tree_create` / `c2d_tree_free`
+//! (heap, needs `alloc`), or `c2d_tree_init` inside caller-provided memory (no allocator).
+
+use super::Status;
+use crate::math::Aabb;
+use crate::raycast::Ray;
+use crate::tree::{DynamicTree, TreeError, TreeNode};
+use core::ffi::c_void;
+
+enum Storage {
+    #[cfg(feature = "alloc")]
+    Heap(DynamicTree<alloc::vec::Vec<TreeNode>>),
+    Fixed(DynamicTree<&'static mut [TreeNode]>),
+}
+
+/// An opaque dynamic AABB tree.
+pub struct Tree {
+    storage: Storage,
+    /// True when the handle was made by `c2d_tree_create` (and must be freed by
+    /// `c2d_tree_free`); false for `c2d_tree_init` memory, which the caller owns.
+    heap: bool,
+}
+
+/// Dispatches a method call to whichever storage the tree uses.
+macro_rules! with_tree {
+    ($t:expr, $tree:ident => $body:expr) => {
+        match &$t.storage {
+            #[cfg(feature = "alloc")]
+            Storage::Heap($tree) => $body,
+            Storage::Fixed($tree) => $body,
+        }
+    };
+    (mut $t:expr, $tree:ident => $body:expr) => {
+        match &mut $t.storage {
+            #[cfg(feature = "alloc")]
+            Storage::Heap($tree) => $body,
+            Storage::Fixed($tree) => $body,
+        }
+    };
+}
+
+impl From<TreeError> for Status {
+    fn from(e: TreeError) -> Status {
+        match e {
+            TreeError::InvalidAabb => Status::InvalidAabb,
+            TreeError::Full => Status::TreeFull,
+            TreeError::InvalidProxy => Status::InvalidProxy,
+            TreeError::Corrupt => Status::TreeCorrupt,
+        }
+    }
+}
+
+/// # Safety
+/// `t` must be NULL or a handle from `c2d_tree_create` / `c2d_tree_init` not yet freed.
+unsafe fn tree_ref<'a>(t: *const Tree) -> Result<&'a Tree, Status> {
+    // SAFETY: non-null handles are live trees by the caller's contract.
+    unsafe { t.as_ref() }.ok_or(Status::NullPointer)
+}
+
+/// # Safety
+/// As [`tree_ref`], and no other reference to the tree may be live.
+unsafe fn tree_mut<'a>(t: *mut Tree) -> Result<&'a mut Tree, Status> {
+    // SAFETY: non-null handles are live, exclusively borrowed trees by the caller's contract.
+    unsafe { t.as_mut() }.ok_or(Status::NullPointer)
+}
+
+/// Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with
+/// `c2d_tree_free`.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Tree*`.
+#[cfg(feature = "alloc")]
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_create(out: *mut *mut Tree) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    let t = alloc::boxed::Box::new(Tree {
+        storage: Storage::Heap(DynamicTree::new()),
+        heap: true,
+    });
+    // SAFETY: `out` is non-null and writable by the caller's contract.
+    unsafe { out.write_unaligned(alloc::boxed::Box::into_raw(t)) };
+    Status::Ok
+}
+
+/// Frees a tree made by `c2d_tree_create`. NULL is ignored; a tree made by `c2d_tree_init` is
+/// left alone (its memory belongs to the caller).
+///
+/// # Safety
+/// `tree` must be NULL or a live handle, not used afterwards.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_free(tree: *mut Tree) {
+    if tree.is_null() {
+        return;
+    }
+    // SAFETY: a live handle by the caller's contract.
+    if unsafe { !(*tree).heap } {
+        return;
+    }
+    #[cfg(feature = "alloc")]
+    // SAFETY: heap handles come from Box::into_raw in c2d_tree_create and are freed once.
+    drop(unsafe { alloc::boxed::Box::from_raw(tree) });
+}
+
+/// Bytes of caller memory `c2d_tree_init` needs for `max_proxies` proxies (aligned to 8).
+#[no_mangle]
+pub extern "C" fn c2d_tree_memory_size(max_proxies: u32) -> usize {
+    let nodes = (max_proxies as usize).saturating_mul(2).saturating_sub(1).max(1);
+    header_size().saturating_add(nodes.saturating_mul(core::mem::size_of::<TreeNode>()))
+}
+
+fn header_size() -> usize {
+    let a = core::mem::align_of::<TreeNode>();
+    core::mem::size_of::<Tree>().div_ceil(a) * a
+}
+
+/// Makes a tree inside caller memory (no allocator): `memory` must be 8-byte aligned and
+/// `size` bytes long (see `c2d_tree_memory_size`). The handle points into `memory`, which must
+/// outlive it. Inserting beyond the capacity returns `C2D_STATUS_TREE_FULL`.
+///
+/// # Safety
+/// `memory` must be NULL or point to `size` writable bytes that stay valid, and are not used
+/// otherwise, while the handle is in use; `out` must be NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_init(memory: *mut c_void, size: usize, out: *mut *mut Tree) -> Status {
+    if memory.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    let align = core::mem::align_of::<TreeNode>().max(core::mem::align_of::<Tree>());
+    if (memory as usize) % align != 0 {
+        return Status::Misaligned;
+    }
+    let header = header_size();
+    if size < header + core::mem::size_of::<TreeNode>() {
+        return Status::BufferTooSmall;
+    }
+    let count = (size - header) / core::mem::size_of::<TreeNode>();
+    // SAFETY: the node area starts `header` bytes in (a multiple of TreeNode's alignment, on
+    // an aligned base), holds `count` nodes within `size` bytes, is exclusively the tree's
+    // while the handle lives (caller's contract), and any bytes are valid TreeNode values
+    // (Pod) before from_buffer overwrites them. The 'static lifetime stands for "as long as
+    // the caller keeps the memory", which the caller guarantees.
+    let nodes: &'static mut [TreeNode] =
+        unsafe { core::slice::from_raw_parts_mut((memory as *mut u8).add(header) as *mut TreeNode, count) };
+    let tree = Tree {
+        storage: Storage::Fixed(DynamicTree::from_buffer(nodes)),
+        heap: false,
+    };
+    let handle = memory as *mut Tree;
+    // SAFETY: `memory` is aligned for Tree and has room for it (header >= size_of Tree).
+    unsafe { handle.write(tree) };
+    // SAFETY: `out` checked non-null; writable by the caller's contract.
+    unsafe { out.write_unaligned(handle) };
+    Status::Ok
+}
+
+/// Inserts a proxy for the tight box `*aabb`; writes its id to `*out_id`.
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_create_proxy(
+    tree: *mut Tree,
+    aabb: *const Aabb,
+    category_bits: u64,
+    user_data: u64,
+    out_id: *mut u32,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
+        (Ok(t), Ok(b)) => (t, b),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if out_id.is_null() {
+        return Status::NullPointer;
+    }
+    match with_tree!(mut t, tr => tr.create_proxy(b, category_bits, user_data)) {
+        // SAFETY: `out_id` checked non-null; writable by the caller's contract.
+        Ok(id) => unsafe { super::write(out_id, id) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Removes a proxy. Stale or out-of-range ids return `C2D_STATUS_INVALID_PROXY`.
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_destroy_proxy(tree: *mut Tree, id: u32) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { tree_mut(tree) } {
+        Ok(t) => with_tree!(mut t, tr => tr.destroy_proxy(id)).map_or_else(Status::from, |_| Status::Ok),
+        Err(e) => e,
+    }
+}
+
+/// Moves a proxy to the tight box `*aabb`; writes whether it was reinserted to
+/// `*out_reinserted` (may be NULL).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_move_proxy(
+    tree: *mut Tree,
+    id: u32,
+    aabb: *const Aabb,
+    out_reinserted: *mut bool,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
+        (Ok(t), Ok(b)) => (t, b),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    match with_tree!(mut t, tr => tr.move_proxy(id, b)) {
+        Ok(moved) => {
+            if !out_reinserted.is_null() {
+                // SAFETY: non-null and writable by the caller's contract.
+                unsafe { out_reinserted.write_unaligned(moved) };
+            }
+            Status::Ok
+        }
+        Err(e) => e.into(),
+    }
+}
+
+/// Callback for `c2d_tree_query`: return false to stop.
+pub type TreeQueryCallback =
+    Option<unsafe extern "C" fn(id: u32, user_data: u64, context: *mut c_void) -> bool>;
+/// Callback for `c2d_tree_ray_cast`: return 0 to stop, a fraction to clip, the ray's
+/// `max_fraction` to continue, a negative value to ignore the proxy.
+pub type TreeRayCastCallback =
+    Option<unsafe extern "C" fn(ray: *const Ray, id: u32, user_data: u64, context: *mut c_void) -> f32>;
+/// Callback for `c2d_tree_query_pairs`.
+pub type TreePairCallback =
+    Option<unsafe extern "C" fn(id_a: u32, user_a: u64, id_b: u32, user_b: u64, context: *mut c_void)>;
+
+/// Calls `callback(id, user_data, context)` for every proxy whose fat box overlaps `*aabb` and
+/// whose category bits intersect `mask`.
+///
+/// # Safety
+/// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_query(
+    tree: *const Tree,
+    aabb: *const Aabb,
+    mask: u64,
+    callback: TreeQueryCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, b) = match unsafe { (tree_ref(tree), super::read(aabb)) } {
+        (Ok(t), Ok(b)) => (t, b),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let Some(cb) = callback else {
+        return Status::NullPointer;
+    };
+    // SAFETY: the callback and its context are the caller's, valid by contract.
+    with_tree!(t, tr => tr.query(b, mask, |id, user| unsafe { cb(id, user, context) }));
+    Status::Ok
+}
+
+/// Casts `*ray` through the tree (see `c2d_TreeRayCastCallback` for the callback's return).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_ray_cast(
+    tree: *const Tree,
+    ray: *const Ray,
+    mask: u64,
+    callback: TreeRayCastCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, r) = match unsafe { (tree_ref(tree), super::read(ray)) } {
+        (Ok(t), Ok(r)) => (t, r),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let Some(cb) = callback else {
+        return Status::NullPointer;
+    };
+    // SAFETY: the callback and its context are the caller's, valid by contract; `input` is a
+    // live reference for the duration of the call.
+    with_tree!(t, tr => tr.ray_cast(&r, mask, |input, id, user| unsafe { cb(input, id, user, context) }));
+    Status::Ok
+}
+
+/// Reports every overlapping pair involving a proxy created or moved since the last call,
+/// each once, then clears the moved marks.
+///
+/// # Safety
+/// `tree` must be NULL or a live handle; `callback` must be safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_query_pairs(
+    tree: *mut Tree,
+    callback: TreePairCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let t = match unsafe { tree_mut(tree) } {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    let Some(cb) = callback else {
+        return Status::NullPointer;
+    };
+    // SAFETY: the callback and its context are the caller's, valid by contract.
+    with_tree!(mut t, tr => tr.query_pairs(|a, ua, b, ub| unsafe { cb(a, ua, b, ub, context) }));
+    Status::Ok
+}
+
+/// Rebuilds the tree if any proxy was enlarged.
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_rebuild(tree: *mut Tree) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { tree_mut(tree) } {
+        Ok(t) => {
+            with_tree!(mut t, tr => tr.rebuild());
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Checks every invariant of the tree.
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_validate(tree: *const Tree) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { tree_ref(tree) } {
+        Ok(t) => with_tree!(t, tr => tr.validate()).map_or_else(Status::from, |_| Status::Ok),
+        Err(e) => e,
+    }
+}
+
+/// Number of proxies (0 for NULL).
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_proxy_count(tree: *const Tree) -> u32 {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    unsafe { tree_ref(tree) }.map_or(0, |t| with_tree!(t, tr => tr.proxy_count()))
+}
+
+/// Height of the tree (0 for NULL).
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_height(tree: *const Tree) -> u32 {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    unsafe { tree_ref(tree) }.map_or(0, |t| with_tree!(t, tr => tr.height()))
+}
+
+/// Fat AABB of a proxy; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_fat_aabb(tree: *const Tree, id: u32, out: *mut Aabb) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let t = match unsafe { tree_ref(tree) } {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    match with_tree!(t, tr => tr.fat_aabb(id)) {
+        // SAFETY: `out` is checked by `write`; writable by the caller's contract.
+        Ok(b) => unsafe { super::write(out, b) },
+        Err(e) => e.into(),
+    }
+}
