@@ -101,12 +101,14 @@ fn circle_hit(c: Vec2, r: f32, ray: &LocalRay) -> Option<(f32, Vec2)> {
     if h2 < 0.0 {
         return None;
     }
-    let t = (along - fmath::sqrt(h2)) / len;
+    let h = fmath::sqrt(h2);
+    let t = (along - h) / len;
     if !(t >= 0.0 && t <= ray.max) {
         return None;
     }
-    let p = ray.o.mul_add(t, ray.d);
-    let n = (p - c).try_normalize().unwrap_or(-u);
+    // The hit point relative to the centre is perp − h·u, of length r: the unit normal
+    // without another square root.
+    let n = if r > 0.0 { (perp - u * h) * (1.0 / r) } else { -u };
     Some((t, n))
 }
 
