@@ -346,6 +346,30 @@ typedef struct c2d_Aabb {
   struct c2d_Vec2 max;
 } c2d_Aabb;
 
+// Mass properties of a shape with uniform density.
+typedef struct c2d_MassData {
+  // Mass (density × area).
+  float mass;
+  // Centre of mass, local space.
+  struct c2d_Vec2 center;
+  // Rotational inertia about the centre of mass.
+  float rotational_inertia;
+} c2d_MassData;
+
+// Closest points between two segments.
+typedef struct c2d_SegmentDistance {
+  // Closest point on the first segment.
+  struct c2d_Vec2 closest1;
+  // Closest point on the second segment.
+  struct c2d_Vec2 closest2;
+  // Fraction along the first segment (`p1 + fraction1 (q1 - p1)`), in `[0, 1]`.
+  float fraction1;
+  // Fraction along the second segment, in `[0, 1]`.
+  float fraction2;
+  // Squared distance between the closest points.
+  float distance_squared;
+} c2d_SegmentDistance;
+
 // Callback for `c2d_tree_query`: return false to stop.
 typedef bool (*c2d_TreeQueryCallback)(uint32_t id, uint64_t user_data, void *context);
 
@@ -509,6 +533,82 @@ c2d_Status c2d_time_of_impact(const c2d_Shape *a,
                               const struct c2d_Sweep *sweep_b,
                               float max_fraction,
                               struct c2d_ToiOutput *out);
+
+// Makes a box with half extents `hx`, `hy`, rounding `radius`, centred at `center` and
+// rotated by `rot` (local space).
+//
+// # Safety
+// `out` must be NULL or point to a writable `c2d_Shape`.
+c2d_Status c2d_make_offset_rounded_box(float hx,
+                                       float hy,
+                                       struct c2d_Vec2 center,
+                                       struct c2d_Rot rot,
+                                       float radius,
+                                       c2d_Shape *out);
+
+// Makes the box polygon covering `*aabb` (exact corners).
+//
+// # Safety
+// `aabb` must be NULL or readable; `out` NULL or writable.
+c2d_Status c2d_make_box_from_aabb(const struct c2d_Aabb *aabb, c2d_Shape *out);
+
+// Mass properties of a shape for `density`: mass, centre of mass (local) and rotational
+// inertia about it.
+//
+// # Safety
+// `shape` must be NULL or readable; `out` NULL or writable.
+c2d_Status c2d_shape_mass(const c2d_Shape *shape, float density, struct c2d_MassData *out);
+
+// World AABB of a shape placed at `*xf`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_shape_aabb(const c2d_Shape *shape,
+                          const struct c2d_Transform *xf,
+                          struct c2d_Aabb *out);
+
+// Whether the world point `point` lies inside or on the shape placed at `*xf`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_shape_contains_point(const c2d_Shape *shape,
+                                    const struct c2d_Transform *xf,
+                                    struct c2d_Vec2 point,
+                                    bool *out_inside);
+
+// The shape grown (negative `amount`: shrunk) on every side; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid (`out` may alias `shape`).
+c2d_Status c2d_shape_inflate(const c2d_Shape *shape, float amount, c2d_Shape *out);
+
+// Whether the world-space `*aabb` and the shape placed at `*xf` overlap or touch.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_aabb_shape(const struct c2d_Aabb *aabb,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   bool *out_overlaps);
+
+// Ray cast against a world-space AABB. Writes `*out_hit` and, on a hit, `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_ray_cast_aabb(const struct c2d_Aabb *aabb,
+                             const struct c2d_Ray *ray,
+                             bool *out_hit,
+                             struct c2d_RayHit *out);
+
+// Closest points between segments `p1`–`q1` and `p2`–`q2`.
+//
+// # Safety
+// `out` must be NULL or writable.
+c2d_Status c2d_segment_distance(struct c2d_Vec2 p1,
+                                struct c2d_Vec2 q1,
+                                struct c2d_Vec2 p2,
+                                struct c2d_Vec2 q2,
+                                struct c2d_SegmentDistance *out);
 
 // Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with
 // `c2d_tree_free`.

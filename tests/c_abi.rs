@@ -315,3 +315,100 @@ fn cpp_queries_print_what_rust_computes() {
     assert_eq!(c.state, CastState::Hit);
     assert_eq!(t.state, ToiState::Hit);
 }
+
+#[test]
+fn hand_written_shape_tags_match_the_rust_enum() {
+    // c2d_Shape is declared by hand in cbindgen.toml; its tag values must follow the enum.
+    let header = std::fs::read_to_string(root().join("include/collide2d.h")).unwrap();
+    let tag = |s: &Shape| -> u32 {
+        // SAFETY: the first 4 bytes of a repr(C, u32) enum are its u32 tag.
+        unsafe { core::ptr::read_unaligned(s as *const Shape as *const u32) }
+    };
+    let c = Circle::new(Vec2::ZERO, 1.0).unwrap();
+    let k = Capsule::new(Vec2::ZERO, Vec2::X, 1.0).unwrap();
+    let p = Polygon::make_box(1.0, 1.0).unwrap();
+    for (name, s) in [
+        ("CIRCLE", Shape::Circle(c)),
+        ("CAPSULE", Shape::Capsule(k)),
+        ("POLYGON", Shape::Polygon(p)),
+    ] {
+        // Exhaustive: a new variant fails to compile here until it is added to the header.
+        let member = match s {
+            Shape::Circle(_) => "c2d_Circle circle;",
+            Shape::Capsule(_) => "c2d_Capsule capsule;",
+            Shape::Polygon(_) => "c2d_Polygon polygon;",
+        };
+        assert!(
+            header.contains(&format!("#define C2D_SHAPE_{name} {}u", tag(&s))),
+            "tag of {name}"
+        );
+        assert!(header.contains(member), "union member for {name}");
+    }
+}
+
+#[test]
+fn shape_utilities_through_the_c_abi_match_rust() {
+    let mut s = Shape::Circle(Circle::new(Vec2::ZERO, 1.0).unwrap());
+    let mut mass = MassData::default();
+    let mut bb = Aabb::default();
+    let mut inside = false;
+    let mut hit = false;
+    let mut rh = RayHit::default();
+    let mut sd = SegmentDistance::default();
+    let xf = Transform::new(Vec2::new(1.0, 2.0), 0.5);
+    // SAFETY: every pointer is a live local of the right type.
+    unsafe {
+        assert_eq!(
+            c2d_make_offset_rounded_box(1.0, 0.5, Vec2::new(0.2, 0.1), Rot::from_angle(0.3), 0.1, &mut s),
+            Status::Ok
+        );
+        let rust = Shape::Polygon(
+            Polygon::make_offset_rounded_box(1.0, 0.5, Vec2::new(0.2, 0.1), Rot::from_angle(0.3), 0.1)
+                .unwrap(),
+        );
+        assert_eq!(s, rust);
+        assert_eq!(c2d_shape_mass(&s, 2.0, &mut mass), Status::Ok);
+        assert_eq!(mass, rust.mass(2.0));
+        assert_eq!(c2d_shape_aabb(&s, &xf, &mut bb), Status::Ok);
+        assert_eq!(bb, rust.aabb(xf));
+        assert_eq!(
+            c2d_shape_contains_point(&s, &xf, Vec2::new(1.0, 2.0), &mut inside),
+            Status::Ok
+        );
+        assert!(inside);
+        let mut grown = s;
+        assert_eq!(c2d_shape_inflate(&s, 0.25, &mut grown), Status::Ok);
+        assert_eq!(grown, rust.inflated(0.25).unwrap());
+        assert_eq!(c2d_shape_inflate(&s, -5.0, &mut grown), Status::Collapsed);
+        let a = Aabb::new(Vec2::new(-1.0, -1.0), Vec2::new(1.0, 1.0));
+        assert_eq!(c2d_make_box_from_aabb(&a, &mut s), Status::Ok);
+        assert_eq!(s, Shape::Polygon(Polygon::from_aabb(a).unwrap()));
+        assert_eq!(c2d_overlaps_aabb_shape(&a, &rust, &xf, &mut inside), Status::Ok);
+        assert_eq!(inside, overlaps_aabb_shape(a, &rust, xf));
+        let ray = Ray::new(Vec2::new(-3.0, 0.5), Vec2::new(4.0, 0.0));
+        assert_eq!(c2d_ray_cast_aabb(&a, &ray, &mut hit, &mut rh), Status::Ok);
+        assert!(hit && rh == ray_cast_aabb(a, &ray).unwrap());
+        assert_eq!(
+            c2d_segment_distance(
+                Vec2::ZERO,
+                Vec2::X,
+                Vec2::new(0.5, 1.0),
+                Vec2::new(0.5, 2.0),
+                &mut sd
+            ),
+            Status::Ok
+        );
+        assert_eq!(
+            sd,
+            segment_distance(Vec2::ZERO, Vec2::X, Vec2::new(0.5, 1.0), Vec2::new(0.5, 2.0))
+        );
+        assert_eq!(
+            c2d_shape_mass(core::ptr::null(), 1.0, &mut mass),
+            Status::NullPointer
+        );
+        assert_eq!(
+            c2d_make_box_from_aabb(&Aabb::new(Vec2::X, Vec2::ZERO), &mut s),
+            Status::InvalidExtent
+        );
+    }
+}

@@ -362,3 +362,188 @@ pub unsafe extern "C" fn c2d_time_of_impact(
     // SAFETY: `out` is checked by `write`; writability is the caller's contract.
     unsafe { write(out, time_of_impact(&a, &sa, &b, &sb, max_fraction)) }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shape utilities: more makers, mass, bounds, point test, inflation, AABB queries
+
+use crate::geometry::MassData;
+use crate::math::{Aabb, Rot};
+
+/// Makes a box with half extents `hx`, `hy`, rounding `radius`, centred at `center` and
+/// rotated by `rot` (local space).
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_offset_rounded_box(
+    hx: f32,
+    hy: f32,
+    center: Vec2,
+    rot: Rot,
+    radius: f32,
+    out: *mut Shape,
+) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match Polygon::make_offset_rounded_box(hx, hy, center, rot, radius) {
+        // SAFETY: `out` checked non-null; caller guarantees it is writable.
+        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Makes the box polygon covering `*aabb` (exact corners).
+///
+/// # Safety
+/// `aabb` must be NULL or readable; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_box_from_aabb(aabb: *const Aabb, out: *mut Shape) -> Status {
+    // SAFETY: checked by the helper; readability is the caller's contract.
+    let b = match unsafe { read(aabb) } {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match Polygon::from_aabb(b) {
+        // SAFETY: `out` checked non-null; caller guarantees it is writable.
+        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Mass properties of a shape for `density`: mass, centre of mass (local) and rotational
+/// inertia about it.
+///
+/// # Safety
+/// `shape` must be NULL or readable; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_shape_mass(shape: *const Shape, density: f32, out: *mut MassData) -> Status {
+    // SAFETY: checked by the helper; readability is the caller's contract.
+    match unsafe { read_shape(shape) } {
+        // SAFETY: `out` is checked by `write`; writability is the caller's contract.
+        Ok(s) => unsafe { write(out, s.mass(density)) },
+        Err(e) => e,
+    }
+}
+
+/// World AABB of a shape placed at `*xf`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_shape_aabb(shape: *const Shape, xf: *const Transform, out: *mut Aabb) -> Status {
+    // SAFETY: checked by the helpers; readability is the caller's contract.
+    match unsafe { (read_shape(shape), read(xf)) } {
+        // SAFETY: `out` is checked by `write`; writability is the caller's contract.
+        (Ok(s), Ok(x)) => unsafe { write(out, s.aabb(x)) },
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// Whether the world point `point` lies inside or on the shape placed at `*xf`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_shape_contains_point(
+    shape: *const Shape,
+    xf: *const Transform,
+    point: Vec2,
+    out_inside: *mut bool,
+) -> Status {
+    // SAFETY: checked by the helpers; readability is the caller's contract.
+    match unsafe { (read_shape(shape), read(xf)) } {
+        // SAFETY: `out_inside` is checked by `write`; writability is the caller's contract.
+        (Ok(s), Ok(x)) => unsafe { write(out_inside, s.contains_point(x, point)) },
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// The shape grown (negative `amount`: shrunk) on every side; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid (`out` may alias `shape`).
+#[no_mangle]
+pub unsafe extern "C" fn c2d_shape_inflate(shape: *const Shape, amount: f32, out: *mut Shape) -> Status {
+    // SAFETY: checked by the helper; readability is the caller's contract.
+    let s = match unsafe { read_shape(shape) } {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match s.inflated(amount) {
+        // SAFETY: `out` checked non-null; writability is the caller's contract.
+        Ok(g) => unsafe { write(out, g) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Whether the world-space `*aabb` and the shape placed at `*xf` overlap or touch.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_overlaps_aabb_shape(
+    aabb: *const Aabb,
+    shape: *const Shape,
+    xf: *const Transform,
+    out_overlaps: *mut bool,
+) -> Status {
+    // SAFETY: checked by the helpers; readability is the caller's contract.
+    match unsafe { (read(aabb), read_shape(shape), read(xf)) } {
+        // SAFETY: `out_overlaps` is checked by `write`; writability is the caller's contract.
+        (Ok(b), Ok(s), Ok(x)) => unsafe {
+            write(out_overlaps, crate::overlap::overlaps_aabb_shape(b, &s, x))
+        },
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => e,
+    }
+}
+
+/// Ray cast against a world-space AABB. Writes `*out_hit` and, on a hit, `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_ray_cast_aabb(
+    aabb: *const Aabb,
+    ray: *const Ray,
+    out_hit: *mut bool,
+    out: *mut RayHit,
+) -> Status {
+    if out_hit.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: checked by the helpers; readability is the caller's contract.
+    let (b, r) = match unsafe { (read(aabb), read(ray)) } {
+        (Ok(b), Ok(r)) => (b, r),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let hit = crate::raycast::ray_cast_aabb(b, &r);
+    if let Some(h) = hit {
+        // SAFETY: `out` checked non-null; writability is the caller's contract.
+        unsafe { write(out, h) };
+    }
+    // SAFETY: `out_hit` checked non-null; writability is the caller's contract.
+    unsafe { write(out_hit, hit.is_some()) }
+}
+
+/// Closest points between segments `p1`–`q1` and `p2`–`q2`.
+///
+/// # Safety
+/// `out` must be NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_segment_distance(
+    p1: Vec2,
+    q1: Vec2,
+    p2: Vec2,
+    q2: Vec2,
+    out: *mut crate::distance::SegmentDistance,
+) -> Status {
+    // SAFETY: `out` is checked by `write`; writability is the caller's contract.
+    unsafe { write(out, crate::distance::segment_distance(p1, q1, p2, q2)) }
+}
