@@ -387,6 +387,13 @@ typedef void (*c2d_TreePairCallback)(uint32_t id_a,
                                      uint64_t user_b,
                                      void *context);
 
+// Callback for `c2d_tree_box_cast`: receives the sweep's current maximum fraction; returns as
+// for `c2d_TreeRayCastCallback`.
+typedef float (*c2d_TreeBoxCastCallback)(float max_fraction,
+                                         uint32_t id,
+                                         uint64_t user_data,
+                                         void *context);
+
 // A solid circle.
 typedef struct c2d_Circle {
   // Centre in local space.
@@ -721,6 +728,45 @@ uint32_t c2d_tree_height(const struct c2d_Tree *tree);
 // # Safety
 // Pointers must be NULL or valid.
 c2d_Status c2d_tree_fat_aabb(const struct c2d_Tree *tree, uint32_t id, struct c2d_Aabb *out);
+
+// Grows a proxy's fat box to contain `*aabb` without restructuring; writes whether it grew to
+// `*out_grew` (may be NULL). Follow with `c2d_tree_rebuild`.
+//
+// # Safety
+// Pointers must be NULL or valid; `tree` a live handle.
+c2d_Status c2d_tree_enlarge_proxy(struct c2d_Tree *tree,
+                                  uint32_t id,
+                                  const struct c2d_Aabb *aabb,
+                                  bool *out_grew);
+
+// Sweeps the world box `*aabb` along `translation` through the tree (shape-cast broad phase).
+//
+// # Safety
+// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+c2d_Status c2d_tree_box_cast(const struct c2d_Tree *tree,
+                             const struct c2d_Aabb *aabb,
+                             struct c2d_Vec2 translation,
+                             uint64_t mask,
+                             c2d_TreeBoxCastCallback callback,
+                             void *context);
+
+// Sets the fat-AABB margin for boxes inserted or moved from now on (negative/NaN → 0).
+//
+// # Safety
+// `tree` must be NULL or a live handle.
+c2d_Status c2d_tree_set_margin(struct c2d_Tree *tree, float margin);
+
+// Tree quality: sum of internal-node perimeters over the root's (0 for NULL or empty).
+//
+// # Safety
+// `tree` must be NULL or a live handle.
+float c2d_tree_area_ratio(const struct c2d_Tree *tree);
+
+// User data of a proxy; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_tree_user_data(const struct c2d_Tree *tree, uint32_t id, uint64_t *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -412,3 +412,97 @@ fn shape_utilities_through_the_c_abi_match_rust() {
         );
     }
 }
+
+unsafe extern "C" fn count_box_hits(max: f32, _id: u32, _user: u64, ctx: *mut core::ffi::c_void) -> f32 {
+    // SAFETY: ctx is the test's live counter.
+    unsafe { *(ctx as *mut u32) += 1 };
+    max
+}
+
+#[test]
+fn tree_through_the_c_abi_matches_rust() {
+    let mut t: *mut Tree = core::ptr::null_mut();
+    let boxes: Vec<Aabb> = (0..30)
+        .map(|i| {
+            let c = Vec2::new((i * 7 % 50) as f32, (i * 13 % 40) as f32);
+            Aabb::from_center_half_extents(c, Vec2::new(1.5, 1.0))
+        })
+        .collect();
+    let mut rust = DynamicTree::new();
+    rust.set_margin(0.25);
+    // SAFETY: every pointer is a live local; the tree handle is freed at the end.
+    unsafe {
+        assert_eq!(c2d_tree_create(&mut t), Status::Ok);
+        assert_eq!(c2d_tree_set_margin(t, 0.25), Status::Ok);
+        let mut ids = Vec::new();
+        for (i, b) in boxes.iter().enumerate() {
+            let mut id = 0;
+            assert_eq!(c2d_tree_create_proxy(t, b, 1, i as u64 * 3, &mut id), Status::Ok);
+            ids.push(id);
+            rust.create_proxy(*b, 1, i as u64 * 3).unwrap();
+        }
+        let mut u = 0u64;
+        assert_eq!(c2d_tree_user_data(t, ids[4], &mut u), Status::Ok);
+        assert_eq!(u, 12);
+        let mut grew = false;
+        let big = Aabb::from_center_half_extents(Vec2::new(100.0, 100.0), Vec2::new(1.0, 1.0));
+        assert_eq!(c2d_tree_enlarge_proxy(t, ids[0], &big, &mut grew), Status::Ok);
+        assert!(grew);
+        rust.enlarge_proxy(ids[0], big).unwrap();
+        assert_eq!(c2d_tree_rebuild(t), Status::Ok);
+        rust.rebuild();
+        assert_eq!(c2d_tree_validate(t), Status::Ok);
+        assert!((c2d_tree_area_ratio(t) - rust.area_ratio()).abs() < 1e-4);
+        let cast = Aabb::from_center_half_extents(Vec2::new(-10.0, 20.0), Vec2::new(2.0, 2.0));
+        let mut n = 0u32;
+        assert_eq!(
+            c2d_tree_box_cast(
+                t,
+                &cast,
+                Vec2::new(80.0, 0.0),
+                u64::MAX,
+                Some(count_box_hits),
+                &mut n as *mut u32 as *mut core::ffi::c_void
+            ),
+            Status::Ok
+        );
+        let mut want = 0;
+        rust.box_cast(cast, Vec2::new(80.0, 0.0), u64::MAX, |max, _, _| {
+            want += 1;
+            max
+        });
+        assert_eq!(n, want);
+        assert!(n > 0);
+        assert_eq!(
+            c2d_tree_box_cast(t, &cast, Vec2::X, 1, None, core::ptr::null_mut()),
+            Status::NullPointer
+        );
+        assert_eq!(
+            c2d_tree_enlarge_proxy(t, 99_999, &big, core::ptr::null_mut()),
+            Status::InvalidProxy
+        );
+        c2d_tree_free(t);
+        c2d_tree_free(core::ptr::null_mut());
+    }
+    // Caller memory: misaligned and too small are refused.
+    let mut mem = vec![0u64; 64];
+    let mut h: *mut Tree = core::ptr::null_mut();
+    let base = mem.as_mut_ptr() as *mut u8;
+    // SAFETY: pointers into `mem`, sizes within it.
+    unsafe {
+        assert_eq!(
+            c2d_tree_init(base.add(4) as *mut core::ffi::c_void, 256, &mut h),
+            Status::Misaligned
+        );
+        assert_eq!(
+            c2d_tree_init(base as *mut core::ffi::c_void, 8, &mut h),
+            Status::BufferTooSmall
+        );
+        assert!(h.is_null());
+        assert_eq!(
+            c2d_tree_init(base as *mut core::ffi::c_void, 64 * 8, &mut h),
+            Status::Ok
+        );
+        assert_eq!(c2d_tree_validate(h), Status::Ok);
+    }
+}

@@ -377,3 +377,107 @@ pub unsafe extern "C" fn c2d_tree_fat_aabb(tree: *const Tree, id: u32, out: *mut
         Err(e) => e.into(),
     }
 }
+
+/// Grows a proxy's fat box to contain `*aabb` without restructuring; writes whether it grew to
+/// `*out_grew` (may be NULL). Follow with `c2d_tree_rebuild`.
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_enlarge_proxy(
+    tree: *mut Tree,
+    id: u32,
+    aabb: *const Aabb,
+    out_grew: *mut bool,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
+        (Ok(t), Ok(b)) => (t, b),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    match with_tree!(mut t, tr => tr.enlarge_proxy(id, b)) {
+        Ok(grew) => {
+            if !out_grew.is_null() {
+                // SAFETY: non-null and writable by the caller's contract.
+                unsafe { out_grew.write_unaligned(grew) };
+            }
+            Status::Ok
+        }
+        Err(e) => e.into(),
+    }
+}
+
+/// Callback for `c2d_tree_box_cast`: receives the sweep's current maximum fraction; returns as
+/// for `c2d_TreeRayCastCallback`.
+pub type TreeBoxCastCallback =
+    Option<unsafe extern "C" fn(max_fraction: f32, id: u32, user_data: u64, context: *mut c_void) -> f32>;
+
+/// Sweeps the world box `*aabb` along `translation` through the tree (shape-cast broad phase).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_box_cast(
+    tree: *const Tree,
+    aabb: *const Aabb,
+    translation: crate::math::Vec2,
+    mask: u64,
+    callback: TreeBoxCastCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, b) = match unsafe { (tree_ref(tree), super::read(aabb)) } {
+        (Ok(t), Ok(b)) => (t, b),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let Some(cb) = callback else {
+        return Status::NullPointer;
+    };
+    // SAFETY: the callback and its context are the caller's, valid by contract.
+    with_tree!(t, tr => tr.box_cast(b, translation, mask, |max, id, user| unsafe { cb(max, id, user, context) }));
+    Status::Ok
+}
+
+/// Sets the fat-AABB margin for boxes inserted or moved from now on (negative/NaN → 0).
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_set_margin(tree: *mut Tree, margin: f32) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { tree_mut(tree) } {
+        Ok(t) => {
+            with_tree!(mut t, tr => tr.set_margin(margin));
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Tree quality: sum of internal-node perimeters over the root's (0 for NULL or empty).
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_area_ratio(tree: *const Tree) -> f32 {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    unsafe { tree_ref(tree) }.map_or(0.0, |t| with_tree!(t, tr => tr.area_ratio()))
+}
+
+/// User data of a proxy; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_user_data(tree: *const Tree, id: u32, out: *mut u64) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let t = match unsafe { tree_ref(tree) } {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    match with_tree!(t, tr => tr.user_data(id)) {
+        // SAFETY: `out` is checked by `write`; writable by the caller's contract.
+        Ok(u) => unsafe { super::write(out, u) },
+        Err(e) => e.into(),
+    }
+}
