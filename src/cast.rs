@@ -95,7 +95,7 @@ pub fn shape_cast(
     }
     let proxy_a = ShapeProxy::from_shape(a);
     let proxy_b = ShapeProxy::from_shape(b);
-    if !xfa.is_finite() || !xfb.is_finite() {
+    if !xfa.is_valid() || !xfb.is_valid() {
         return CastOutput::with_state(CastState::InvalidInput, 0);
     }
     let rel = xfa.inv_mul(xfb);

@@ -558,7 +558,7 @@ pub fn proxy_distance(
         iterations: 0,
         status: DistanceStatus::InvalidInput,
     };
-    if !xfa.is_finite() {
+    if !xfa.is_valid() || !xfb.is_valid() {
         return invalid;
     }
     let rel = xfa.inv_mul(xfb);

@@ -140,6 +140,14 @@ impl LocalManifold {
     }
 }
 
+/// B's transform in A's frame, or `None` when either transform is invalid (non-finite, or a
+/// rotation that is not unit length): the one entry check shared by every overlap test and
+/// manifold, so both give "no contact" for the same inputs.
+#[inline]
+pub(crate) fn pair_frame(xfa: Transform, xfb: Transform) -> Option<Transform> {
+    (xfa.is_valid() && xfb.is_valid()).then(|| xfa.inv_mul(xfb))
+}
+
 #[inline]
 fn sanitize_margin(margin: f32) -> f32 {
     // NaN.max(0) is 0 (`clamp` would keep the NaN); infinite margins are clamped to keep
@@ -191,7 +199,10 @@ pub(crate) fn circles_local(a: &Circle, b: &Circle, xf: Transform, margin: f32) 
 /// Contact manifold between two circles.
 #[must_use]
 pub fn collide_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
-    let (m, o) = circles_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return Manifold::default();
+    };
+    let (m, o) = circles_local(a, b, xf, sanitize_margin(margin));
     m.to_world(xfa, o)
 }
 
@@ -312,7 +323,10 @@ pub fn collide_capsule_circle(
     xfb: Transform,
     margin: f32,
 ) -> Manifold {
-    let (m, o) = capsule_circle_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return Manifold::default();
+    };
+    let (m, o) = capsule_circle_local(a, b, xf, sanitize_margin(margin));
     m.to_world(xfa, o)
 }
 
@@ -483,7 +497,10 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
 /// overlapping capsules give two points.
 #[must_use]
 pub fn collide_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
-    let (m, o) = capsules_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return Manifold::default();
+    };
+    let (m, o) = capsules_local(a, b, xf, sanitize_margin(margin));
     m.to_world(xfa, o)
 }
 
@@ -862,7 +879,10 @@ pub(crate) fn polygon_pair_frames(a: &Polygon, xf: Transform) -> (Vec2, Transfor
 /// points for rounded polygons whose cores are apart).
 #[must_use]
 pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform, margin: f32) -> Manifold {
-    let (origin, sa, sb) = polygon_pair_frames(a, xfa.inv_mul(xfb));
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return Manifold::default();
+    };
+    let (origin, sa, sb) = polygon_pair_frames(a, xf);
     let (Some(la), Some(lb)) = (LocalPoly::from_polygon(a, sa), LocalPoly::from_polygon(b, sb)) else {
         return Manifold::default();
     };
@@ -948,7 +968,10 @@ pub fn collide_polygon_circle(
     xfb: Transform,
     margin: f32,
 ) -> Manifold {
-    let m = polygon_circle_local(a, b, xfa.inv_mul(xfb), sanitize_margin(margin));
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return Manifold::default();
+    };
+    let m = polygon_circle_local(a, b, xf, sanitize_margin(margin));
     m.to_world(xfa, Vec2::ZERO)
 }
 
@@ -979,7 +1002,9 @@ pub fn collide_polygon_capsule(
     margin: f32,
 ) -> Manifold {
     let margin = sanitize_margin(margin);
-    let xf = xfa.inv_mul(xfb);
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return Manifold::default();
+    };
     if let Some(circle) = capsule_as_circle(b) {
         return polygon_circle_local(a, &circle, xf, margin).to_world(xfa, Vec2::ZERO);
     }

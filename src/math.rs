@@ -370,6 +370,15 @@ impl Transform {
     pub fn is_finite(self) -> bool {
         self.p.is_finite() && self.q.is_finite()
     }
+
+    /// True when finite and the rotation has unit length within 1e-3 (`|c² + s² − 1| <= 1e-3`).
+    /// Every query treats other transforms as bad input ("no contact" / "no hit" / invalid).
+    #[inline]
+    #[must_use]
+    pub fn is_valid(self) -> bool {
+        let n = self.q.c * self.q.c + self.q.s * self.q.s;
+        self.p.is_finite() && (n - 1.0).abs() <= 1.0e-3
+    }
 }
 
 impl Mul for Rot {

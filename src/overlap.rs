@@ -7,7 +7,7 @@
 
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::manifold::{
-    capsule_as_circle, capsule_circle_local, capsules_local, circles_local, polygon_circle_local,
+    capsule_as_circle, capsule_circle_local, capsules_local, circles_local, pair_frame, polygon_circle_local,
     polygon_pair_frames, polygon_verdict, LocalPoly, PolyVerdict,
 };
 use crate::math::{Aabb, Transform};
@@ -15,31 +15,33 @@ use crate::math::{Aabb, Transform};
 /// True when two circles overlap or touch.
 #[must_use]
 pub fn overlaps_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    circles_local(a, b, xfa.inv_mul(xfb), 0.0).0.count > 0
+    pair_frame(xfa, xfb).is_some_and(|xf| circles_local(a, b, xf, 0.0).0.count > 0)
 }
 
 /// True when a capsule and a circle overlap or touch.
 #[must_use]
 pub fn overlaps_capsule_circle(a: &Capsule, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    capsule_circle_local(a, b, xfa.inv_mul(xfb), 0.0).0.count > 0
+    pair_frame(xfa, xfb).is_some_and(|xf| capsule_circle_local(a, b, xf, 0.0).0.count > 0)
 }
 
 /// True when two capsules overlap or touch.
 #[must_use]
 pub fn overlaps_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform) -> bool {
-    capsules_local(a, b, xfa.inv_mul(xfb), 0.0).0.count > 0
+    pair_frame(xfa, xfb).is_some_and(|xf| capsules_local(a, b, xf, 0.0).0.count > 0)
 }
 
 /// True when a polygon and a circle overlap or touch.
 #[must_use]
 pub fn overlaps_polygon_circle(a: &Polygon, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    polygon_circle_local(a, b, xfa.inv_mul(xfb), 0.0).count > 0
+    pair_frame(xfa, xfb).is_some_and(|xf| polygon_circle_local(a, b, xf, 0.0).count > 0)
 }
 
 /// True when a polygon and a capsule overlap or touch.
 #[must_use]
 pub fn overlaps_polygon_capsule(a: &Polygon, xfa: Transform, b: &Capsule, xfb: Transform) -> bool {
-    let xf = xfa.inv_mul(xfb);
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return false;
+    };
     if let Some(circle) = capsule_as_circle(b) {
         return polygon_circle_local(a, &circle, xf, 0.0).count > 0;
     }
@@ -56,7 +58,10 @@ pub fn overlaps_polygon_capsule(a: &Polygon, xfa: Transform, b: &Capsule, xfb: T
 /// True when two polygons overlap or touch (SAT; exact distance for rounded polygons).
 #[must_use]
 pub fn overlaps_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform) -> bool {
-    let (_, sa, sb) = polygon_pair_frames(a, xfa.inv_mul(xfb));
+    let Some(xf) = pair_frame(xfa, xfb) else {
+        return false;
+    };
+    let (_, sa, sb) = polygon_pair_frames(a, xf);
     match (LocalPoly::from_polygon(a, sa), LocalPoly::from_polygon(b, sb)) {
         (Some(la), Some(lb)) => !matches!(polygon_verdict(&la, &lb, 0.0), PolyVerdict::Apart),
         _ => false,

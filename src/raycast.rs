@@ -63,7 +63,7 @@ struct LocalRay {
 }
 
 fn local_ray(xf: Transform, ray: &Ray) -> Option<LocalRay> {
-    if !(ray.max_fraction >= 0.0) || !ray.max_fraction.is_finite() || !xf.is_finite() {
+    if !(ray.max_fraction >= 0.0) || !ray.max_fraction.is_finite() || !xf.is_valid() {
         return None;
     }
     let o = xf.inv_apply(ray.origin);

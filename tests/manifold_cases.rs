@@ -493,3 +493,53 @@ fn t18_aabb_overlaps_against_every_kind() {
         at(0.0, 0.0)
     ));
 }
+
+#[test]
+fn t19_non_unit_rotations_are_bad_input_everywhere() {
+    // Found by fuzzing the C ABI: a "rotation" of length ~1e15 made the local computation
+    // overflow differently from the world conversion, so overlaps said yes while collide said
+    // no. A transform whose rotation is not unit length (within 1e-3) is now bad input for every
+    // query, and all of them agree on "no contact".
+    let shapes = [
+        circle(1.0),
+        boxs(1.0, 1.0),
+        capsule(v(0.0, 0.0), v(1.0, 0.0), 0.5),
+        Shape::Polygon(Polygon::make_rounded_box(1.0, 1.0, 0.2).unwrap()),
+    ];
+    let bad = [
+        Rot { c: 9.5e14, s: 9.5e14 },
+        Rot { c: 0.0, s: 0.0 },
+        Rot { c: 1.01, s: 0.0 },
+    ];
+    for a in &shapes {
+        for b in &shapes {
+            for q in bad {
+                let x = Transform { p: v(0.0, 0.0), q };
+                for (xa, xb) in [(x, Transform::IDENTITY), (Transform::IDENTITY, x)] {
+                    assert!(!overlaps(a, xa, b, xb));
+                    assert_eq!(collide_with_margin(a, xa, b, xb, 1.0).count, 0);
+                    assert_eq!(
+                        shape_distance(a, xa, b, xb, &mut SimplexCache::default()).status,
+                        DistanceStatus::InvalidInput
+                    );
+                    assert_eq!(
+                        shape_cast(a, xa, Vec2::ZERO, b, xb, v(1.0, 0.0), 0.0).state,
+                        CastState::InvalidInput
+                    );
+                }
+                assert!(ray_cast(
+                    a,
+                    Transform { p: Vec2::ZERO, q },
+                    &Ray::new(v(-5.0, 0.0), v(10.0, 0.0))
+                )
+                .is_none());
+            }
+        }
+    }
+    // Slightly off unit (as after integration drift) is still accepted.
+    let drift = Transform {
+        p: Vec2::ZERO,
+        q: Rot { c: 1.0004, s: 0.0 },
+    };
+    assert!(overlaps(&shapes[0], drift, &shapes[1], Transform::IDENTITY));
+}

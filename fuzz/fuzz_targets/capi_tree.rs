@@ -1,0 +1,77 @@
+//! Arbitrary operation sequences on a tree in caller memory through the C ABI: create,
+//! destroy, move, enlarge (random ids, including stale and out-of-range ones, and arbitrary
+//! floats), rebuild, queries, ray and box casts, pair finding. Nothing may panic and the tree
+//! must validate after every operation.
+#![no_main]
+use collide2d::capi::*;
+use collide2d::*;
+use core::ffi::c_void;
+use libfuzzer_sys::fuzz_target;
+
+unsafe extern "C" fn on_query(_id: u32, _u: u64, _c: *mut c_void) -> bool {
+    true
+}
+unsafe extern "C" fn on_ray(r: *const Ray, _id: u32, u: u64, _c: *mut c_void) -> f32 {
+    // SAFETY: the tree passes a live ray.
+    let max = unsafe { (*r).max_fraction };
+    match u % 4 {
+        0 => 0.0,
+        1 => -1.0,
+        2 => max * 0.5,
+        _ => max,
+    }
+}
+unsafe extern "C" fn on_box(max: f32, _id: u32, u: u64, _c: *mut c_void) -> f32 {
+    if u % 3 == 0 { 0.5 * max } else { max }
+}
+unsafe extern "C" fn on_pair(_a: u32, _ua: u64, _b: u32, _ub: u64, c: *mut c_void) {
+    // SAFETY: the context is the target's live counter.
+    unsafe { *(c as *mut u64) += 1 };
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut mem = vec![0u64; 512];
+    let mut t: *mut Tree = core::ptr::null_mut();
+    let size = c2d_tree_memory_size(40).min(mem.len() * 8);
+    // SAFETY: `mem` is 8-byte aligned, `size` bytes fit in it, and it outlives the handle.
+    unsafe { assert_eq!(c2d_tree_init(mem.as_mut_ptr() as *mut c_void, size, &mut t), Status::Ok) };
+    let mut pairs = 0u64;
+    for op in data.chunks_exact(21) {
+        let f = |i: usize| f32::from_le_bytes([op[i], op[i + 1], op[i + 2], op[i + 3]]);
+        let id = u32::from_le_bytes([op[1], op[2], op[3], op[4]]) % 96;
+        let aabb = Aabb::new(Vec2::new(f(5), f(9)), Vec2::new(f(5) + f(13).abs(), f(9) + f(17).abs()));
+        // SAFETY: `t` is live; every pointer is a live local.
+        unsafe {
+            match op[0] % 10 {
+                0 | 1 | 2 => {
+                    let mut out = 0;
+                    let _ = c2d_tree_create_proxy(t, &aabb, u64::from(op[1]), u64::from(op[2]), &mut out);
+                }
+                3 => {
+                    let _ = c2d_tree_destroy_proxy(t, id);
+                }
+                4 => {
+                    let _ = c2d_tree_move_proxy(t, id, &aabb, core::ptr::null_mut());
+                }
+                5 => {
+                    let _ = c2d_tree_enlarge_proxy(t, id, &aabb, core::ptr::null_mut());
+                }
+                6 => {
+                    let _ = c2d_tree_rebuild(t);
+                }
+                7 => {
+                    let _ = c2d_tree_query(t, &aabb, u64::from(op[3]), Some(on_query), core::ptr::null_mut());
+                }
+                8 => {
+                    let ray = Ray { origin: aabb.min, translation: Vec2::new(f(13), f(17)), max_fraction: f(1) };
+                    let _ = c2d_tree_ray_cast(t, &ray, u64::MAX, Some(on_ray), core::ptr::null_mut());
+                    let _ = c2d_tree_box_cast(t, &aabb, Vec2::new(f(13), f(1)), u64::MAX, Some(on_box), core::ptr::null_mut());
+                }
+                _ => {
+                    let _ = c2d_tree_query_pairs(t, Some(on_pair), &mut pairs as *mut u64 as *mut c_void);
+                }
+            }
+            assert_eq!(c2d_tree_validate(t), Status::Ok, "tree corrupted by op {}", op[0] % 10);
+        }
+    }
+});
