@@ -40,7 +40,7 @@
 //! | [`CastOutput`] | `fraction` of both translations, world `point` on A's surface, world unit `normal` A→B (never zero for a hit); starting in contact and moving apart or sliding is a miss; starting penetrating is [`CastState::Overlapping`] with `depth` |
 //! | [`ToiOutput`] | sweep `fraction` and a [`ToiState`]; conservative: no overlap before `fraction`, except grazes shallower than (reach A + reach B)·0.25²/8 (see [`time_of_impact`]) |
 //! | frames | every query runs in a shape's local frame, so results do not lose precision far from the world origin |
-//! | bad input | constructors return [`GeometryError`]; queries given NaN/inf, negative radii or a polygon `count` outside 3..=8 return "no contact" |
+//! | bad input | constructors return [`GeometryError`]; queries given NaN/inf, a rotation that is not unit length (see [`Transform::is_valid`]), negative radii or a polygon `count` outside 3..=8 return "no contact" / "no hit" / an invalid-input state |
 //!
 //! ## Degenerate cases (documented choices)
 //! - Coincident circle centres: the normal is shape A's local +x axis (in world space).
