@@ -109,20 +109,29 @@ pub(crate) unsafe fn write<T>(out: *mut T, value: T) -> Status {
     Status::Ok
 }
 
+/// Writes a freshly made shape to `out`, or maps the constructor's error (`out` untouched).
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Shape`.
+unsafe fn write_made(out: *mut Shape, made: Result<Shape, GeometryError>) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match made {
+        // SAFETY: `out` checked non-null; the caller guarantees it is writable.
+        Ok(shape) => unsafe { write(out, shape) },
+        Err(e) => e.into(),
+    }
+}
+
 /// Makes a circle shape. Writes `*out` on success.
 ///
 /// # Safety
 /// `out` must be NULL or point to a writable `c2d_Shape`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_make_circle(center: Vec2, radius: f32, out: *mut Shape) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    match Circle::new(center, radius) {
-        // SAFETY: `out` checked non-null; caller guarantees it is writable.
-        Ok(c) => unsafe { write(out, Shape::Circle(c)) },
-        Err(e) => e.into(),
-    }
+    // SAFETY: `out` validity is the caller's contract, checked for NULL by `write_made`.
+    unsafe { write_made(out, Circle::new(center, radius).map(Shape::Circle)) }
 }
 
 /// Makes a capsule shape (radius 0: a segment). Writes `*out` on success.
@@ -136,14 +145,8 @@ pub unsafe extern "C" fn c2d_make_capsule(
     radius: f32,
     out: *mut Shape,
 ) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    match Capsule::new(center1, center2, radius) {
-        // SAFETY: `out` checked non-null; caller guarantees it is writable.
-        Ok(c) => unsafe { write(out, Shape::Capsule(c)) },
-        Err(e) => e.into(),
-    }
+    // SAFETY: `out` validity is the caller's contract, checked for NULL by `write_made`.
+    unsafe { write_made(out, Capsule::new(center1, center2, radius).map(Shape::Capsule)) }
 }
 
 /// Makes a box polygon shape with half extents `hx`, `hy` centred on the local origin.
@@ -152,14 +155,8 @@ pub unsafe extern "C" fn c2d_make_capsule(
 /// `out` must be NULL or point to a writable `c2d_Shape`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_make_box(hx: f32, hy: f32, out: *mut Shape) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    match Polygon::make_box(hx, hy) {
-        // SAFETY: `out` checked non-null; caller guarantees it is writable.
-        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
-        Err(e) => e.into(),
-    }
+    // SAFETY: `out` validity is the caller's contract, checked for NULL by `write_made`.
+    unsafe { write_made(out, Polygon::make_box(hx, hy).map(Shape::Polygon)) }
 }
 
 /// Makes a convex polygon shape from the hull of `count` (3..=8) points with rounding
@@ -383,13 +380,12 @@ pub unsafe extern "C" fn c2d_make_offset_rounded_box(
     radius: f32,
     out: *mut Shape,
 ) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    match Polygon::make_offset_rounded_box(hx, hy, center, rot, radius) {
-        // SAFETY: `out` checked non-null; caller guarantees it is writable.
-        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
-        Err(e) => e.into(),
+    // SAFETY: `out` validity is the caller's contract, checked for NULL by `write_made`.
+    unsafe {
+        write_made(
+            out,
+            Polygon::make_offset_rounded_box(hx, hy, center, rot, radius).map(Shape::Polygon),
+        )
     }
 }
 
@@ -404,14 +400,8 @@ pub unsafe extern "C" fn c2d_make_box_from_aabb(aabb: *const Aabb, out: *mut Sha
         Ok(b) => b,
         Err(e) => return e,
     };
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    match Polygon::from_aabb(b) {
-        // SAFETY: `out` checked non-null; caller guarantees it is writable.
-        Ok(p) => unsafe { write(out, Shape::Polygon(p)) },
-        Err(e) => e.into(),
-    }
+    // SAFETY: `out` validity is the caller's contract, checked for NULL by `write_made`.
+    unsafe { write_made(out, Polygon::from_aabb(b).map(Shape::Polygon)) }
 }
 
 /// Mass properties of a shape for `density`: mass, centre of mass (local) and rotational

@@ -207,16 +207,40 @@ pub unsafe extern "C" fn c2d_tree_move_proxy(
     aabb: *const Aabb,
     out_reinserted: *mut bool,
 ) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        update_proxy(
+            tree,
+            id,
+            aabb,
+            out_reinserted,
+            |t, id, b| with_tree!(mut t, tr => tr.move_proxy(id, b)),
+        )
+    }
+}
+
+/// Shared body of move and enlarge: reads the box, applies `op`, reports its flag through the
+/// optional `out_flag`.
+///
+/// # Safety
+/// `tree` NULL or a live handle; `aabb` NULL or readable; `out_flag` NULL or writable.
+unsafe fn update_proxy(
+    tree: *mut Tree,
+    id: u32,
+    aabb: *const Aabb,
+    out_flag: *mut bool,
+    op: impl FnOnce(&mut Tree, u32, Aabb) -> Result<bool, TreeError>,
+) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
         (Ok(t), Ok(b)) => (t, b),
         (Err(e), _) | (_, Err(e)) => return e,
     };
-    match with_tree!(mut t, tr => tr.move_proxy(id, b)) {
-        Ok(moved) => {
-            if !out_reinserted.is_null() {
+    match op(t, id, b) {
+        Ok(flag) => {
+            if !out_flag.is_null() {
                 // SAFETY: non-null and writable by the caller's contract.
-                unsafe { out_reinserted.write_unaligned(moved) };
+                unsafe { out_flag.write_unaligned(flag) };
             }
             Status::Ok
         }
@@ -390,20 +414,15 @@ pub unsafe extern "C" fn c2d_tree_enlarge_proxy(
     aabb: *const Aabb,
     out_grew: *mut bool,
 ) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
-        (Ok(t), Ok(b)) => (t, b),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
-    match with_tree!(mut t, tr => tr.enlarge_proxy(id, b)) {
-        Ok(grew) => {
-            if !out_grew.is_null() {
-                // SAFETY: non-null and writable by the caller's contract.
-                unsafe { out_grew.write_unaligned(grew) };
-            }
-            Status::Ok
-        }
-        Err(e) => e.into(),
+    // SAFETY: forwarded contract.
+    unsafe {
+        update_proxy(
+            tree,
+            id,
+            aabb,
+            out_grew,
+            |t, id, b| with_tree!(mut t, tr => tr.enlarge_proxy(id, b)),
+        )
     }
 }
 
