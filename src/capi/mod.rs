@@ -87,8 +87,23 @@ unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
     Ok(unsafe { core::ptr::read_unaligned(p) })
 }
 
+/// Reads two shapes and their placements (transforms or sweeps) from C, failing with the first
+/// problem found, in argument order.
+///
 /// # Safety
-/// `p` must be NULL or point to a readable `c2d_Transform`.
+/// Each pointer must be NULL or point to a readable value of its type.
+unsafe fn read_pair<T: Copy>(
+    a: *const Shape,
+    xa: *const T,
+    b: *const Shape,
+    xb: *const T,
+) -> Result<(Shape, T, Shape, T), Status> {
+    // SAFETY: each helper checks its pointer; readability is the caller's contract.
+    unsafe { Ok((read_shape(a)?, read(xa)?, read_shape(b)?, read(xb)?)) }
+}
+
+/// # Safety
+/// `p` must be NULL or point to a readable value of type `T`.
 pub(crate) unsafe fn read<T: Copy>(p: *const T) -> Result<T, Status> {
     if p.is_null() {
         Err(Status::NullPointer)
@@ -207,10 +222,10 @@ pub unsafe extern "C" fn c2d_overlaps(
     xb: *const Transform,
     out_overlaps: *mut bool,
 ) -> Status {
-    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
-    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
-        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
-        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: each pointer is checked by `read_pair`; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { read_pair(a, xa, b, xb) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     // SAFETY: `out_overlaps` is checked by `write`; writability is the caller's contract.
     unsafe { write(out_overlaps, overlaps(&a, xa, &b, xb)) }
@@ -231,10 +246,10 @@ pub unsafe extern "C" fn c2d_collide(
     margin: f32,
     out: *mut Manifold,
 ) -> Status {
-    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
-    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
-        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
-        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: each pointer is checked by `read_pair`; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { read_pair(a, xa, b, xb) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     // SAFETY: `out` is checked by `write`; writability is the caller's contract.
     unsafe { write(out, collide_with_margin(&a, xa, &b, xb, margin)) }
@@ -291,10 +306,10 @@ pub unsafe extern "C" fn c2d_shape_distance(
     cache: *mut SimplexCache,
     out: *mut DistanceOutput,
 ) -> Status {
-    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
-    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
-        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
-        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: each pointer is checked by `read_pair`; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { read_pair(a, xa, b, xb) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     if out.is_null() {
         return Status::NullPointer;
@@ -328,10 +343,10 @@ pub unsafe extern "C" fn c2d_shape_cast(
     target_distance: f32,
     out: *mut CastOutput,
 ) -> Status {
-    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
-    let (a, xa, b, xb) = match unsafe { (read_shape(a), read(xa), read_shape(b), read(xb)) } {
-        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
-        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: each pointer is checked by `read_pair`; readability is the caller's contract.
+    let (a, xa, b, xb) = match unsafe { read_pair(a, xa, b, xb) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     let r = shape_cast(&a, xa, translation_a, &b, xb, translation_b, target_distance);
     // SAFETY: `out` is checked by `write`; writability is the caller's contract.
@@ -351,10 +366,10 @@ pub unsafe extern "C" fn c2d_time_of_impact(
     max_fraction: f32,
     out: *mut ToiOutput,
 ) -> Status {
-    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
-    let (a, sa, b, sb) = match unsafe { (read_shape(a), read(sweep_a), read_shape(b), read(sweep_b)) } {
-        (Ok(a), Ok(sa), Ok(b), Ok(sb)) => (a, sa, b, sb),
-        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: each pointer is checked by `read_pair`; readability is the caller's contract.
+    let (a, sa, b, sb) = match unsafe { read_pair(a, sweep_a, b, sweep_b) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     // SAFETY: `out` is checked by `write`; writability is the caller's contract.
     unsafe { write(out, time_of_impact(&a, &sa, &b, &sb, max_fraction)) }

@@ -248,6 +248,27 @@ unsafe fn update_proxy(
     }
 }
 
+/// Shared body of the per-proxy getters: reads one value of a leaf and writes it to `out`.
+///
+/// # Safety
+/// `tree` NULL or a live handle; `out` NULL or writable.
+unsafe fn write_leaf<T>(
+    tree: *const Tree,
+    out: *mut T,
+    get: impl FnOnce(&Tree) -> Result<T, TreeError>,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let t = match unsafe { tree_ref(tree) } {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    match get(t) {
+        // SAFETY: `out` is checked by `write`; writable by the caller's contract.
+        Ok(v) => unsafe { super::write(out, v) },
+        Err(e) => e.into(),
+    }
+}
+
 /// Callback for `c2d_tree_query`: return false to stop.
 pub type TreeQueryCallback =
     Option<unsafe extern "C" fn(id: u32, user_data: u64, context: *mut c_void) -> bool>;
@@ -390,16 +411,8 @@ pub unsafe extern "C" fn c2d_tree_height(tree: *const Tree) -> u32 {
 /// Pointers must be NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_tree_fat_aabb(tree: *const Tree, id: u32, out: *mut Aabb) -> Status {
-    // SAFETY: checked by the helper; validity is the caller's contract.
-    let t = match unsafe { tree_ref(tree) } {
-        Ok(t) => t,
-        Err(e) => return e,
-    };
-    match with_tree!(t, tr => tr.fat_aabb(id)) {
-        // SAFETY: `out` is checked by `write`; writable by the caller's contract.
-        Ok(b) => unsafe { super::write(out, b) },
-        Err(e) => e.into(),
-    }
+    // SAFETY: forwarded contract.
+    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.fat_aabb(id))) }
 }
 
 /// Grows a proxy's fat box to contain `*aabb` without restructuring; writes whether it grew to
@@ -489,14 +502,6 @@ pub unsafe extern "C" fn c2d_tree_area_ratio(tree: *const Tree) -> f32 {
 /// Pointers must be NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_tree_user_data(tree: *const Tree, id: u32, out: *mut u64) -> Status {
-    // SAFETY: checked by the helper; validity is the caller's contract.
-    let t = match unsafe { tree_ref(tree) } {
-        Ok(t) => t,
-        Err(e) => return e,
-    };
-    match with_tree!(t, tr => tr.user_data(id)) {
-        // SAFETY: `out` is checked by `write`; writable by the caller's contract.
-        Ok(u) => unsafe { super::write(out, u) },
-        Err(e) => e.into(),
-    }
+    // SAFETY: forwarded contract.
+    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.user_data(id))) }
 }
