@@ -103,7 +103,11 @@ pub mod manifold;
 pub mod math;
 pub mod overlap;
 pub mod raycast;
+#[cfg(feature = "solver")]
+pub mod solver;
 pub mod tree;
+#[cfg(all(feature = "solver", feature = "alloc"))]
+pub mod world;
 
 pub use cast::{
     shape_cast, time_of_impact, CastOutput, CastState, Sweep, ToiOutput, ToiState, CAST_MAX_ITERATIONS,
@@ -131,4 +135,8 @@ pub use overlap::{
 pub use raycast::{
     ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, Ray, RayHit,
 };
+#[cfg(feature = "solver")]
+pub use solver::{Body, ConstraintPoint, ContactConstraint, SolverError, SolverSettings};
 pub use tree::{DynamicTree, NodeStorage, TreeError, TreeNode, DEFAULT_AABB_MARGIN, NULL_NODE};
+#[cfg(all(feature = "solver", feature = "alloc"))]
+pub use world::{BodyDef, BodyId, BodyKind, ContactEvent, Material, World, WorldRayHit};

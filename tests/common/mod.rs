@@ -482,3 +482,78 @@ pub fn parry_shape(s: &Shape) -> Box<dyn parry2d::shape::Shape> {
         }
     }
 }
+
+/// The pyramid scene shared by the solver tests and benchmarks, in both engines: a static
+/// ground box (half extents 40 × 0.5, top at y = 0) and `rows` rows of unit boxes, row `i`
+/// holding `rows − i` boxes side by side, touching. Density 1, friction 0.6, no restitution,
+/// gravity (0, −10), no sleeping.
+pub fn pyramid_starts(rows: usize) -> Vec<Vec2> {
+    let mut v = Vec::new();
+    for i in 0..rows {
+        let n = rows - i;
+        for j in 0..n {
+            v.push(Vec2::new(j as f32 - 0.5 * (n as f32 - 1.0), 0.5 + i as f32));
+        }
+    }
+    v
+}
+
+#[cfg(feature = "solver")]
+pub fn pyramid_world(rows: usize) -> (World, Vec<BodyId>) {
+    let mut w = World::default();
+    let ground = Shape::Polygon(Polygon::make_box(40.0, 0.5).unwrap());
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        Transform::from_translation(Vec2::new(0.0, -0.5)),
+        ground,
+    ))
+    .unwrap();
+    let unit = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let ids = pyramid_starts(rows)
+        .into_iter()
+        .map(|p| {
+            w.add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(p),
+                unit,
+            ))
+            .unwrap()
+        })
+        .collect();
+    (w, ids)
+}
+
+/// The same pyramid in Box2D v3 (single-threaded, sleeping off). Destroy with
+/// `b2::b2DestroyWorld(world)`.
+pub fn box2d_pyramid(rows: usize) -> (b2::b2WorldId, Vec<b2::b2BodyId>) {
+    // SAFETY: plain Box2D C calls on definitions it initialised itself.
+    unsafe {
+        let mut wd = b2::b2DefaultWorldDef();
+        wd.gravity = b2::b2Vec2 { x: 0.0, y: -10.0 };
+        wd.enableSleep = false;
+        wd.workerCount = 1;
+        let world = b2::b2CreateWorld(&wd);
+        let mut bd = b2::b2DefaultBodyDef();
+        bd.position = b2::b2Vec2 { x: 0.0, y: -0.5 };
+        let ground = b2::b2CreateBody(world, &bd);
+        let mut sd = b2::b2DefaultShapeDef();
+        sd.material.friction = 0.6;
+        sd.density = 1.0;
+        let gp = b2::b2MakeBox(40.0, 0.5);
+        b2::b2CreatePolygonShape(ground, &sd, &gp);
+        let unit = b2::b2MakeBox(0.5, 0.5);
+        let ids = pyramid_starts(rows)
+            .into_iter()
+            .map(|p| {
+                let mut bd = b2::b2DefaultBodyDef();
+                bd.type_ = b2::b2BodyType_b2_dynamicBody;
+                bd.position = b2::b2Vec2 { x: p.x, y: p.y };
+                bd.enableSleep = false;
+                let b = b2::b2CreateBody(world, &bd);
+                b2::b2CreatePolygonShape(b, &sd, &unit);
+                b
+            })
+            .collect();
+        (world, ids)
+    }
+}
