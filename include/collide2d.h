@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 typedef struct c2d_Shape c2d_Shape;
+typedef struct c2d_BodyDef c2d_BodyDef;
 
 
 // Relative tolerance of casts: a hit stops within this fraction of the shapes' size of the
@@ -52,11 +53,26 @@ typedef struct c2d_Shape c2d_Shape;
 // segment (Box2D allows an absolute 0.005).
 #define c2d_CAPSULE_FACE_TOLERANCE 0.001
 
+// Most sub-steps [`step`] accepts.
+#define c2d_MAX_SUBSTEPS 64
+
+// Warm starting falls back to matching points by position within this distance (m) when
+// their feature ids differ (see [`prepare_contact`]).
+#define c2d_WARM_START_DISTANCE 0.05
+
+// Gauss–Seidel passes of [`apply_restitution`]. One pass (Box2D's choice) leaves a box
+// landing flat on two points with about 70% of its bounce, because each point's impulse
+// disturbs the other; four passes bring it within 1%.
+#define c2d_RESTITUTION_PASSES 4
+
 // Index meaning "no node".
 #define c2d_NULL_NODE UINT32_MAX
 
 // Default fat-AABB margin (length units), as Box2D's 0.1 m.
 #define c2d_DEFAULT_AABB_MARGIN 0.1
+
+// Base speculative distance (m), Box2D's `4 × linearSlop`.
+#define c2d_SPECULATIVE_DISTANCE 0.02
 
 // Result of every C ABI call. Values are stable and never reused.
 enum c2d_Status
@@ -96,6 +112,15 @@ enum c2d_Status
   C2D_STATUS_MISALIGNED = 14,
   // Caller memory for `c2d_tree_init` is smaller than one node plus the header.
   C2D_STATUS_BUFFER_TOO_SMALL = 15,
+  // Solver/world step: `dt` not finite and positive, or sub-steps outside 1..=64.
+  C2D_STATUS_INVALID_STEP = 16,
+  // A body index out of range, a stale body id, or a pair naming one body twice.
+  C2D_STATUS_INVALID_BODY = 17,
+  // Solver/world input not finite or out of range (transform, velocity, mass, material,
+  // settings).
+  C2D_STATUS_INVALID_INPUT = 18,
+  // A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
+  C2D_STATUS_INVALID_BODY_KIND = 19,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -181,8 +206,32 @@ typedef uint32_t c2d_ToiState;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How a body moves.
+enum c2d_BodyKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Never moves; infinite mass.
+  C2D_BODY_KIND_STATIC = 0,
+  // Moves with its set velocity; infinite mass, ignores gravity and contacts.
+  C2D_BODY_KIND_KINEMATIC = 1,
+  // Moved by gravity and contacts.
+  C2D_BODY_KIND_DYNAMIC = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum c2d_BodyKind c2d_BodyKind;
+#else
+typedef uint32_t c2d_BodyKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // An opaque dynamic AABB tree.
 typedef struct c2d_Tree c2d_Tree;
+
+// Rigid bodies, a broad-phase tree, persistent contacts and the solver.
+typedef struct c2d_World c2d_World;
 
 // A 2D vector or point, `f32` components.
 typedef struct c2d_Vec2 {
@@ -370,6 +419,125 @@ typedef struct c2d_SegmentDistance {
   float distance_squared;
 } c2d_SegmentDistance;
 
+// Solver tuning. [`SolverSettings::default`] gives Box2D v3's values.
+typedef struct c2d_SolverSettings {
+  // Gravity acceleration (m/s²), default (0, −10).
+  struct c2d_Vec2 gravity;
+  // Sub-steps per step, 1..=64, default 4.
+  uint32_t substeps;
+  // Contact stiffness in hertz, default 30 (capped at a quarter of the sub-step rate).
+  float contact_hertz;
+  // Contact damping ratio, default 10 (strongly over-damped: no bounce from push-out).
+  float contact_damping_ratio;
+  // Fastest speed at which overlap is pushed apart (m/s), default 3.
+  float contact_push_max_velocity;
+  // Approach speed below which restitution is ignored (m/s), default 1.
+  float restitution_threshold;
+  // Speed limit for bodies (m/s), default 400.
+  float max_linear_speed;
+} c2d_SolverSettings;
+
+// A rigid body as the solver sees it. Static bodies have zero inverse mass, zero inverse
+// inertia and zero velocity; kinematic bodies have zero inverse mass and inertia and move
+// with their velocity; dynamic bodies have positive inverse mass.
+typedef struct c2d_Body {
+  // World transform of the body origin (the frame its shape is defined in).
+  struct c2d_Transform transform;
+  // Centre of mass in the body frame.
+  struct c2d_Vec2 local_center;
+  // World velocity of the centre of mass (m/s).
+  struct c2d_Vec2 linear_velocity;
+  // Angular velocity (rad/s, counter-clockwise positive).
+  float angular_velocity;
+  // 1 / mass, or 0 for static and kinematic bodies.
+  float inv_mass;
+  // 1 / rotational inertia about the centre of mass, or 0 (also for fixed rotation).
+  float inv_inertia;
+  // Multiplies gravity for this body (1 for dynamic bodies, 0 otherwise by default).
+  float gravity_scale;
+  // Linear damping rate (1/s); velocity is scaled by `1 / (1 + h·damping)` per sub-step.
+  float linear_damping;
+  // Angular damping rate (1/s).
+  float angular_damping;
+  // Solver scratch: centre-of-mass displacement since the current step began.
+  struct c2d_Vec2 delta_position;
+  // Solver scratch: rotation since the current step began.
+  struct c2d_Rot delta_rotation;
+} c2d_Body;
+
+// One point of a [`ContactConstraint`].
+typedef struct c2d_ConstraintPoint {
+  // Contact point relative to body A's centre of mass, world frame, at preparation.
+  struct c2d_Vec2 anchor_a;
+  // Contact point relative to body B's centre of mass, world frame, at preparation.
+  struct c2d_Vec2 anchor_b;
+  // Separation at preparation (−depth) minus `dot(anchor_b − anchor_a, normal)`; the
+  // solver adds the bodies' motion to get the current separation.
+  float base_separation;
+  // Accumulated normal impulse (N·s, ≥ 0). Carried to the next step by feature id.
+  float normal_impulse;
+  // Accumulated friction impulse along `right_perp(normal)`. Carried by feature id.
+  float tangent_impulse;
+  // Largest normal impulse applied in one iteration of the last step (0: never pushed).
+  float max_normal_impulse;
+  // Effective mass along the normal.
+  float normal_mass;
+  // Effective mass along the tangent.
+  float tangent_mass;
+  // Normal relative velocity (negative when approaching): at preparation, then the fastest
+  // approach seen before the solve of each sub-step. Restitution bounces with it.
+  float relative_velocity;
+  // The manifold point's feature id.
+  uint32_t id;
+} c2d_ConstraintPoint;
+
+// A contact between two bodies, prepared from a manifold by [`prepare_contact`].
+typedef struct c2d_ContactConstraint {
+  // Index of body A in the bodies slice.
+  uint32_t body_a;
+  // Index of body B in the bodies slice.
+  uint32_t body_b;
+  // World unit normal from A to B (the manifold's).
+  struct c2d_Vec2 normal;
+  // Coulomb friction coefficient (already combined).
+  float friction;
+  // Restitution (already combined).
+  float restitution;
+  // The points; the first `count` are used.
+  struct c2d_ConstraintPoint points[2];
+  // Number of points, 0 to 2.
+  uint32_t count;
+} c2d_ContactConstraint;
+
+// A body handle: slot index plus generation. Stale handles are rejected.
+typedef struct c2d_BodyId {
+  // Slot index.
+  uint32_t index;
+  // Generation of the slot when the body was added (never 0 for a live body).
+  uint32_t generation;
+} c2d_BodyId;
+
+// A contact event: two bodies, `body_a.index < body_b.index`.
+typedef struct c2d_ContactEvent {
+  // The body with the smaller index.
+  struct c2d_BodyId body_a;
+  // The other body.
+  struct c2d_BodyId body_b;
+  // For begin events, the first manifold (normal from A to B); zeroed for end events.
+  struct c2d_Manifold manifold;
+} c2d_ContactEvent;
+
+// The closest hit of [`World::ray_cast`].
+typedef struct c2d_WorldRayHit {
+  // The body hit.
+  struct c2d_BodyId body;
+  // Where and how.
+  struct c2d_RayHit hit;
+} c2d_WorldRayHit;
+
+// Callback for `c2d_world_query_aabb`: return false to stop.
+typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
+
 // Callback for `c2d_tree_query`: return false to stop.
 typedef bool (*c2d_TreeQueryCallback)(uint32_t id, uint64_t user_data, void *context);
 
@@ -431,6 +599,16 @@ typedef struct c2d_Polygon {
   // Number of vertices, 3..=8.
   uint32_t count;
 } c2d_Polygon;
+
+// Surface and mass material of a body's shape.
+typedef struct c2d_Material {
+  // Mass per unit area (kg/m²); must be positive for dynamic bodies.
+  float density;
+  // Coulomb friction coefficient, ≥ 0.
+  float friction;
+  // Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
+  float restitution;
+} c2d_Material;
 
 #ifdef __cplusplus
 extern "C" {
@@ -617,6 +795,192 @@ c2d_Status c2d_segment_distance(struct c2d_Vec2 p1,
                                 struct c2d_Vec2 q2,
                                 struct c2d_SegmentDistance *out);
 
+// Writes Box2D v3's default solver settings (gravity (0, −10), 4 sub-steps, contacts at
+// 30 Hz with damping ratio 10, push-out at most 3 m/s, restitution threshold 1 m/s).
+//
+// # Safety
+// `out` must be NULL or writable.
+c2d_Status c2d_solver_default_settings(struct c2d_SolverSettings *out);
+
+// Makes a static body at `*xf` (infinite mass, never moves).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_body_make_static(const struct c2d_Transform *xf, struct c2d_Body *out);
+
+// Makes a kinematic body at `*xf` moving with `*linear_velocity` and `angular_velocity`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_body_make_kinematic(const struct c2d_Transform *xf,
+                                   const struct c2d_Vec2 *linear_velocity,
+                                   float angular_velocity,
+                                   struct c2d_Body *out);
+
+// Makes a dynamic body at `*xf` with mass properties `*mass` (from `c2d_shape_mass`).
+// `C2D_STATUS_INVALID_INPUT` unless the mass is finite and positive.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_body_make_dynamic(const struct c2d_Transform *xf,
+                                 const struct c2d_MassData *mass,
+                                 struct c2d_Body *out);
+
+// Prepares the constraint for `*manifold` between `bodies[a]` and `bodies[b]` (manifold
+// computed with A first); `previous` (may be NULL) is last step's constraint of the pair,
+// for warm starting. Friction and restitution are the combined values.
+//
+// # Safety
+// `bodies` must point to `body_count` readable bodies (NULL only with count 0); other
+// pointers NULL or valid.
+c2d_Status c2d_prepare_contact(const struct c2d_Body *bodies,
+                               size_t body_count,
+                               uint32_t a,
+                               uint32_t b,
+                               const struct c2d_Manifold *manifold,
+                               float friction,
+                               float restitution,
+                               const struct c2d_ContactConstraint *previous,
+                               struct c2d_ContactConstraint *out);
+
+// Advances `bodies` by `dt` under `contacts` (see the Rust `solver::step`): sub-stepped soft
+// contacts with warm starting, friction and restitution. Accumulated impulses stay in
+// `contacts` for next step's `c2d_prepare_contact`. Constraints naming bodies out of range
+// are skipped. Errors leave everything unchanged.
+//
+// # Safety
+// `bodies` and `contacts` must point to `body_count` / `contact_count` writable elements
+// (NULL only with a count of 0); `settings` NULL or readable.
+c2d_Status c2d_solver_step(struct c2d_Body *bodies,
+                           size_t body_count,
+                           struct c2d_ContactConstraint *contacts,
+                           size_t contact_count,
+                           const struct c2d_SolverSettings *settings,
+                           float dt);
+
+// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
+// `*out`. Free it with `c2d_world_free`.
+//
+// # Safety
+// `settings` NULL or readable; `out` NULL or writable.
+c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2d_World **out);
+
+// Frees a world (NULL is ignored).
+//
+// # Safety
+// `world` must be NULL or a live handle, not used afterwards.
+void c2d_world_free(struct c2d_World *world);
+
+// Adds a body; writes its id to `*out_id`.
+//
+// # Safety
+// `world` NULL or live; other pointers NULL or valid.
+c2d_Status c2d_world_add_body(struct c2d_World *world,
+                              const c2d_BodyDef *def,
+                              struct c2d_BodyId *out_id);
+
+// Removes a body (touching contacts produce end events). Stale ids:
+// `C2D_STATUS_INVALID_BODY`.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
+
+// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
+
+// Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_get_body(const struct c2d_World *world,
+                              struct c2d_BodyId id,
+                              struct c2d_Body *out);
+
+// Writes a body's user data (given at creation) to `*out`.
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_user_data(const struct c2d_World *world, struct c2d_BodyId id, uint64_t *out);
+
+// Sets a body's velocities (ignored for static bodies).
+//
+// # Safety
+// `world` NULL or live; `linear` NULL or readable.
+c2d_Status c2d_world_set_velocity(struct c2d_World *world,
+                                  struct c2d_BodyId id,
+                                  const struct c2d_Vec2 *linear,
+                                  float angular);
+
+// Teleports a body to `*xf`.
+//
+// # Safety
+// `world` NULL or live; `xf` NULL or readable.
+c2d_Status c2d_world_set_transform(struct c2d_World *world,
+                                   struct c2d_BodyId id,
+                                   const struct c2d_Transform *xf);
+
+// Writes the number of live bodies and of touching contacts (either pointer may be NULL).
+//
+// # Safety
+// `world` NULL or live; the outputs NULL or writable.
+c2d_Status c2d_world_counts(const struct c2d_World *world,
+                            uint32_t *out_bodies,
+                            uint32_t *out_contacts);
+
+// The last step's begin-touch events (with their first manifold); see `copy` rules:
+// up to `capacity` are copied into `buffer`, the total is written to `*out_count`.
+//
+// # Safety
+// `world` NULL or live; `buffer` room for `capacity` events (NULL with 0).
+c2d_Status c2d_world_begin_events(const struct c2d_World *world,
+                                  struct c2d_ContactEvent *buffer,
+                                  size_t capacity,
+                                  size_t *out_count);
+
+// The last step's end-touch events (and those of bodies removed since), copied as in
+// `c2d_world_begin_events`.
+//
+// # Safety
+// As `c2d_world_begin_events`.
+c2d_Status c2d_world_end_events(const struct c2d_World *world,
+                                struct c2d_ContactEvent *buffer,
+                                size_t capacity,
+                                size_t *out_count);
+
+// Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
+// was a hit to `*out_hit`, and the hit to `*out` only when there was.
+//
+// # Safety
+// `world` NULL or live; other pointers NULL or valid.
+c2d_Status c2d_world_ray_cast(const struct c2d_World *world,
+                              const struct c2d_Vec2 *origin,
+                              const struct c2d_Vec2 *translation,
+                              bool *out_hit,
+                              struct c2d_WorldRayHit *out);
+
+// Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
+//
+// # Safety
+// `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
+c2d_Status c2d_world_query_aabb(const struct c2d_World *world,
+                                const struct c2d_Aabb *aabb,
+                                c2d_WorldQueryCallback callback,
+                                void *context);
+
+// Makes a body definition with zero velocity, the default material (density 1,
+// friction 0.6, restitution 0) and no user data.
+//
+// # Safety
+// `shape` and `xf` NULL or readable; `out` NULL or writable.
+c2d_Status c2d_body_def(uint32_t kind,
+                        const struct c2d_Transform *xf,
+                        const c2d_Shape *shape,
+                        c2d_BodyDef *out);
+
 // Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with
 // `c2d_tree_free`.
 //
@@ -791,5 +1155,24 @@ struct c2d_Shape {
     c2d_Capsule capsule;
     c2d_Polygon polygon;
   } u;
+};
+
+/* Everything needed to add a body to a c2d_World (Rust: struct BodyDef, #[repr(C)]).
+ * Start from c2d_body_def(). */
+struct c2d_BodyDef {
+  /* C2D_BODY_KIND_STATIC, C2D_BODY_KIND_KINEMATIC or C2D_BODY_KIND_DYNAMIC. */
+  uint32_t kind;
+  /* Initial world transform of the body origin (the shape's frame). */
+  c2d_Transform transform;
+  /* Initial world velocity of the centre of mass (m/s). */
+  c2d_Vec2 linear_velocity;
+  /* Initial angular velocity (rad/s, counter-clockwise positive). */
+  float angular_velocity;
+  /* The body's shape, in body space. */
+  c2d_Shape shape;
+  /* Density (kg/m^2, > 0 for dynamic bodies), friction, restitution. */
+  c2d_Material material;
+  /* Free for the caller; see c2d_world_user_data. */
+  uint64_t user_data;
 };
 #endif /* COLLIDE2D_SHAPE_H */

@@ -80,19 +80,6 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-// A hosted C static library links std for its panic machinery (the core never panics; Rust
-// aborts instead of unwinding out of an `extern "C"` function). Embedded C builds are issue 5.
-#[cfg(all(feature = "capi", not(target_os = "none")))]
-extern crate std;
-
-/// Bare-metal C static libraries (feature `capi` on a `target_os = "none"` target) need a panic
-/// handler. The core never panics; should it, the library halts rather than unwind into C.
-#[cfg(all(feature = "capi", target_os = "none"))]
-#[panic_handler]
-fn panic(_: &core::panic::PanicInfo) -> ! {
-    loop {}
-}
-
 #[cfg(feature = "capi")]
 pub mod capi;
 pub mod cast;

@@ -77,6 +77,7 @@ impl Default for Material {
 }
 
 /// Everything needed to add a body.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
@@ -134,7 +135,8 @@ pub struct ContactEvent {
 }
 
 /// The closest hit of [`World::ray_cast`].
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WorldRayHit {
     /// The body hit.
     pub body: BodyId,

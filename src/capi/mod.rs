@@ -6,7 +6,9 @@
 //! enum; nothing unwinds across the boundary (the core does not panic, and Rust aborts rather
 //! than unwind out of an `extern "C"` function).
 
+mod solver;
 mod tree;
+pub use solver::*;
 pub use tree::*;
 
 use crate::geometry::{Capsule, Circle, GeometryError, Polygon, Shape, MAX_POLYGON_VERTICES};
@@ -51,6 +53,15 @@ pub enum Status {
     Misaligned = 14,
     /// Caller memory for `c2d_tree_init` is smaller than one node plus the header.
     BufferTooSmall = 15,
+    /// Solver/world step: `dt` not finite and positive, or sub-steps outside 1..=64.
+    InvalidStep = 16,
+    /// A body index out of range, a stale body id, or a pair naming one body twice.
+    InvalidBody = 17,
+    /// Solver/world input not finite or out of range (transform, velocity, mass, material,
+    /// settings).
+    InvalidInput = 18,
+    /// A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
+    InvalidBodyKind = 19,
 }
 
 impl From<GeometryError> for Status {
@@ -72,7 +83,7 @@ impl From<GeometryError> for Status {
 ///
 /// # Safety
 /// `p` must be NULL or point to readable memory of `size_of::<Shape>()` bytes.
-unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
+pub(crate) unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
     if p.is_null() {
         return Err(Status::NullPointer);
     }
