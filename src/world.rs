@@ -1,5 +1,19 @@
 //! A small world (features `solver` + `alloc`): one call per frame.
 //!
+//! ```
+//! use collide2d::*;
+//! let mut world = World::default(); // gravity (0, -10), Box2D's contact tuning
+//! let ground = Shape::Polygon(Polygon::make_box(20.0, 0.5).unwrap());
+//! world.add_body(&BodyDef::new(BodyKind::Static, Transform::IDENTITY, ground)).unwrap();
+//! let crate_ = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+//! let def = BodyDef::new(BodyKind::Dynamic, Transform::new(Vec2::new(0.0, 3.0), 0.3), crate_);
+//! let id = world.add_body(&def).unwrap();
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0, 4).unwrap();
+//! }
+//! assert!((world.transform(id).unwrap().p.y - 1.0).abs() < 0.02); // resting on the ground
+//! ```
+//!
 //! [`World::step`] runs, in order:
 //! 1. **broad phase** — new pairs of overlapping fat boxes from the [`DynamicTree`]
 //!    (proxies whose fat box moved), skipping pairs where neither body is dynamic;

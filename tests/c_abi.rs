@@ -89,7 +89,13 @@ fn static_lib() -> PathBuf {
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let out = Command::new(&cargo)
             .current_dir(&root)
-            .args(["build", "--quiet", "--manifest-path", "clib/Cargo.toml", "--target-dir"])
+            .args([
+                "build",
+                "--quiet",
+                "--manifest-path",
+                "clib/Cargo.toml",
+                "--target-dir",
+            ])
             .arg(&target)
             .output()
             .unwrap();
@@ -509,7 +515,11 @@ fn body_def_layout_matches_the_hand_written_c_declaration() {
     assert_eq!(core::mem::size_of::<BodyDef>(), 200);
     assert_eq!(core::mem::align_of::<BodyDef>(), 8);
     assert_eq!(
-        (BodyKind::Static as u32, BodyKind::Kinematic as u32, BodyKind::Dynamic as u32),
+        (
+            BodyKind::Static as u32,
+            BodyKind::Kinematic as u32,
+            BodyKind::Dynamic as u32
+        ),
         (0, 1, 2)
     );
 }

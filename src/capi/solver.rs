@@ -99,7 +99,11 @@ pub unsafe extern "C" fn c2d_body_make_kinematic(
 /// # Safety
 /// Pointers must be NULL or valid.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_body_make_dynamic(xf: *const Transform, mass: *const MassData, out: *mut Body) -> Status {
+pub unsafe extern "C" fn c2d_body_make_dynamic(
+    xf: *const Transform,
+    mass: *const MassData,
+    out: *mut Body,
+) -> Status {
     // SAFETY: checked by the helpers; readability is the caller's contract.
     let (xf, m) = match unsafe { (read(xf), read(mass)) } {
         (Ok(x), Ok(m)) => (x, m),
@@ -145,7 +149,11 @@ pub unsafe extern "C" fn c2d_prepare_contact(
         return Status::NullPointer;
     }
     // SAFETY: NULL is allowed (no warm start); otherwise readable by the caller's contract.
-    let prev = if previous.is_null() { None } else { unsafe { read(previous) }.ok() };
+    let prev = if previous.is_null() {
+        None
+    } else {
+        unsafe { read(previous) }.ok()
+    };
     match solver::prepare_contact(bodies, a, b, &m, friction, restitution, prev.as_ref()) {
         // SAFETY: `out` checked non-null; writability is the caller's contract.
         Ok(c) => unsafe { write(out, c) },
@@ -171,11 +179,16 @@ pub unsafe extern "C" fn c2d_solver_step(
     dt: f32,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (bodies, contacts, settings) =
-        match unsafe { (slice_mut(bodies, body_count), slice_mut(contacts, contact_count), read(settings)) } {
-            (Ok(b), Ok(c), Ok(s)) => (b, c, s),
-            (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
-        };
+    let (bodies, contacts, settings) = match unsafe {
+        (
+            slice_mut(bodies, body_count),
+            slice_mut(contacts, contact_count),
+            read(settings),
+        )
+    } {
+        (Ok(b), Ok(c), Ok(s)) => (b, c, s),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
     status(solver::step(bodies, contacts, &settings, dt))
 }
 
@@ -240,7 +253,10 @@ mod world {
     /// # Safety
     /// `settings` NULL or readable; `out` NULL or writable.
     #[no_mangle]
-    pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: *mut *mut World) -> Status {
+    pub unsafe extern "C" fn c2d_world_create(
+        settings: *const SolverSettings,
+        out: *mut *mut World,
+    ) -> Status {
         if out.is_null() {
             return Status::NullPointer;
         }
@@ -273,7 +289,11 @@ mod world {
     /// # Safety
     /// `world` NULL or live; other pointers NULL or valid.
     #[no_mangle]
-    pub unsafe extern "C" fn c2d_world_add_body(world: *mut World, def: *const BodyDef, out_id: *mut BodyId) -> Status {
+    pub unsafe extern "C" fn c2d_world_add_body(
+        world: *mut World,
+        def: *const BodyDef,
+        out_id: *mut BodyId,
+    ) -> Status {
         // SAFETY: checked by the helpers; validity is the caller's contract.
         let (w, d) = match unsafe { (world_mut(world), read_body_def(def)) } {
             (Ok(w), Ok(d)) => (w, d),
@@ -375,7 +395,11 @@ mod world {
     /// # Safety
     /// `world` NULL or live; `xf` NULL or readable.
     #[no_mangle]
-    pub unsafe extern "C" fn c2d_world_set_transform(world: *mut World, id: BodyId, xf: *const Transform) -> Status {
+    pub unsafe extern "C" fn c2d_world_set_transform(
+        world: *mut World,
+        id: BodyId,
+        xf: *const Transform,
+    ) -> Status {
         // SAFETY: checked by the helpers; validity is the caller's contract.
         match unsafe { (world_mut(world), read(xf)) } {
             (Ok(w), Ok(x)) => status(w.set_transform(id, x)),
@@ -388,7 +412,11 @@ mod world {
     /// # Safety
     /// `world` NULL or live; the outputs NULL or writable.
     #[no_mangle]
-    pub unsafe extern "C" fn c2d_world_counts(world: *const World, out_bodies: *mut u32, out_contacts: *mut u32) -> Status {
+    pub unsafe extern "C" fn c2d_world_counts(
+        world: *const World,
+        out_bodies: *mut u32,
+        out_contacts: *mut u32,
+    ) -> Status {
         // SAFETY: checked by the helper; validity is the caller's contract.
         let w = match unsafe { world_ref(world) } {
             Ok(w) => w,
@@ -411,7 +439,12 @@ mod world {
     ///
     /// # Safety
     /// `buffer` must have room for `capacity` events; `out_count` NULL or writable.
-    unsafe fn copy_events(events: &[ContactEvent], buffer: *mut ContactEvent, capacity: usize, out_count: *mut usize) -> Status {
+    unsafe fn copy_events(
+        events: &[ContactEvent],
+        buffer: *mut ContactEvent,
+        capacity: usize,
+        out_count: *mut usize,
+    ) -> Status {
         if out_count.is_null() {
             return Status::NullPointer;
         }
