@@ -565,3 +565,160 @@ fn pyramid_settles_like_box2d() {
     assert!(worst_gap < 0.01, "final positions differ by {worst_gap}");
     assert!(speed < 0.01, "not settled: {speed} m/s");
 }
+
+// -------------------------------------------------------------------------------------------
+// quickcheck properties of the world
+
+use quickcheck::{QuickCheck, TestResult};
+
+const SCALES: [f32; 3] = [0.1, 1.0, 10.0];
+
+/// Random free bodies (every kind, random sizes, positions, velocities, materials) with no
+/// gravity: whatever collides, total linear momentum is conserved.
+fn p_momentum(seed: u64, count: u8, scale: u8) -> TestResult {
+    let s = SCALES[scale as usize % SCALES.len()];
+    let mut rng = common::Rng(seed);
+    let mut w = World::new(SolverSettings {
+        gravity: Vec2::ZERO,
+        ..SolverSettings::default()
+    });
+    let n = 2 + count as usize % 5;
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        let kind = rng.index(5);
+        let shape = common::random_shape(&mut rng, kind, s);
+        let mut d = BodyDef::new(BodyKind::Dynamic, common::random_transform(&mut rng, 2.0 * s), shape);
+        d.linear_velocity = rng.vec(3.0 * s);
+        d.angular_velocity = rng.range(-2.0, 2.0);
+        d.material = Material {
+            density: rng.range(0.5, 2.0),
+            friction: rng.range(0.0, 1.0),
+            restitution: rng.range(0.0, 1.0),
+        };
+        ids.push(w.add_body(&d).unwrap());
+    }
+    let momentum = |w: &World| {
+        let (mut px, mut py, mut scale) = (0.0f64, 0.0f64, 0.0f64);
+        for id in &ids {
+            let b = w.body(*id).unwrap();
+            let m = 1.0 / b.inv_mass as f64;
+            px += m * b.linear_velocity.x as f64;
+            py += m * b.linear_velocity.y as f64;
+            scale += m * b.linear_velocity.length() as f64;
+        }
+        (px, py, scale)
+    };
+    let before = momentum(&w);
+    let mut touched = false;
+    for _ in 0..60 {
+        w.step(DT, SUBSTEPS).unwrap();
+        touched |= w.contact_count() > 0;
+    }
+    if !touched {
+        return TestResult::discard();
+    }
+    MOMENTUM_CASES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let after = momentum(&w);
+    let err = ((after.0 - before.0).abs() + (after.1 - before.1).abs()) / before.2.max(after.2);
+    TestResult::from_bool(err < 1e-4)
+}
+
+#[test]
+fn prop_free_bodies_conserve_linear_momentum() {
+    QuickCheck::new()
+        .tests(300)
+        .max_tests(3000)
+        .quickcheck(p_momentum as fn(u64, u8, u8) -> TestResult);
+    let cases = MOMENTUM_CASES.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(cases >= 300, "only {cases} scenes had contacts");
+}
+
+static MOMENTUM_CASES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Random operation sequences, bad input included (NaN and infinite numbers, stale ids,
+/// zero density, bad steps): every call returns, errors leave the world as it was, and the
+/// bodies stay finite.
+fn p_world_ops(seed: u64, ops: Vec<u8>) -> bool {
+    let mut rng = common::Rng(seed);
+    let mut w = World::default();
+    let mut ids: Vec<BodyId> = Vec::new();
+    let mut removed: Vec<BodyId> = Vec::new();
+    let mut steps = 0;
+    let bad = |rng: &mut common::Rng| [f32::NAN, f32::INFINITY, -f32::INFINITY, 1e30][rng.index(4)];
+    for op in ops.iter().take(60) {
+        match op % 8 {
+            0 | 1 => {
+                let k = rng.index(5);
+                let shape = common::random_shape(&mut rng, k, 1.0);
+                let kind = [BodyKind::Static, BodyKind::Kinematic, BodyKind::Dynamic][rng.index(3)];
+                let mut d = BodyDef::new(kind, common::random_transform(&mut rng, 5.0), shape);
+                d.linear_velocity = rng.vec(5.0);
+                let poisoned = op % 8 == 1;
+                if poisoned {
+                    match rng.index(4) {
+                        0 => d.transform.p.x = bad(&mut rng),
+                        1 => d.linear_velocity.y = bad(&mut rng),
+                        2 => d.material.friction = -1.0,
+                        _ => d.material.density = if kind == BodyKind::Dynamic { 0.0 } else { f32::NAN },
+                    }
+                }
+                let count = w.body_count();
+                match w.add_body(&d) {
+                    Ok(id) => ids.push(id),
+                    Err(_) if w.body_count() == count => {}
+                    Err(_) => return false,
+                }
+            }
+            2 if !ids.is_empty() => {
+                let id = ids.swap_remove(rng.index(ids.len()));
+                if w.remove_body(id).is_err() {
+                    return false;
+                }
+                removed.push(id);
+            }
+            3 if !removed.is_empty() => {
+                let id = removed[rng.index(removed.len())];
+                if w.remove_body(id) != Err(SolverError::InvalidBody) || w.transform(id).is_ok() {
+                    return false;
+                }
+            }
+            4 if !ids.is_empty() => {
+                let id = ids[rng.index(ids.len())];
+                let _ = w.set_velocity(id, Vec2::new(bad(&mut rng), 0.0), 0.0);
+                let _ = w.set_transform(id, Transform::new(Vec2::new(0.0, bad(&mut rng)), 0.0));
+            }
+            5 => {
+                if w.step([f32::NAN, 0.0, -1.0][rng.index(3)], 4).is_ok() || w.step(DT, 0).is_ok() {
+                    return false;
+                }
+            }
+            _ => {
+                if w.step(DT, 1 + rng.index(8) as u32).is_err() {
+                    return false;
+                }
+                steps += 1;
+            }
+        }
+        let _ = w.ray_cast(rng.vec(10.0), rng.vec(20.0));
+        w.query_aabb(Aabb::from_center_half_extents(rng.vec(5.0), Vec2::new(2.0, 2.0)), |_| true);
+        for id in &ids {
+            let Ok(b) = w.body(*id) else { return false };
+            if !b.is_valid() {
+                return false;
+            }
+        }
+    }
+    WORLD_STEPS.fetch_add(steps, std::sync::atomic::Ordering::Relaxed);
+    w.body_count() == ids.len()
+}
+
+static WORLD_STEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn prop_world_survives_arbitrary_operations() {
+    QuickCheck::new()
+        .tests(200)
+        .quickcheck(p_world_ops as fn(u64, Vec<u8>) -> bool);
+    let steps = WORLD_STEPS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(steps > 1000, "only {steps} steps taken");
+}
