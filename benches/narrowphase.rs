@@ -130,6 +130,18 @@ fn parry_manifold(pos12: &Pose, a: &PShape, b: &PShape, m: &mut ContactManifold<
         (PShape::Poly(a), PShape::Ball(b)) => {
             pm::contact_manifold_convex_ball(pos12, a, b, None, None, 0.0, m, false)
         }
+        (PShape::Cuboid(a), PShape::Ball(b)) => {
+            pm::contact_manifold_convex_ball(pos12, a, b, None, None, 0.0, m, false)
+        }
+        (PShape::Capsule(a), PShape::Ball(b)) => {
+            pm::contact_manifold_convex_ball(pos12, a, b, None, None, 0.0, m, false)
+        }
+        (PShape::Cuboid(a), PShape::Capsule(b)) => {
+            pm::contact_manifold_pfm_pfm(pos12, a, 0.0, None, &b.segment, b.radius, None, 0.0, m)
+        }
+        (PShape::Cuboid(a), PShape::Poly(b)) => {
+            pm::contact_manifold_pfm_pfm(pos12, a, 0.0, None, b, 0.0, None, 0.0, m)
+        }
         _ => unreachable!("pair not benchmarked"),
     }
 }
@@ -219,6 +231,10 @@ fn benches(c: &mut Criterion) {
     bench_pair(c, "capsule-capsule", Kind::Capsule, Kind::Capsule, 4);
     bench_pair(c, "8gon-capsule", Kind::Gon8, Kind::Capsule, 5);
     bench_pair(c, "8gon-circle", Kind::Gon8, Kind::Circle, 6);
+    bench_pair(c, "box-circle", Kind::Box, Kind::Circle, 7);
+    bench_pair(c, "box-capsule", Kind::Box, Kind::Capsule, 8);
+    bench_pair(c, "box-8gon", Kind::Box, Kind::Gon8, 9);
+    bench_pair(c, "capsule-circle", Kind::Capsule, Kind::Circle, 10);
 }
 
 criterion_group! {

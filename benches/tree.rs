@@ -4,7 +4,7 @@
 //! Rows: insert all; 10 000 AABB queries; 1 000 closest-hit ray casts (leaf test = ray vs the
 //! leaf box); moving every proxy by a small step; all overlapping pairs.
 use collide2d::*;
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::ffi::c_void;
 use std::hint::black_box;
 
@@ -123,6 +123,7 @@ fn tree_benches(c: &mut Criterion) {
     }
 
     let mut g = c.benchmark_group("tree/insert-10k");
+    g.throughput(Throughput::Elements(N as u64));
     g.bench_function("collide2d", |bch| {
         bch.iter(|| {
             let mut t = DynamicTree::with_capacity(2 * N);
@@ -161,6 +162,7 @@ fn tree_benches(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("tree/query-10k");
+    g.throughput(Throughput::Elements(N as u64));
     g.bench_function("collide2d", |bch| {
         bch.iter(|| {
             let mut n = 0usize;
@@ -205,6 +207,7 @@ fn tree_benches(c: &mut Criterion) {
 
     let fat: Vec<Aabb> = bx.iter().map(|b| b.inflated(DEFAULT_AABB_MARGIN)).collect();
     let mut g = c.benchmark_group("tree/ray-closest-1k");
+    g.throughput(Throughput::Elements(1000));
     g.bench_function("collide2d", |bch| {
         bch.iter(|| {
             let mut s = 0.0;
@@ -279,6 +282,7 @@ fn tree_benches(c: &mut Criterion) {
         .map(|(b, s)| Aabb::new(b.min + *s, b.max + *s))
         .collect();
     let mut g = c.benchmark_group("tree/move-all-10k");
+    g.throughput(Throughput::Elements(N as u64));
     g.bench_function("collide2d-move", |bch| {
         bch.iter_batched_ref(
             build_ours,
@@ -366,6 +370,7 @@ fn tree_benches(c: &mut Criterion) {
 
     // All overlapping pairs (every proxy counts as moved: the first frame of a scene).
     let mut g = c.benchmark_group("tree/pairs-all-10k");
+    g.throughput(Throughput::Elements(N as u64));
     g.bench_function("collide2d", |bch| {
         bch.iter_batched_ref(
             build_ours,

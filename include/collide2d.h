@@ -227,6 +227,29 @@ typedef uint32_t c2d_BodyKind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// Which pass of the contact solver to run (see `c2d_solver_contacts`).
+enum c2d_SolverPass
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Apply the accumulated impulses.
+  C2D_SOLVER_PASS_WARM_START = 0,
+  // Sequential impulses with the soft position bias.
+  C2D_SOLVER_PASS_SOLVE = 1,
+  // Sequential impulses without bias (after integrating positions).
+  C2D_SOLVER_PASS_RELAX = 2,
+  // Restitution (once per step, after the last sub-step).
+  C2D_SOLVER_PASS_RESTITUTION = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum c2d_SolverPass c2d_SolverPass;
+#else
+typedef uint32_t c2d_SolverPass;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // An opaque dynamic AABB tree.
 typedef struct c2d_Tree c2d_Tree;
 
@@ -600,6 +623,16 @@ typedef struct c2d_Polygon {
   uint32_t count;
 } c2d_Polygon;
 
+// A convex shape for GJK: the convex hull of up to 8 points, grown by `radius`.
+typedef struct c2d_ShapeProxy {
+  // The points (local space); only the first `count` are used.
+  struct c2d_Vec2 points[c2d_MAX_POLYGON_VERTICES];
+  // Number of points, 1..=8.
+  uint32_t count;
+  // Radius added around the hull.
+  float radius;
+} c2d_ShapeProxy;
+
 // Surface and mass material of a body's shape.
 typedef struct c2d_Material {
   // Mass per unit area (kg/m²); must be positive for dynamic bodies.
@@ -857,6 +890,42 @@ c2d_Status c2d_solver_step(struct c2d_Body *bodies,
                            size_t contact_count,
                            const struct c2d_SolverSettings *settings,
                            float dt);
+
+// The pieces of `c2d_solver_step`, for callers who schedule their own sub-steps: gravity
+// and damping for a sub-step `h`.
+//
+// # Safety
+// `bodies` must point to `body_count` writable bodies (NULL only with count 0); `gravity`
+// NULL or readable.
+c2d_Status c2d_solver_integrate_velocities(struct c2d_Body *bodies,
+                                           size_t body_count,
+                                           const struct c2d_Vec2 *gravity,
+                                           float h);
+
+// Moves bodies by their velocities for a sub-step `h` (speed limited to `max_speed`) and
+// accumulates their `delta_position` / `delta_rotation`.
+//
+// # Safety
+// `bodies` must point to `body_count` writable bodies (NULL only with count 0).
+c2d_Status c2d_solver_integrate_positions(struct c2d_Body *bodies,
+                                          size_t body_count,
+                                          float h,
+                                          float max_speed);
+
+// Runs one pass over `contacts` for a sub-step `h`: `pass` is a `c2d_SolverPass` value
+// (`C2D_STATUS_INVALID_INPUT` for any other). Constraints naming bodies out of range are
+// skipped.
+//
+// # Safety
+// `bodies` / `contacts` must point to `body_count` / `contact_count` writable elements
+// (NULL only with a count of 0); `settings` NULL or readable.
+c2d_Status c2d_solver_contacts(struct c2d_Body *bodies,
+                               size_t body_count,
+                               struct c2d_ContactConstraint *contacts,
+                               size_t contact_count,
+                               const struct c2d_SolverSettings *settings,
+                               float h,
+                               uint32_t pass);
 
 // Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
 // `*out`. Free it with `c2d_world_free`.
@@ -1131,6 +1200,190 @@ float c2d_tree_area_ratio(const struct c2d_Tree *tree);
 // # Safety
 // Pointers must be NULL or valid.
 c2d_Status c2d_tree_user_data(const struct c2d_Tree *tree, uint32_t id, uint64_t *out);
+
+// Category bits of a proxy; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_tree_category_bits(const struct c2d_Tree *tree, uint32_t id, uint64_t *out);
+
+// Whether a proxy was created or moved since the last `c2d_tree_query_pairs`; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_tree_was_moved(const struct c2d_Tree *tree, uint32_t id, bool *out);
+
+// Sets the category bits of a proxy (its ancestors' unions are updated).
+//
+// # Safety
+// `tree` must be NULL or a live handle.
+c2d_Status c2d_tree_set_category_bits(struct c2d_Tree *tree, uint32_t id, uint64_t bits);
+
+// Box around every proxy: writes whether the tree has any to `*out_has` and, when it does,
+// the box to `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_tree_root_bounds(const struct c2d_Tree *tree, bool *out_has, struct c2d_Aabb *out);
+
+// Manifold between two circles (see `c2d_collide`).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_circles(const struct c2d_Circle *a,
+                               const struct c2d_Transform *xa,
+                               const struct c2d_Circle *b,
+                               const struct c2d_Transform *xb,
+                               float margin,
+                               struct c2d_Manifold *out);
+
+// Manifold between a capsule (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_capsule_circle(const struct c2d_Capsule *a,
+                                      const struct c2d_Transform *xa,
+                                      const struct c2d_Circle *b,
+                                      const struct c2d_Transform *xb,
+                                      float margin,
+                                      struct c2d_Manifold *out);
+
+// Manifold between two capsules.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_capsules(const struct c2d_Capsule *a,
+                                const struct c2d_Transform *xa,
+                                const struct c2d_Capsule *b,
+                                const struct c2d_Transform *xb,
+                                float margin,
+                                struct c2d_Manifold *out);
+
+// Manifold between a polygon (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_polygon_circle(const struct c2d_Polygon *a,
+                                      const struct c2d_Transform *xa,
+                                      const struct c2d_Circle *b,
+                                      const struct c2d_Transform *xb,
+                                      float margin,
+                                      struct c2d_Manifold *out);
+
+// Manifold between a polygon (A) and a capsule (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_polygon_capsule(const struct c2d_Polygon *a,
+                                       const struct c2d_Transform *xa,
+                                       const struct c2d_Capsule *b,
+                                       const struct c2d_Transform *xb,
+                                       float margin,
+                                       struct c2d_Manifold *out);
+
+// Manifold between two polygons.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_polygons(const struct c2d_Polygon *a,
+                                const struct c2d_Transform *xa,
+                                const struct c2d_Polygon *b,
+                                const struct c2d_Transform *xb,
+                                float margin,
+                                struct c2d_Manifold *out);
+
+// Overlap of two circles (touching counts); writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_circles(const struct c2d_Circle *a,
+                                const struct c2d_Transform *xa,
+                                const struct c2d_Circle *b,
+                                const struct c2d_Transform *xb,
+                                bool *out);
+
+// Overlap of a capsule (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_capsule_circle(const struct c2d_Capsule *a,
+                                       const struct c2d_Transform *xa,
+                                       const struct c2d_Circle *b,
+                                       const struct c2d_Transform *xb,
+                                       bool *out);
+
+// Overlap of two capsules.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_capsules(const struct c2d_Capsule *a,
+                                 const struct c2d_Transform *xa,
+                                 const struct c2d_Capsule *b,
+                                 const struct c2d_Transform *xb,
+                                 bool *out);
+
+// Overlap of a polygon (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_polygon_circle(const struct c2d_Polygon *a,
+                                       const struct c2d_Transform *xa,
+                                       const struct c2d_Circle *b,
+                                       const struct c2d_Transform *xb,
+                                       bool *out);
+
+// Overlap of a polygon (A) and a capsule (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_polygon_capsule(const struct c2d_Polygon *a,
+                                        const struct c2d_Transform *xa,
+                                        const struct c2d_Capsule *b,
+                                        const struct c2d_Transform *xb,
+                                        bool *out);
+
+// Overlap of two polygons.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_polygons(const struct c2d_Polygon *a,
+                                 const struct c2d_Transform *xa,
+                                 const struct c2d_Polygon *b,
+                                 const struct c2d_Transform *xb,
+                                 bool *out);
+
+// Overlap of two AABBs (touching counts); writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_aabbs(const struct c2d_Aabb *a, const struct c2d_Aabb *b, bool *out);
+
+// Builds the GJK proxy of a shape (its core points and radius); writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_make_proxy(const c2d_Shape *shape, struct c2d_ShapeProxy *out);
+
+// GJK distance between two proxies placed at `*xa` and `*xb`; `cache` (may be NULL) warm
+// starts and is updated. Invalid proxies give `status = C2D_DISTANCE_STATUS_INVALID_INPUT`
+// in `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid; `cache`, when not NULL, readable and writable.
+c2d_Status c2d_proxy_distance(const struct c2d_ShapeProxy *a,
+                              const struct c2d_Transform *xa,
+                              const struct c2d_ShapeProxy *b,
+                              const struct c2d_Transform *xb,
+                              struct c2d_SimplexCache *cache,
+                              struct c2d_DistanceOutput *out);
+
+// The transform of a sweep at `beta` in [0, 1]; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_sweep_transform_at(const struct c2d_Sweep *sweep,
+                                  float beta,
+                                  struct c2d_Transform *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -596,3 +596,269 @@ fn c_stack_prints_what_rust_computes() {
         assert!((p.y - (0.5 + i as f32)).abs() < 0.05, "box {i} at {p:?}");
     }
 }
+
+#[test]
+fn typed_pair_functions_match_the_dispatcher() {
+    let circle = Circle::new(Vec2::new(0.1, 0.0), 0.5).unwrap();
+    let capsule = Capsule::new(Vec2::new(-0.4, 0.0), Vec2::new(0.4, 0.1), 0.2).unwrap();
+    let poly = Polygon::make_offset_box(0.5, 0.3, Vec2::new(0.05, 0.0), Rot::from_angle(0.2)).unwrap();
+    let xa = Transform::new(Vec2::new(1.0, 2.0), 0.3);
+    let xb = Transform::new(Vec2::new(1.5, 2.3), -0.7);
+    let m = 0.05;
+    let mut out = Manifold::default();
+    let mut hit = false;
+    // SAFETY: every pointer refers to a live local.
+    unsafe {
+        macro_rules! check {
+            ($collide:ident, $overlap:ident, $a:expr, $b:expr) => {{
+                let want = collide_with_margin(&Shape::from($a), xa, &Shape::from($b), xb, m);
+                assert_eq!($collide(&$a, &xa, &$b, &xb, m, &mut out), Status::Ok);
+                assert_eq!(out, want, stringify!($collide));
+                assert_eq!($overlap(&$a, &xa, &$b, &xb, &mut hit), Status::Ok);
+                assert_eq!(
+                    hit,
+                    overlaps(&Shape::from($a), xa, &Shape::from($b), xb),
+                    stringify!($overlap)
+                );
+                assert_eq!(
+                    $collide(&$a, &xa, &$b, core::ptr::null(), m, &mut out),
+                    Status::NullPointer
+                );
+            }};
+        }
+        check!(c2d_collide_circles, c2d_overlaps_circles, circle, circle);
+        check!(
+            c2d_collide_capsule_circle,
+            c2d_overlaps_capsule_circle,
+            capsule,
+            circle
+        );
+        check!(c2d_collide_capsules, c2d_overlaps_capsules, capsule, capsule);
+        check!(
+            c2d_collide_polygon_circle,
+            c2d_overlaps_polygon_circle,
+            poly,
+            circle
+        );
+        check!(
+            c2d_collide_polygon_capsule,
+            c2d_overlaps_polygon_capsule,
+            poly,
+            capsule
+        );
+        check!(c2d_collide_polygons, c2d_overlaps_polygons, poly, poly);
+
+        let (a, b) = (
+            Aabb::from_center_half_extents(Vec2::ZERO, Vec2::new(1.0, 1.0)),
+            Aabb::from_center_half_extents(Vec2::new(2.0, 0.0), Vec2::new(1.0, 1.0)),
+        );
+        assert_eq!(c2d_overlaps_aabbs(&a, &b, &mut hit), Status::Ok);
+        assert!(hit, "touching boxes overlap");
+
+        // Proxies and proxy distance equal the Rust calls (and warm start through the cache).
+        let (sa, sb) = (Shape::from(poly), Shape::from(capsule));
+        let far = Transform::new(Vec2::new(4.0, 2.5), 0.4);
+        let mut pa = core::mem::zeroed::<ShapeProxy>();
+        let mut pb = core::mem::zeroed::<ShapeProxy>();
+        assert_eq!(c2d_make_proxy(&sa, &mut pa), Status::Ok);
+        assert_eq!(c2d_make_proxy(&sb, &mut pb), Status::Ok);
+        let mut cache = SimplexCache::default();
+        let mut d = core::mem::zeroed::<DistanceOutput>();
+        assert_eq!(
+            c2d_proxy_distance(&pa, &xa, &pb, &far, &mut cache, &mut d),
+            Status::Ok
+        );
+        let want = proxy_distance(
+            &ShapeProxy::from_shape(&sa),
+            xa,
+            &ShapeProxy::from_shape(&sb),
+            far,
+            &mut SimplexCache::default(),
+        );
+        assert_eq!(d, want);
+        let mut d2 = core::mem::zeroed::<DistanceOutput>();
+        assert_eq!(
+            c2d_proxy_distance(&pa, &xa, &pb, &far, &mut cache, &mut d2),
+            Status::Ok
+        );
+        assert!((d2.distance - d.distance).abs() < 1e-6);
+
+        let sweep = Sweep::from_transforms(Vec2::new(0.1, 0.0), xa, xb);
+        let mut t = Transform::IDENTITY;
+        assert_eq!(c2d_sweep_transform_at(&sweep, 0.25, &mut t), Status::Ok);
+        assert_eq!(t, sweep.transform_at(0.25));
+    }
+}
+
+#[test]
+fn tree_extras_and_solver_passes_through_the_c_abi() {
+    // SAFETY: every pointer refers to a live local; the tree is freed once.
+    unsafe {
+        let mut t: *mut Tree = core::ptr::null_mut();
+        assert_eq!(c2d_tree_create(&mut t), Status::Ok);
+        let (mut has, mut root) = (true, Aabb::default());
+        assert_eq!(c2d_tree_root_bounds(t, &mut has, &mut root), Status::Ok);
+        assert!(!has);
+        let b = Aabb::from_center_half_extents(Vec2::new(1.0, 1.0), Vec2::new(0.5, 0.5));
+        let mut id = 0;
+        assert_eq!(c2d_tree_create_proxy(t, &b, 0b10, 7, &mut id), Status::Ok);
+        let (mut bits, mut moved) = (0u64, false);
+        assert_eq!(c2d_tree_category_bits(t, id, &mut bits), Status::Ok);
+        assert_eq!(bits, 0b10);
+        assert_eq!(c2d_tree_set_category_bits(t, id, 0b100), Status::Ok);
+        assert_eq!(c2d_tree_category_bits(t, id, &mut bits), Status::Ok);
+        assert_eq!(bits, 0b100);
+        assert_eq!(c2d_tree_was_moved(t, id, &mut moved), Status::Ok);
+        assert!(moved, "a new proxy counts as moved");
+        assert_eq!(c2d_tree_root_bounds(t, &mut has, &mut root), Status::Ok);
+        assert!(has && root.contains(b));
+        assert_eq!(c2d_tree_was_moved(t, id + 100, &mut moved), Status::InvalidProxy);
+        c2d_tree_free(t);
+    }
+
+    // The solver passes, run by hand in c2d_solver_step's order, give the same bodies.
+    let ground = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
+    let unit = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let start = [
+        solver::Body::new_static(Transform::IDENTITY),
+        solver::Body::new_dynamic(Transform::new(Vec2::new(0.2, 0.98), 0.05), unit.mass(1.0)).unwrap(),
+    ];
+    let m = collide_with_margin(&ground, start[0].transform, &unit, start[1].transform, 0.02);
+    let c0 = solver::prepare_contact(&start, 0, 1, &m, 0.6, 0.3, None).unwrap();
+    let s = SolverSettings::default();
+    let dt = 1.0 / 60.0;
+    let (mut whole, mut wc) = (start, [c0]);
+    let (mut parts, mut pc) = (start, [c0]);
+    // SAFETY: arrays are live locals of the stated lengths.
+    unsafe {
+        assert_eq!(
+            c2d_solver_step(whole.as_mut_ptr(), 2, wc.as_mut_ptr(), 1, &s, dt),
+            Status::Ok
+        );
+        let h = dt / s.substeps as f32;
+        for p in parts.iter_mut() {
+            p.delta_position = Vec2::ZERO;
+            p.delta_rotation = Rot::IDENTITY;
+        }
+        for _ in 0..s.substeps {
+            let (b, c) = (parts.as_mut_ptr(), pc.as_mut_ptr());
+            assert_eq!(c2d_solver_integrate_velocities(b, 2, &s.gravity, h), Status::Ok);
+            assert_eq!(
+                c2d_solver_contacts(b, 2, c, 1, &s, h, SolverPass::WarmStart as u32),
+                Status::Ok
+            );
+            assert_eq!(
+                c2d_solver_contacts(b, 2, c, 1, &s, h, SolverPass::Solve as u32),
+                Status::Ok
+            );
+            assert_eq!(
+                c2d_solver_integrate_positions(b, 2, h, s.max_linear_speed),
+                Status::Ok
+            );
+            assert_eq!(
+                c2d_solver_contacts(b, 2, c, 1, &s, h, SolverPass::Relax as u32),
+                Status::Ok
+            );
+        }
+        let (b, c) = (parts.as_mut_ptr(), pc.as_mut_ptr());
+        assert_eq!(
+            c2d_solver_contacts(b, 2, c, 1, &s, h, SolverPass::Restitution as u32),
+            Status::Ok
+        );
+        assert_eq!(c2d_solver_contacts(b, 2, c, 1, &s, h, 9), Status::InvalidInput);
+        assert_eq!(
+            c2d_solver_contacts(b, 2, c, 1, &s, f32::NAN, 0),
+            Status::InvalidStep
+        );
+        assert_eq!(
+            c2d_solver_step(core::ptr::null_mut(), 2, c, 1, &s, dt),
+            Status::NullPointer
+        );
+    }
+    assert_eq!(whole, parts);
+    assert_eq!(wc, pc);
+}
+
+unsafe extern "C" fn count_bodies(_b: BodyId, ctx: *mut core::ffi::c_void) -> bool {
+    // SAFETY: the context is the test's live counter.
+    unsafe { *(ctx as *mut u32) += 1 };
+    true
+}
+
+#[test]
+fn world_through_the_c_abi_matches_rust() {
+    let ground = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
+    let ball = Shape::Circle(Circle::new(Vec2::ZERO, 0.25).unwrap());
+    let mut rust = World::default();
+    // SAFETY: every pointer refers to a live local; the world is freed once.
+    unsafe {
+        let mut w: *mut World = core::ptr::null_mut();
+        assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+        let mut def = core::mem::zeroed::<BodyDef>();
+        let xf = Transform::from_translation(Vec2::new(0.0, -0.5));
+        assert_eq!(c2d_body_def(0, &xf, &ground, &mut def), Status::Ok);
+        let mut g = BodyId::default();
+        assert_eq!(c2d_world_add_body(w, &def, &mut g), Status::Ok);
+        assert_eq!(rust.add_body(&def).unwrap(), g);
+        let xb = Transform::from_translation(Vec2::new(0.3, 0.6));
+        assert_eq!(c2d_body_def(2, &xb, &ball, &mut def), Status::Ok);
+        def.material.friction = 0.4;
+        let mut b = BodyId::default();
+        assert_eq!(c2d_world_add_body(w, &def, &mut b), Status::Ok);
+        assert_eq!(rust.add_body(&def).unwrap(), b);
+        assert_eq!(c2d_body_def(3, &xb, &ball, &mut def), Status::InvalidBodyKind);
+        let mut bad = def;
+        // SAFETY: writes an out-of-range tag into the plain u32 at the kind's offset.
+        *(&mut bad as *mut BodyDef as *mut u32) = 9;
+        assert_eq!(c2d_world_add_body(w, &bad, &mut b), Status::InvalidBodyKind);
+        let (mut begins, mut n) = (0usize, 0usize);
+        let mut events = [ContactEvent::default(); 2];
+        for _ in 0..30 {
+            assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
+            rust.step(1.0 / 60.0, 4).unwrap();
+            assert_eq!(
+                c2d_world_begin_events(w, events.as_mut_ptr(), 2, &mut n),
+                Status::Ok
+            );
+            assert_eq!(n, rust.begin_events().len());
+            if n > 0 {
+                assert_eq!(events[0], rust.begin_events()[0]);
+            }
+            begins += n;
+        }
+        assert_eq!(begins, 1);
+        let mut body = core::mem::zeroed::<solver::Body>();
+        assert_eq!(c2d_world_get_body(w, b, &mut body), Status::Ok);
+        assert_eq!(&body, rust.body(b).unwrap());
+        let (o, t) = (Vec2::new(0.3, 3.0), Vec2::new(0.0, -5.0));
+        let (mut any, mut hit) = (false, WorldRayHit::default());
+        assert_eq!(c2d_world_ray_cast(w, &o, &t, &mut any, &mut hit), Status::Ok);
+        assert!(any);
+        assert_eq!(hit, rust.ray_cast(o, t).unwrap());
+        let mut count = 0u32;
+        let q = Aabb::from_center_half_extents(Vec2::ZERO, Vec2::new(1.0, 1.0));
+        let ctx = &mut count as *mut u32 as *mut core::ffi::c_void;
+        assert_eq!(c2d_world_query_aabb(w, &q, Some(count_bodies), ctx), Status::Ok);
+        assert_eq!(count, 2);
+        let v = Vec2::new(1.0, 0.0);
+        assert_eq!(c2d_world_set_velocity(w, b, &v, 0.0), Status::Ok);
+        assert_eq!(c2d_world_set_transform(w, b, &xb), Status::Ok);
+        let mut user = 1u64;
+        assert_eq!(c2d_world_user_data(w, b, &mut user), Status::Ok);
+        assert_eq!(user, 0);
+        assert_eq!(c2d_world_remove_body(w, b), Status::Ok);
+        assert_eq!(c2d_world_remove_body(w, b), Status::InvalidBody);
+        assert_eq!(
+            c2d_world_end_events(w, core::ptr::null_mut(), 0, &mut n),
+            Status::Ok
+        );
+        assert_eq!(n, 1, "removing a touching body ends its contact");
+        let (mut nb, mut nc) = (0u32, 0u32);
+        assert_eq!(c2d_world_counts(w, &mut nb, &mut nc), Status::Ok);
+        assert_eq!((nb, nc), (1, 0));
+        assert_eq!(c2d_world_step(w, f32::NAN, 4), Status::InvalidStep);
+        assert_eq!(c2d_world_step(core::ptr::null_mut(), 0.1, 4), Status::NullPointer);
+        c2d_world_free(w);
+        c2d_world_free(core::ptr::null_mut());
+    }
+}

@@ -587,7 +587,11 @@ fn p_momentum(seed: u64, count: u8, scale: u8) -> TestResult {
     for _ in 0..n {
         let kind = rng.index(5);
         let shape = common::random_shape(&mut rng, kind, s);
-        let mut d = BodyDef::new(BodyKind::Dynamic, common::random_transform(&mut rng, 2.0 * s), shape);
+        let mut d = BodyDef::new(
+            BodyKind::Dynamic,
+            common::random_transform(&mut rng, 2.0 * s),
+            shape,
+        );
         d.linear_velocity = rng.vec(3.0 * s);
         d.angular_velocity = rng.range(-2.0, 2.0);
         d.material = Material {
@@ -700,7 +704,10 @@ fn p_world_ops(seed: u64, ops: Vec<u8>) -> bool {
             }
         }
         let _ = w.ray_cast(rng.vec(10.0), rng.vec(20.0));
-        w.query_aabb(Aabb::from_center_half_extents(rng.vec(5.0), Vec2::new(2.0, 2.0)), |_| true);
+        w.query_aabb(
+            Aabb::from_center_half_extents(rng.vec(5.0), Vec2::new(2.0, 2.0)),
+            |_| true,
+        );
         for id in &ids {
             let Ok(b) = w.body(*id) else { return false };
             if !b.is_valid() {

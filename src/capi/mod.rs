@@ -8,8 +8,10 @@
 
 mod solver;
 mod tree;
+mod typed;
 pub use solver::*;
 pub use tree::*;
+pub use typed::*;
 
 use crate::geometry::{Capsule, Circle, GeometryError, Polygon, Shape, MAX_POLYGON_VERTICES};
 use crate::manifold::{collide_with_margin, Manifold};

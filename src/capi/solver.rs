@@ -192,6 +192,106 @@ pub unsafe extern "C" fn c2d_solver_step(
     status(solver::step(bodies, contacts, &settings, dt))
 }
 
+/// The pieces of `c2d_solver_step`, for callers who schedule their own sub-steps: gravity
+/// and damping for a sub-step `h`.
+///
+/// # Safety
+/// `bodies` must point to `body_count` writable bodies (NULL only with count 0); `gravity`
+/// NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_solver_integrate_velocities(
+    bodies: *mut Body,
+    body_count: usize,
+    gravity: *const Vec2,
+    h: f32,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { (slice_mut(bodies, body_count), read(gravity)) } {
+        (Ok(b), Ok(g)) => {
+            solver::integrate_velocities(b, g, h);
+            Status::Ok
+        }
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// Moves bodies by their velocities for a sub-step `h` (speed limited to `max_speed`) and
+/// accumulates their `delta_position` / `delta_rotation`.
+///
+/// # Safety
+/// `bodies` must point to `body_count` writable bodies (NULL only with count 0).
+#[no_mangle]
+pub unsafe extern "C" fn c2d_solver_integrate_positions(
+    bodies: *mut Body,
+    body_count: usize,
+    h: f32,
+    max_speed: f32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { slice_mut(bodies, body_count) } {
+        Ok(b) => {
+            solver::integrate_positions(b, h, max_speed);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Which pass of the contact solver to run (see `c2d_solver_contacts`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverPass {
+    /// Apply the accumulated impulses.
+    WarmStart = 0,
+    /// Sequential impulses with the soft position bias.
+    Solve = 1,
+    /// Sequential impulses without bias (after integrating positions).
+    Relax = 2,
+    /// Restitution (once per step, after the last sub-step).
+    Restitution = 3,
+}
+
+/// Runs one pass over `contacts` for a sub-step `h`: `pass` is a `c2d_SolverPass` value
+/// (`C2D_STATUS_INVALID_INPUT` for any other). Constraints naming bodies out of range are
+/// skipped.
+///
+/// # Safety
+/// `bodies` / `contacts` must point to `body_count` / `contact_count` writable elements
+/// (NULL only with a count of 0); `settings` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_solver_contacts(
+    bodies: *mut Body,
+    body_count: usize,
+    contacts: *mut ContactConstraint,
+    contact_count: usize,
+    settings: *const SolverSettings,
+    h: f32,
+    pass: u32,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (b, c, s) = match unsafe {
+        (
+            slice_mut(bodies, body_count),
+            slice_mut(contacts, contact_count),
+            read(settings),
+        )
+    } {
+        (Ok(b), Ok(c), Ok(s)) => (b, c, s),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
+    if !(h > 0.0 && h < f32::INFINITY) {
+        return Status::InvalidStep;
+    }
+    match pass {
+        0 => solver::warm_start(b, c),
+        1 => solver::solve_contacts(b, c, &s, h, true),
+        2 => solver::solve_contacts(b, c, &s, h, false),
+        3 => solver::apply_restitution(b, c, s.restitution_threshold),
+        _ => return Status::InvalidInput,
+    }
+    Status::Ok
+}
+
 #[cfg(feature = "alloc")]
 pub use world::*;
 

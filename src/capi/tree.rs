@@ -505,3 +505,66 @@ pub unsafe extern "C" fn c2d_tree_user_data(tree: *const Tree, id: u32, out: *mu
     // SAFETY: forwarded contract.
     unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.user_data(id))) }
 }
+
+/// Category bits of a proxy; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_category_bits(tree: *const Tree, id: u32, out: *mut u64) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.category_bits(id))) }
+}
+
+/// Whether a proxy was created or moved since the last `c2d_tree_query_pairs`; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_was_moved(tree: *const Tree, id: u32, out: *mut bool) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.was_moved(id))) }
+}
+
+/// Sets the category bits of a proxy (its ancestors' unions are updated).
+///
+/// # Safety
+/// `tree` must be NULL or a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_set_category_bits(tree: *mut Tree, id: u32, bits: u64) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { tree_mut(tree) } {
+        Ok(t) => {
+            with_tree!(mut t, tr => tr.set_category_bits(id, bits)).map_or_else(Status::from, |_| Status::Ok)
+        }
+        Err(e) => e,
+    }
+}
+
+/// Box around every proxy: writes whether the tree has any to `*out_has` and, when it does,
+/// the box to `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_root_bounds(
+    tree: *const Tree,
+    out_has: *mut bool,
+    out: *mut Aabb,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let t = match unsafe { tree_ref(tree) } {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    if out_has.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    let b = with_tree!(t, tr => tr.root_bounds());
+    if let Some(b) = b {
+        // SAFETY: `out` checked non-null; writable by the caller's contract.
+        unsafe { super::write(out, b) };
+    }
+    // SAFETY: `out_has` checked non-null; writable by the caller's contract.
+    unsafe { super::write(out_has, b.is_some()) }
+}

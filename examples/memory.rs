@@ -1,0 +1,93 @@
+//! Memory per tree proxy, per shape and per solver object, collide2d next to Box2D v3 and
+//! parry2d, as `key value` lines (read by `scripts/bench_report.py` for BENCHMARKS.md).
+//! Trees: 10,000 random boxes inserted one by one (as in `benches/tree.rs`); bytes are the
+//! node storage each tree holds, divided by the proxy count.
+use collide2d::*;
+use std::mem::size_of;
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{b2, Rng};
+
+const N: usize = 10_000;
+
+fn main() {
+    let mut rng = Rng(2025);
+    let boxes: Vec<Aabb> = (0..N)
+        .map(|_| {
+            let c = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
+            let h = Vec2::new(rng.range(0.5, 5.0), rng.range(0.5, 5.0));
+            Aabb::from_center_half_extents(c, h)
+        })
+        .collect();
+
+    let mut ours = DynamicTree::new();
+    for (i, b) in boxes.iter().enumerate() {
+        ours.create_proxy(*b, 1, i as u64).unwrap();
+    }
+    let ours_bytes = ours.capacity() * size_of::<TreeNode>();
+    println!("tree_node_bytes collide2d {}", size_of::<TreeNode>());
+    println!(
+        "tree_bytes_per_proxy collide2d {:.1}",
+        ours_bytes as f64 / N as f64
+    );
+
+    // SAFETY: the Box2D tree is created, filled, measured and destroyed here.
+    unsafe {
+        let mut t = b2::b2DynamicTree_Create(16);
+        for (i, b) in boxes.iter().enumerate() {
+            let fat = b.inflated(DEFAULT_AABB_MARGIN);
+            let bb = b2::b2AABB {
+                lowerBound: common::b2v(fat.min),
+                upperBound: common::b2v(fat.max),
+            };
+            b2::b2DynamicTree_CreateProxy(&mut t, bb, 1, i as u64);
+        }
+        let bytes = t.nodeCapacity as usize * size_of::<b2::b2TreeNode>();
+        println!("tree_node_bytes box2d {}", size_of::<b2::b2TreeNode>());
+        println!("tree_bytes_per_proxy box2d {:.1}", bytes as f64 / N as f64);
+        b2::b2DynamicTree_Destroy(&mut t);
+    }
+
+    let mut bvh = parry2d::partitioning::Bvh::new();
+    for (i, b) in boxes.iter().enumerate() {
+        let fat = b.inflated(DEFAULT_AABB_MARGIN);
+        let pb = parry2d::bounding_volume::Aabb::new(
+            parry2d::math::Vector::new(fat.min.x, fat.min.y),
+            parry2d::math::Vector::new(fat.max.x, fat.max.y),
+        );
+        bvh.insert(pb, i as u32);
+    }
+    println!(
+        "tree_node_bytes parry2d {}",
+        size_of::<parry2d::partitioning::BvhNode>()
+    );
+    println!(
+        "tree_bytes_per_proxy parry2d {:.1}",
+        bvh.total_memory_size() as f64 / N as f64
+    );
+
+    println!("shape_bytes_circle collide2d {}", size_of::<Circle>());
+    println!("shape_bytes_capsule collide2d {}", size_of::<Capsule>());
+    println!("shape_bytes_polygon collide2d {}", size_of::<Polygon>());
+    println!("shape_bytes_any collide2d {}", size_of::<Shape>());
+    println!("shape_bytes_circle box2d {}", size_of::<b2::b2Circle>());
+    println!("shape_bytes_capsule box2d {}", size_of::<b2::b2Capsule>());
+    println!("shape_bytes_polygon box2d {}", size_of::<b2::b2Polygon>());
+    println!("shape_bytes_circle parry2d {}", size_of::<parry2d::shape::Ball>());
+    println!(
+        "shape_bytes_capsule parry2d {}",
+        size_of::<parry2d::shape::Capsule>()
+    );
+    // A ConvexPolygon holds two Vecs (points, normals): inline size plus the heap for an 8-gon.
+    let v = size_of::<parry2d::math::Vector>();
+    println!(
+        "shape_bytes_polygon parry2d {}",
+        size_of::<parry2d::shape::ConvexPolygon>() + 2 * 8 * v
+    );
+    println!("solver_body_bytes collide2d {}", size_of::<solver::Body>());
+    println!(
+        "solver_contact_bytes collide2d {}",
+        size_of::<ContactConstraint>()
+    );
+}
