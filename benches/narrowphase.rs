@@ -7,6 +7,9 @@
 //! (`try_update_contacts`) cannot skip the work.
 //!
 //! Time per pair = reported time / 4096 (criterion's throughput is set to 4096 elements).
+//! collide2d is measured twice: through the generic `collide` / `overlaps` on `Shape`s (148 B
+//! each), and through the typed per-pair functions on arrays of the concrete type
+//! (`collide2d-typed`), which is how Box2D's and parry's typed calls are measured.
 use collide2d::*;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -82,6 +85,51 @@ fn pairs(ka: Kind, kb: Kind, seed: u64) -> Pairs {
         } else {
             return p;
         }
+    }
+}
+
+/// The same shapes as arrays of their own type (for the typed per-pair functions).
+enum Typed {
+    C(Vec<Circle>),
+    K(Vec<Capsule>),
+    P(Vec<Polygon>),
+}
+
+fn typed(v: &[Shape]) -> Typed {
+    match v[0] {
+        Shape::Circle(_) => Typed::C(
+            v.iter()
+                .map(|s| {
+                    if let Shape::Circle(c) = s {
+                        *c
+                    } else {
+                        unreachable!()
+                    }
+                })
+                .collect(),
+        ),
+        Shape::Capsule(_) => Typed::K(
+            v.iter()
+                .map(|s| {
+                    if let Shape::Capsule(c) = s {
+                        *c
+                    } else {
+                        unreachable!()
+                    }
+                })
+                .collect(),
+        ),
+        Shape::Polygon(_) => Typed::P(
+            v.iter()
+                .map(|s| {
+                    if let Shape::Polygon(c) = s {
+                        *c
+                    } else {
+                        unreachable!()
+                    }
+                })
+                .collect(),
+        ),
     }
 }
 
@@ -163,6 +211,7 @@ fn bench_pair(c: &mut Criterion, name: &str, ka: Kind, kb: Kind, seed: u64) {
     let pb: Vec<PShape> = p.b.iter().map(|s| pshape(s, kb)).collect();
     let pxa: Vec<Pose> = p.xa.iter().map(|&x| ppose(x)).collect();
     let pxb: Vec<Pose> = p.xb.iter().map(|&x| ppose(x)).collect();
+    let (ta, tb) = (typed(&p.a), typed(&p.b));
 
     let mut g = c.benchmark_group(format!("manifold/{name}"));
     g.throughput(Throughput::Elements(N as u64));
@@ -171,6 +220,29 @@ fn bench_pair(c: &mut Criterion, name: &str, ka: Kind, kb: Kind, seed: u64) {
             let mut n = 0;
             for i in 0..N {
                 n += collide(&p.a[i], p.xa[i], &p.b[i], p.xb[i]).count;
+            }
+            black_box(n)
+        })
+    });
+    // The typed per-pair function on typed arrays, as the peers' typed calls get.
+    g.bench_function(BenchmarkId::new("collide2d-typed", N), |bch| {
+        bch.iter(|| {
+            let mut n = 0;
+            macro_rules! run {
+                ($a:expr, $b:expr, $f:path) => {
+                    for i in 0..N {
+                        n += $f(&$a[i], p.xa[i], &$b[i], p.xb[i], 0.0).count;
+                    }
+                };
+            }
+            match (&ta, &tb) {
+                (Typed::C(a), Typed::C(b)) => run!(a, b, collide_circles),
+                (Typed::K(a), Typed::C(b)) => run!(a, b, collide_capsule_circle),
+                (Typed::K(a), Typed::K(b)) => run!(a, b, collide_capsules),
+                (Typed::P(a), Typed::C(b)) => run!(a, b, collide_polygon_circle),
+                (Typed::P(a), Typed::K(b)) => run!(a, b, collide_polygon_capsule),
+                (Typed::P(a), Typed::P(b)) => run!(a, b, collide_polygons),
+                _ => unreachable!("pairs are in canonical order"),
             }
             black_box(n)
         })
@@ -206,6 +278,28 @@ fn bench_pair(c: &mut Criterion, name: &str, ka: Kind, kb: Kind, seed: u64) {
             let mut n = 0;
             for i in 0..N {
                 n += overlaps(&p.a[i], p.xa[i], &p.b[i], p.xb[i]) as u32;
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function(BenchmarkId::new("collide2d-typed", N), |bch| {
+        bch.iter(|| {
+            let mut n = 0;
+            macro_rules! run {
+                ($a:expr, $b:expr, $f:path) => {
+                    for i in 0..N {
+                        n += $f(&$a[i], p.xa[i], &$b[i], p.xb[i]) as u32;
+                    }
+                };
+            }
+            match (&ta, &tb) {
+                (Typed::C(a), Typed::C(b)) => run!(a, b, overlaps_circles),
+                (Typed::K(a), Typed::C(b)) => run!(a, b, overlaps_capsule_circle),
+                (Typed::K(a), Typed::K(b)) => run!(a, b, overlaps_capsules),
+                (Typed::P(a), Typed::C(b)) => run!(a, b, overlaps_polygon_circle),
+                (Typed::P(a), Typed::K(b)) => run!(a, b, overlaps_polygon_capsule),
+                (Typed::P(a), Typed::P(b)) => run!(a, b, overlaps_polygons),
+                _ => unreachable!("pairs are in canonical order"),
             }
             black_box(n)
         })

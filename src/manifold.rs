@@ -19,7 +19,7 @@
 use crate::distance::{gjk, ShapeProxy, SimplexCache};
 use crate::fmath;
 use crate::geometry::{Capsule, Circle, Polygon, Shape, MAX_POLYGON_VERTICES};
-use crate::math::{Transform, Vec2};
+use crate::math::{Rot, Transform, Vec2};
 use bytemuck::{Pod, Zeroable};
 
 /// Feature code for edge `i` in a manifold point id.
@@ -159,7 +159,8 @@ fn sanitize_margin(margin: f32) -> f32 {
 
 #[inline]
 fn radii_ok(ra: f32, rb: f32) -> bool {
-    ra >= 0.0 && rb >= 0.0 && ra.is_finite() && rb.is_finite()
+    // Both finite and >= 0 (false for NaN): the sum is finite and the smaller is >= 0.
+    (0.0..f32::INFINITY).contains(&(ra + rb)) && ra >= 0.0 && rb >= 0.0
 }
 
 /// Midpoint between the surface of A (`ca + n·ra`) and of B (`cb - n·rb`).
@@ -171,39 +172,59 @@ fn surface_midpoint(ca: Vec2, cb: Vec2, n: Vec2, ra: f32, rb: f32) -> Vec2 {
 // ---------------------------------------------------------------------------------------------
 // Circle and capsule pairs
 
-pub(crate) fn circles_local(a: &Circle, b: &Circle, xf: Transform, margin: f32) -> (LocalManifold, Vec2) {
-    let mut m = LocalManifold::default();
-    let origin = a.center;
-    if !radii_ok(a.radius, b.radius) {
-        return (m, origin);
+/// The circle pair's shared decision (used by [`collide_circles`] and
+/// `overlaps_circles`, so the two agree bit for bit): A's centre relative to A's origin
+/// (`ca`, world axes), B's centre relative to A's centre (`d`, world axes, computed from the
+/// origins' difference first, so it is as accurate at 1e4 as at 0) and its squared length,
+/// when the transforms and radii are valid and the centres are within `max_gap` of touching.
+#[inline(always)]
+pub(crate) fn circle_pair(
+    a: &Circle,
+    xfa: Transform,
+    b: &Circle,
+    xfb: Transform,
+    max_gap: f32,
+) -> Option<(Vec2, Vec2, f32)> {
+    if !(xfa.is_valid() && xfb.is_valid() && radii_ok(a.radius, b.radius)) {
+        return None;
     }
-    let pb = xf.apply(b.center) - origin;
-    let dist_sq = pb.length_squared();
-    let rsum = a.radius + b.radius;
-    let max_d = rsum + margin;
-    if !(dist_sq <= max_d * max_d) {
-        return (m, origin);
-    }
-    let (n, dist) = pb.normalize_and_length();
-    // Coincident centres: A's local +x axis, a documented arbitrary but fixed choice.
-    let n = if dist > 0.0 && n != Vec2::ZERO { n } else { Vec2::X };
-    m.normal = n;
-    m.push(
-        surface_midpoint(Vec2::ZERO, pb, n, a.radius, b.radius),
-        rsum - dist,
-        0,
-    );
-    (m, origin)
+    let ca = xfa.q.rotate(a.center);
+    let d = (xfb.p - xfa.p) + xfb.q.rotate(b.center) - ca;
+    let dist_sq = d.length_squared();
+    let max_d = a.radius + b.radius + max_gap;
+    (dist_sq <= max_d * max_d).then_some((ca, d, dist_sq))
 }
 
 /// Contact manifold between two circles.
 #[must_use]
 pub fn collide_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
-    let Some(xf) = pair_frame(xfa, xfb) else {
+    let Some((ca, d, dist_sq)) = circle_pair(a, xfa, b, xfb, sanitize_margin(margin)) else {
         return Manifold::default();
     };
-    let (m, o) = circles_local(a, b, xf, sanitize_margin(margin));
-    m.to_world(xfa, o)
+    let dist = fmath::sqrt(dist_sq);
+    // Coincident centres (or a gap below f32's normal range): A's +x axis, a documented
+    // arbitrary but fixed choice.
+    let n = if dist > f32::MIN_POSITIVE {
+        d * (1.0 / dist)
+    } else {
+        xfa.q.x_axis()
+    };
+    let rel = surface_midpoint(ca, ca + d, n, a.radius, b.radius);
+    let point = xfa.p + rel;
+    if !point.is_finite() {
+        return Manifold::default();
+    }
+    let mut m = Manifold {
+        normal: n,
+        ..Manifold::default()
+    };
+    m.points[0] = ManifoldPoint {
+        point,
+        depth: a.radius + b.radius - dist,
+        id: 0,
+    };
+    m.count = 1;
+    m
 }
 
 /// Result of the closest-point search between two segments `p1 + f1·d1` and `p2 + f2·d2`.
@@ -518,7 +539,7 @@ pub(crate) struct LocalPoly {
 
 impl LocalPoly {
     /// The polygon transformed by `xf`; `None` for invalid count, radius or non-finite data.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn from_polygon(p: &Polygon, xf: Transform) -> Option<LocalPoly> {
         let count = p.count as usize;
         if !(3..=MAX_POLYGON_VERTICES).contains(&count) || !(p.radius >= 0.0) {
@@ -530,15 +551,27 @@ impl LocalPoly {
             count,
             radius: p.radius,
         };
-        let mut chk = fmath::nan_if_not_finite(p.radius);
-        for i in 0..count {
-            let v = xf.apply(p.vertices[i]);
-            let n = xf.q.rotate(p.normals[i]);
-            chk += fmath::nan_if_not_finite(v.x + v.y) + fmath::nan_if_not_finite(n.x + n.y);
-            lp.v[i] = v;
-            lp.n[i] = n;
+        // One finiteness test over the sum of everything (a non-finite term, or an overflow
+        // of coordinates beyond f32 range, makes the sum non-finite).
+        let mut sum = p.radius;
+        if xf.q == Rot::IDENTITY {
+            // A's frame only shifts it: no rotation work.
+            for (i, (v, n)) in p.vertices[..count].iter().zip(&p.normals[..count]).enumerate() {
+                let v = *v + xf.p;
+                sum += v.x + v.y + n.x + n.y;
+                lp.v[i] = v;
+                lp.n[i] = *n;
+            }
+        } else {
+            for (i, (v, n)) in p.vertices[..count].iter().zip(&p.normals[..count]).enumerate() {
+                let v = xf.apply(*v);
+                let n = xf.q.rotate(*n);
+                sum += v.x + v.y + n.x + n.y;
+                lp.v[i] = v;
+                lp.n[i] = n;
+            }
         }
-        if chk != 0.0 {
+        if fmath::nan_if_not_finite(sum) != 0.0 {
             return None;
         }
         Some(lp)

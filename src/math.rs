@@ -154,7 +154,8 @@ impl Vec2 {
     #[inline]
     #[must_use]
     pub fn is_finite(self) -> bool {
-        self.x.is_finite() && self.y.is_finite()
+        // Branch-free: `v * 0` is 0 for finite v and NaN for infinities and NaN.
+        self.x * 0.0 + self.y * 0.0 == 0.0
     }
 }
 

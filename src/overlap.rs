@@ -7,7 +7,7 @@
 
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::manifold::{
-    capsule_as_circle, capsule_circle_local, capsules_local, circles_local, pair_frame, polygon_circle_local,
+    capsule_as_circle, capsule_circle_local, capsules_local, pair_frame, polygon_circle_local,
     polygon_pair_frames, polygon_verdict, LocalPoly, PolyVerdict,
 };
 use crate::math::{Aabb, Transform};
@@ -15,7 +15,7 @@ use crate::math::{Aabb, Transform};
 /// True when two circles overlap or touch.
 #[must_use]
 pub fn overlaps_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    pair_frame(xfa, xfb).is_some_and(|xf| circles_local(a, b, xf, 0.0).0.count > 0)
+    crate::manifold::circle_pair(a, xfa, b, xfb, 0.0).is_some()
 }
 
 /// True when a capsule and a circle overlap or touch.
