@@ -38,6 +38,18 @@ fn main() {
                 "boxov" => overlaps_polygons(&boxes[i], xa[i], &boxes[(i + 1) % n], xb[i]) as u32,
                 "cap" => collide_capsules(&caps[i], xa[i], &caps[(i + 1) % n], xb[i], 0.0).count,
                 "boxcap" => collide_polygon_capsule(&boxes[i], xa[i], &caps[(i + 1) % n], xb[i], 0.0).count,
+                "boxcircle" => {
+                    collide_polygon_circle(&boxes[i], xa[i], &circles[(i + 1) % n], xb[i], 0.0).count
+                }
+                "capcircle" => {
+                    collide_capsule_circle(&caps[i], xa[i], &circles[(i + 1) % n], xb[i], 0.0).count
+                }
+                "ray" => ray_cast_polygon(
+                    &boxes[i],
+                    xa[i],
+                    &Ray::new(xb[i].p - Vec2::new(1.0, 0.3), Vec2::new(2.0, 0.5)),
+                )
+                .is_some() as u32,
                 _ => 0,
             };
         }

@@ -140,6 +140,14 @@ impl LocalManifold {
     }
 }
 
+/// Point `p` of B's frame in A's frame (the origins are subtracted first, as in
+/// [`pair_frame`]), or `None` when either transform is invalid: the cheaper entry check of the
+/// circle pairs, which need no relative rotation.
+#[inline(always)]
+pub(crate) fn point_in_frame(xfa: Transform, xfb: Transform, p: Vec2) -> Option<Vec2> {
+    (xfa.is_valid() && xfb.is_valid()).then(|| xfa.q.inv_rotate((xfb.p - xfa.p) + xfb.q.rotate(p)))
+}
+
 /// B's transform in A's frame, or `None` when either transform is invalid (non-finite, or a
 /// rotation that is not unit length): the one entry check shared by every overlap test and
 /// manifold, so both give "no contact" for the same inputs.
@@ -300,19 +308,14 @@ fn segment_feature(f: f32) -> u8 {
 /// A segment is treated as a point when shorter than this fraction of the pair's scale.
 const DEGENERATE_SEGMENT: f32 = 1.0e-6;
 
-pub(crate) fn capsule_circle_local(
-    a: &Capsule,
-    b: &Circle,
-    xf: Transform,
-    margin: f32,
-) -> (LocalManifold, Vec2) {
+pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, cb: Vec2, margin: f32) -> (LocalManifold, Vec2) {
     let mut m = LocalManifold::default();
     let origin = a.center1;
     if !radii_ok(a.radius, b.radius) {
         return (m, origin);
     }
     let q1 = a.center2 - origin;
-    let c = xf.apply(b.center) - origin;
+    let c = cb - origin;
     let sc = segment_closest(Vec2::ZERO, q1, c, c);
     let rsum = a.radius + b.radius;
     let max_d = rsum + margin;
@@ -344,10 +347,10 @@ pub fn collide_capsule_circle(
     xfb: Transform,
     margin: f32,
 ) -> Manifold {
-    let Some(xf) = pair_frame(xfa, xfb) else {
+    let Some(cb) = point_in_frame(xfa, xfb, b.center) else {
         return Manifold::default();
     };
-    let (m, o) = capsule_circle_local(a, b, xf, sanitize_margin(margin));
+    let (m, o) = capsule_circle_local(a, b, cb, sanitize_margin(margin));
     m.to_world(xfa, o)
 }
 
@@ -922,13 +925,12 @@ pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform
     polygons_local(&la, &lb, sanitize_margin(margin)).to_world(xfa, origin)
 }
 
-pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, xf: Transform, margin: f32) -> LocalManifold {
+pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32) -> LocalManifold {
     let mut m = LocalManifold::default();
     let count = a.count as usize;
     if !(3..=MAX_POLYGON_VERTICES).contains(&count) || !radii_ok(a.radius, b.radius) {
         return m;
     }
-    let c = xf.apply(b.center);
     let mut sep = f32::NEG_INFINITY;
     let mut edge = 0;
     // NaN anywhere (centre, transform, vertices, normals) poisons `chk`.
@@ -1001,10 +1003,10 @@ pub fn collide_polygon_circle(
     xfb: Transform,
     margin: f32,
 ) -> Manifold {
-    let Some(xf) = pair_frame(xfa, xfb) else {
+    let Some(c) = point_in_frame(xfa, xfb, b.center) else {
         return Manifold::default();
     };
-    let m = polygon_circle_local(a, b, xf, sanitize_margin(margin));
+    let m = polygon_circle_local(a, b, c, sanitize_margin(margin));
     m.to_world(xfa, Vec2::ZERO)
 }
 
@@ -1039,7 +1041,7 @@ pub fn collide_polygon_capsule(
         return Manifold::default();
     };
     if let Some(circle) = capsule_as_circle(b) {
-        return polygon_circle_local(a, &circle, xf, margin).to_world(xfa, Vec2::ZERO);
+        return polygon_circle_local(a, &circle, xf.apply(circle.center), margin).to_world(xfa, Vec2::ZERO);
     }
     if !(b.radius >= 0.0) {
         return Manifold::default();
