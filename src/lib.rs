@@ -25,6 +25,17 @@
 //! - [`time_of_impact`] — both shapes moving along a [`Sweep`] with rotation (Box2D's
 //!   `b2TimeOfImpact`).
 //!
+//! ## Broad phase, solver, C
+//! - [`DynamicTree`] — dynamic AABB tree over growable storage (`alloc`) or a caller buffer.
+//! - `solver` (feature `solver`) — immediate-mode rigid-body solver on caller slices, no
+//!   allocation: Box2D v3's soft step (sub-stepped sequential impulses, soft contacts,
+//!   accumulated clamping, warm starting by feature id, Coulomb friction, restitution). See the
+//!   module docs for the method and why soft contacts rather than Baumgarte.
+//! - `world` (features `solver` + `alloc`) — `World`: tree broad phase, speculative
+//!   manifolds, the solver, contact events, ray and AABB queries, one call per frame.
+//! - `capi` (feature `capi`) — the whole API as `c2d_*` C functions; header
+//!   `include/collide2d.h`, static library from the `clib/` crate.
+//!
 //! ## Conventions
 //! | what | convention |
 //! |---|---|
@@ -39,7 +50,7 @@
 //! | [`RayHit`] | `fraction` of the translation in `[0, max_fraction]`, world `point`, world unit `normal` pointing out of the shape; a ray starting inside or on a shape, or with zero length, reports no hit |
 //! | [`CastOutput`] | `fraction` of both translations, world `point` on A's surface, world unit `normal` A→B (never zero for a hit); starting in contact and moving apart or sliding is a miss; starting penetrating is [`CastState::Overlapping`] with `depth` |
 //! | [`ToiOutput`] | sweep `fraction` and a [`ToiState`]; conservative: no overlap before `fraction`, except grazes shallower than (reach A + reach B)·0.25²/8 (see [`time_of_impact`]) |
-//! | frames | every query runs in a shape's local frame, so results do not lose precision far from the world origin |
+//! | frames | every query subtracts the two origins first and works relative to shape A (in A's local frame, or for circle pairs in world axes), so results do not lose precision far from the world origin |
 //! | bad input | constructors return [`GeometryError`]; queries given NaN/inf, a rotation that is not unit length (see [`Transform::is_valid`]), negative radii or a polygon `count` outside 3..=8 return "no contact" / "no hit" / an invalid-input state |
 //!
 //! ## Degenerate cases (documented choices)

@@ -24,7 +24,7 @@
 //!    when it has none (or the pair is dropped, or a body removed). As in Box2D, speculative
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
 //!    events from flickering for resting contacts;
-//! 4. **solver** — [`solver::step`](crate::solver::step) with the world's settings;
+//! 4. **solver** — [`solver::step`] with the world's settings;
 //! 5. **proxies** — every moving body's proxy is moved to cover its box now and its box one
 //!    step ahead at its current velocity (predictive fat boxes), so fast bodies find their
 //!    pairs before they reach them.
