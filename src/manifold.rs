@@ -308,32 +308,51 @@ fn segment_feature(f: f32) -> u8 {
 /// A segment is treated as a point when shorter than this fraction of the pair's scale.
 const DEGENERATE_SEGMENT: f32 = 1.0e-6;
 
+/// The capsule–circle decision shared by the manifold and the overlap test (so they agree
+/// bit for bit). In A's frame shifted to `center1`: the circle centre `c`, the closest core
+/// point `c1` at fraction `t`, and the squared distance, when within `margin` of touching.
+#[inline(always)]
+pub(crate) fn capsule_circle_decide(
+    a: &Capsule,
+    b: &Circle,
+    cb: Vec2,
+    margin: f32,
+) -> Option<(Vec2, Vec2, f32, f32)> {
+    if !radii_ok(a.radius, b.radius) {
+        return None;
+    }
+    let q1 = a.center2 - a.center1;
+    let c = cb - a.center1;
+    // Closest point of the core segment to the centre (a point core projects to its start).
+    let dd = q1.length_squared();
+    let t = if dd > 0.0 { c.dot(q1) / dd } else { 0.0 };
+    let t = if t > 0.0 { t.min(1.0) } else { 0.0 }; // NaN -> 0
+    let c1 = q1 * t;
+    let dist_sq = (c - c1).length_squared();
+    let max_d = a.radius + b.radius + margin;
+    (dist_sq <= max_d * max_d).then_some((c, c1, t, dist_sq))
+}
+
 pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, cb: Vec2, margin: f32) -> (LocalManifold, Vec2) {
     let mut m = LocalManifold::default();
     let origin = a.center1;
-    if !radii_ok(a.radius, b.radius) {
+    let Some((c, c1, t, dist_sq)) = capsule_circle_decide(a, b, cb, margin) else {
         return (m, origin);
-    }
-    let q1 = a.center2 - origin;
-    let c = cb - origin;
-    let sc = segment_closest(Vec2::ZERO, q1, c, c);
-    let rsum = a.radius + b.radius;
-    let max_d = rsum + margin;
-    if !(sc.dist_sq <= max_d * max_d) {
-        return (m, origin);
-    }
-    let (n, dist) = (c - sc.c1).normalize_and_length();
-    let n = if dist > 0.0 && n != Vec2::ZERO {
-        n
+    };
+    let dist = fmath::sqrt(dist_sq);
+    let n = if dist > f32::MIN_POSITIVE {
+        (c - c1) * (1.0 / dist)
     } else {
         // Circle centre on the core segment: the segment's left normal (or +x for a point).
-        q1.try_normalize().map_or(Vec2::X, Vec2::left_perp)
+        (a.center2 - a.center1)
+            .try_normalize()
+            .map_or(Vec2::X, Vec2::left_perp)
     };
     m.normal = n;
     m.push(
-        surface_midpoint(sc.c1, c, n, a.radius, b.radius),
-        rsum - dist,
-        make_id(segment_feature(sc.f1), 0),
+        surface_midpoint(c1, c, n, a.radius, b.radius),
+        a.radius + b.radius - dist,
+        make_id(segment_feature(t), 0),
     );
     (m, origin)
 }
@@ -925,53 +944,81 @@ pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform
     polygons_local(&la, &lb, sanitize_margin(margin)).to_world(xfa, origin)
 }
 
-pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32) -> LocalManifold {
-    let mut m = LocalManifold::default();
+/// Where a circle touches a polygon: its closest vertex (index) or the face `edge`.
+#[derive(Clone, Copy)]
+pub(crate) enum CircleRegion {
+    /// Closest to vertex `.0` (position `.1`), squared centre distance `.2`.
+    Vertex(usize, Vec2, f32),
+    /// Closest to the face of least penetration.
+    Face,
+}
+
+/// The polygon–circle decision shared by the manifold and the overlap test: the face of
+/// largest separation of centre `c` (A's frame), that separation, and the region, when the
+/// circle is within `margin` of touching.
+#[inline(always)]
+pub(crate) fn polygon_circle_decide(
+    a: &Polygon,
+    b: &Circle,
+    c: Vec2,
+    margin: f32,
+) -> Option<(usize, f32, CircleRegion)> {
     let count = a.count as usize;
     if !(3..=MAX_POLYGON_VERTICES).contains(&count) || !radii_ok(a.radius, b.radius) {
-        return m;
+        return None;
     }
     let mut sep = f32::NEG_INFINITY;
     let mut edge = 0;
     // NaN anywhere (centre, transform, vertices, normals) poisons `chk`.
     let mut chk = 0.0;
-    for i in 0..count {
-        let s = a.normals[i].dot(c - a.vertices[i]);
-        chk += fmath::nan_if_not_finite(s);
+    for (i, (n, v)) in a.normals[..count].iter().zip(&a.vertices[..count]).enumerate() {
+        let s = n.dot(c - *v);
+        chk += s;
         if s > sep {
             sep = s;
             edge = i;
         }
     }
-    if chk != 0.0 {
-        return m;
+    let max_d = a.radius + b.radius + margin;
+    if fmath::nan_if_not_finite(chk) != 0.0 || !(sep <= max_d) {
+        return None;
     }
-    let rsum = a.radius + b.radius;
-    let max_d = rsum + margin;
-    if !(sep <= max_d) {
-        return m;
+    if !(sep > 0.0) {
+        return Some((edge, sep, CircleRegion::Face));
     }
     let i2 = if edge + 1 < count { edge + 1 } else { 0 };
     let v1 = a.vertices[edge];
     let v2 = a.vertices[i2];
-    let u1 = (c - v1).dot(v2 - v1);
-    let u2 = (c - v2).dot(v1 - v2);
-    let vertex = if u1 < 0.0 && sep > 0.0 {
-        Some((v1, edge))
-    } else if u2 < 0.0 && sep > 0.0 {
-        Some((v2, i2))
+    let vertex = if (c - v1).dot(v2 - v1) < 0.0 {
+        Some((edge, v1))
+    } else if (c - v2).dot(v1 - v2) < 0.0 {
+        Some((i2, v2))
     } else {
         None
     };
     match vertex {
-        Some((v, vi)) => {
-            let d = c - v;
-            let dist_sq = d.length_squared();
-            if !(dist_sq <= max_d * max_d) {
-                return m;
-            }
-            let (n, dist) = d.normalize_and_length();
-            let n = if n == Vec2::ZERO { a.normals[edge] } else { n };
+        Some((vi, v)) => {
+            let dist_sq = (c - v).length_squared();
+            (dist_sq <= max_d * max_d).then_some((edge, sep, CircleRegion::Vertex(vi, v, dist_sq)))
+        }
+        None => Some((edge, sep, CircleRegion::Face)),
+    }
+}
+
+pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32) -> LocalManifold {
+    let mut m = LocalManifold::default();
+    let Some((edge, sep, region)) = polygon_circle_decide(a, b, c, margin) else {
+        return m;
+    };
+    let rsum = a.radius + b.radius;
+    match region {
+        CircleRegion::Vertex(vi, v, dist_sq) => {
+            let dist = fmath::sqrt(dist_sq);
+            let n = if dist > f32::MIN_POSITIVE {
+                (c - v) * (1.0 / dist)
+            } else {
+                a.normals[edge]
+            };
             m.normal = n;
             m.push(
                 surface_midpoint(v, c, n, a.radius, b.radius),
@@ -979,7 +1026,7 @@ pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32
                 make_id(vi as u8, 0),
             );
         }
-        None => {
+        CircleRegion::Face => {
             let n = a.normals[edge];
             m.normal = n;
             let on_face = c.mul_add(-sep, n);

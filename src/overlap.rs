@@ -7,8 +7,8 @@
 
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::manifold::{
-    capsule_as_circle, capsule_circle_local, capsules_local, pair_frame, point_in_frame,
-    polygon_circle_local, polygon_pair_frames, polygon_verdict, LocalPoly, PolyVerdict,
+    capsule_as_circle, capsule_circle_decide, capsules_local, pair_frame, point_in_frame,
+    polygon_circle_decide, polygon_pair_frames, polygon_verdict, LocalPoly, PolyVerdict,
 };
 use crate::math::{Aabb, Transform};
 
@@ -21,7 +21,7 @@ pub fn overlaps_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform) 
 /// True when a capsule and a circle overlap or touch.
 #[must_use]
 pub fn overlaps_capsule_circle(a: &Capsule, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    point_in_frame(xfa, xfb, b.center).is_some_and(|c| capsule_circle_local(a, b, c, 0.0).0.count > 0)
+    point_in_frame(xfa, xfb, b.center).is_some_and(|c| capsule_circle_decide(a, b, c, 0.0).is_some())
 }
 
 /// True when two capsules overlap or touch.
@@ -33,7 +33,7 @@ pub fn overlaps_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transfor
 /// True when a polygon and a circle overlap or touch.
 #[must_use]
 pub fn overlaps_polygon_circle(a: &Polygon, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    point_in_frame(xfa, xfb, b.center).is_some_and(|c| polygon_circle_local(a, b, c, 0.0).count > 0)
+    point_in_frame(xfa, xfb, b.center).is_some_and(|c| polygon_circle_decide(a, b, c, 0.0).is_some())
 }
 
 /// True when a polygon and a capsule overlap or touch.
@@ -43,7 +43,7 @@ pub fn overlaps_polygon_capsule(a: &Polygon, xfa: Transform, b: &Capsule, xfb: T
         return false;
     };
     if let Some(circle) = capsule_as_circle(b) {
-        return polygon_circle_local(a, &circle, xf.apply(circle.center), 0.0).count > 0;
+        return polygon_circle_decide(a, &circle, xf.apply(circle.center), 0.0).is_some();
     }
     if !(b.radius >= 0.0) {
         return false;
