@@ -124,13 +124,13 @@ impl ShapeProxy {
             return None;
         }
         let mut p = *self;
-        // NaN or infinity anywhere poisons `chk` (branch-free finiteness test).
-        let mut chk = crate::fmath::nan_if_not_finite(self.radius);
+        // NaN or infinity anywhere makes the sum non-finite (one branch-free test at the end).
+        let mut sum = self.radius;
         for q in &mut p.points[..n] {
             *q = xf.apply(*q);
-            chk += crate::fmath::nan_if_not_finite(q.x + q.y);
+            sum += q.x + q.y;
         }
-        if chk != 0.0 {
+        if crate::fmath::nan_if_not_finite(sum) != 0.0 {
             return None;
         }
         Some(p)
@@ -143,11 +143,11 @@ impl ShapeProxy {
         if n == 0 || !(self.radius >= 0.0) {
             return None;
         }
-        let mut chk = crate::fmath::nan_if_not_finite(self.radius);
+        let mut sum = self.radius;
         for q in &self.points[..n] {
-            chk += crate::fmath::nan_if_not_finite(q.x + q.y);
+            sum += q.x + q.y;
         }
-        if chk != 0.0 {
+        if crate::fmath::nan_if_not_finite(sum) != 0.0 {
             return None;
         }
         Some(*self)
@@ -169,9 +169,15 @@ impl ShapeProxy {
     }
 
     fn extent(&self) -> f32 {
-        self.points()
-            .iter()
-            .fold(self.radius, |m, p| m.max(p.x.abs()).max(p.y.abs()))
+        // Points are validated finite before this is called: plain compares, not NaN-aware max.
+        let mut m = self.radius;
+        for p in self.points() {
+            let e = if p.x.abs() > p.y.abs() { p.x.abs() } else { p.y.abs() };
+            if e > m {
+                m = e;
+            }
+        }
+        m
     }
 }
 
