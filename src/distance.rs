@@ -172,7 +172,11 @@ impl ShapeProxy {
         // Points are validated finite before this is called: plain compares, not NaN-aware max.
         let mut m = self.radius;
         for p in self.points() {
-            let e = if p.x.abs() > p.y.abs() { p.x.abs() } else { p.y.abs() };
+            let e = if p.x.abs() > p.y.abs() {
+                p.x.abs()
+            } else {
+                p.y.abs()
+            };
             if e > m {
                 m = e;
             }
