@@ -17,16 +17,6 @@ use parry2d::partitioning::{Bvh, BvhWorkspace};
 
 const N: usize = 10_000;
 
-fn boxes(rng: &mut Rng) -> Vec<Aabb> {
-    (0..N)
-        .map(|_| {
-            let c = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
-            let h = Vec2::new(rng.range(0.5, 5.0), rng.range(0.5, 5.0));
-            Aabb::from_center_half_extents(c, h)
-        })
-        .collect()
-}
-
 fn b2aabb(b: Aabb) -> b2::b2AABB {
     b2::b2AABB {
         lowerBound: b2v(b.min),
@@ -85,8 +75,8 @@ unsafe extern "C" fn b2_ray(input: *const b2::b2RayCastInput, _id: i32, user: u6
 
 fn tree_benches(c: &mut Criterion) {
     let mut rng = Rng(2025);
-    let bx = boxes(&mut rng);
-    let queries = boxes(&mut rng);
+    let bx = random_boxes(&mut rng, N);
+    let queries = random_boxes(&mut rng, N);
     let rays: Vec<(Vec2, Vec2)> = (0..1000)
         .map(|_| {
             let p = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));

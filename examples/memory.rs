@@ -13,13 +13,7 @@ const N: usize = 10_000;
 
 fn main() {
     let mut rng = Rng(2025);
-    let boxes: Vec<Aabb> = (0..N)
-        .map(|_| {
-            let c = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
-            let h = Vec2::new(rng.range(0.5, 5.0), rng.range(0.5, 5.0));
-            Aabb::from_center_half_extents(c, h)
-        })
-        .collect();
+    let boxes = common::random_boxes(&mut rng, N);
 
     let mut ours = DynamicTree::new();
     for (i, b) in boxes.iter().enumerate() {

@@ -454,22 +454,6 @@ fn pair_indices(n: usize, c: &ContactConstraint) -> Option<(usize, usize)> {
     (a < n && b < n && a != b).then_some((a, b))
 }
 
-fn apply_impulse(bodies: &mut [Body], a: usize, b: usize, ra: Vec2, rb: Vec2, p: Vec2) {
-    let ba = &mut bodies[a];
-    ba.linear_velocity -= p * ba.inv_mass;
-    ba.angular_velocity -= ba.inv_inertia * ra.cross(p);
-    let bb = &mut bodies[b];
-    bb.linear_velocity += p * bb.inv_mass;
-    bb.angular_velocity += bb.inv_inertia * rb.cross(p);
-}
-
-fn relative_velocity(bodies: &[Body], a: usize, b: usize, ra: Vec2, rb: Vec2) -> Vec2 {
-    let (ba, bb) = (&bodies[a], &bodies[b]);
-    bb.linear_velocity + cross_sv(bb.angular_velocity, rb)
-        - ba.linear_velocity
-        - cross_sv(ba.angular_velocity, ra)
-}
-
 /// Applies gravity and damping to every body with positive inverse mass, for a sub-step `h`.
 pub fn integrate_velocities(bodies: &mut [Body], gravity: Vec2, h: f32) {
     for b in bodies.iter_mut() {
@@ -538,11 +522,14 @@ pub fn warm_start(bodies: &mut [Body], contacts: &[ContactConstraint]) {
         let Some((a, b)) = pair_indices(nb, c) else {
             continue;
         };
+        let (mut va, mut vb) = (Velocity::load(&bodies[a]), Velocity::load(&bodies[b]));
         let t = c.normal.right_perp();
         for cp in &c.points[..(c.count as usize).min(2)] {
             let p = c.normal * cp.normal_impulse + t * cp.tangent_impulse;
-            apply_impulse(bodies, a, b, cp.anchor_a, cp.anchor_b, p);
+            Velocity::apply(&mut va, &mut vb, cp, p);
         }
+        va.store(&mut bodies[a]);
+        vb.store(&mut bodies[b]);
     }
 }
 
@@ -673,18 +660,21 @@ pub fn apply_restitution(bodies: &mut [Body], contacts: &mut [ContactConstraint]
             continue;
         }
         let n = c.normal;
+        let (mut va, mut vb) = (Velocity::load(&bodies[a]), Velocity::load(&bodies[b]));
         for cp in &mut c.points[..(c.count as usize).min(2)] {
             if cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0 {
                 continue;
             }
-            let vn = relative_velocity(bodies, a, b, cp.anchor_a, cp.anchor_b).dot(n);
+            let vn = Velocity::relative(&va, &vb, cp).dot(n);
             let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
             let total = (cp.normal_impulse + impulse).max(0.0);
             let applied = total - cp.normal_impulse;
             cp.normal_impulse = total;
             cp.max_normal_impulse = cp.max_normal_impulse.max(applied);
-            apply_impulse(bodies, a, b, cp.anchor_a, cp.anchor_b, n * applied);
+            Velocity::apply(&mut va, &mut vb, cp, n * applied);
         }
+        va.store(&mut bodies[a]);
+        vb.store(&mut bodies[b]);
     }
 }
 

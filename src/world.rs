@@ -339,14 +339,7 @@ impl World {
         while k < self.pairs.len() {
             let p = self.pairs[k];
             if p.a as usize == i || p.b as usize == i {
-                if p.touching {
-                    let ev = ContactEvent {
-                        body_a: self.id_of(p.a),
-                        body_b: self.id_of(p.b),
-                        manifold: Manifold::default(),
-                    };
-                    self.end.push(ev);
-                }
+                self.end_if_touching(&p);
                 self.pairs.remove(k);
             } else {
                 k += 1;
@@ -471,6 +464,17 @@ impl World {
         }
     }
 
+    /// Records an end event for a pair that was touching (removed, dropped or separated).
+    fn end_if_touching(&mut self, p: &Pair) {
+        if p.touching {
+            self.end.push(ContactEvent {
+                body_a: self.id_of(p.a),
+                body_b: self.id_of(p.b),
+                manifold: Manifold::default(),
+            });
+        }
+    }
+
     fn update_contacts(&mut self, dt: f32) {
         let mut k = 0;
         while k < self.pairs.len() {
@@ -480,13 +484,7 @@ impl World {
             let fat_b = self.tree.fat_aabb(sb.proxy);
             let keep = matches!((fat_a, fat_b), (Ok(fa), Ok(fb)) if fa.overlaps(fb));
             if !keep {
-                if p.touching {
-                    self.end.push(ContactEvent {
-                        body_a: self.id_of(p.a),
-                        body_b: self.id_of(p.b),
-                        manifold: Manifold::default(),
-                    });
-                }
+                self.end_if_touching(&p);
                 self.pairs.remove(k);
                 continue;
             }
@@ -503,19 +501,14 @@ impl World {
             let constraint = solver::prepare_contact(&self.bodies, p.a, p.b, &m, friction, restitution, prev)
                 .unwrap_or_default();
             let touching = constraint.count > 0;
-            let (ida, idb) = (self.id_of(p.a), self.id_of(p.b));
             if touching && !p.touching {
                 self.begin.push(ContactEvent {
-                    body_a: ida,
-                    body_b: idb,
+                    body_a: self.id_of(p.a),
+                    body_b: self.id_of(p.b),
                     manifold: m,
                 });
-            } else if !touching && p.touching {
-                self.end.push(ContactEvent {
-                    body_a: ida,
-                    body_b: idb,
-                    manifold: Manifold::default(),
-                });
+            } else if !touching {
+                self.end_if_touching(&p);
             }
             let pair = &mut self.pairs[k];
             pair.touching = touching;

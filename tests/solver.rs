@@ -74,24 +74,10 @@ fn ten_box_stack_stands_for_ten_seconds() {
     assert!(drift < 0.05, "drift {drift}");
 }
 
-/// Box2D's pyramid: `rows` rows of unit boxes, row `i` holding `rows - i` boxes side by side.
-pub fn pyramid(w: &mut World, rows: usize) -> Vec<BodyId> {
-    let mut ids = Vec::new();
-    for i in 0..rows {
-        let n = rows - i;
-        for j in 0..n {
-            let x = j as f32 - 0.5 * (n as f32 - 1.0);
-            ids.push(unit_box(w, Vec2::new(x, 0.5 + i as f32)));
-        }
-    }
-    ids
-}
-
 #[test]
 fn twenty_row_pyramid_stands_for_ten_seconds() {
-    let mut w = World::default();
-    ground(&mut w, 40.0);
-    let ids = pyramid(&mut w, 20);
+    // Box2D's pyramid: row `i` holds `20 - i` unit boxes side by side (tests/common).
+    let (mut w, ids) = common::pyramid_world(20);
     assert_eq!(ids.len(), 210);
     let drift = max_drift(&mut w, &ids, 10.0);
     eprintln!("pyramid drift {drift}");

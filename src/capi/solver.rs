@@ -279,7 +279,7 @@ pub unsafe extern "C" fn c2d_solver_contacts(
         (Ok(b), Ok(c), Ok(s)) => (b, c, s),
         (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
     };
-    if !(h > 0.0 && h < f32::INFINITY) {
+    if !solver::positive(h) {
         return Status::InvalidStep;
     }
     match pass {

@@ -58,6 +58,18 @@ pub fn random_box(rng: &mut Rng, s: f32) -> Polygon {
     Polygon::make_box(rng.range(0.2, 1.0) * s, rng.range(0.2, 1.0) * s).unwrap()
 }
 
+/// `n` boxes with centres in [0, 1000]² and half extents in [0.5, 5] (the tree benchmark's
+/// and memory report's input).
+pub fn random_boxes(rng: &mut Rng, n: usize) -> Vec<Aabb> {
+    (0..n)
+        .map(|_| {
+            let c = Vec2::new(rng.range(0.0, 1000.0), rng.range(0.0, 1000.0));
+            let h = Vec2::new(rng.range(0.5, 5.0), rng.range(0.5, 5.0));
+            Aabb::from_center_half_extents(c, h)
+        })
+        .collect()
+}
+
 pub fn random_transform(rng: &mut Rng, spread: f32) -> Transform {
     Transform::new(rng.vec(spread), rng.range(-3.2, 3.2))
 }
