@@ -7,8 +7,8 @@
 
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::manifold::{
-    capsule_as_circle, capsule_circle_decide, capsules_local, pair_frame, point_in_frame,
-    polygon_circle_decide, polygon_pair_frames, polygon_verdict, LocalPoly, PolyVerdict,
+    box_pair_decide, capsule_as_circle, capsule_circle_decide, capsules_local, pair_frame, point_in_frame,
+    polygon_circle_decide, polygon_pair_frames, polygon_verdict, BoxPair, LocalPoly, PolyVerdict,
 };
 use crate::math::{Aabb, Transform};
 
@@ -61,6 +61,11 @@ pub fn overlaps_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transfor
     let Some(xf) = pair_frame(xfa, xfb) else {
         return false;
     };
+    match box_pair_decide(a, b, xf, 0.0) {
+        BoxPair::Apart => return false,
+        BoxPair::Touching(_) => return true,
+        BoxPair::Unknown => {}
+    }
     let (_, sa, sb) = polygon_pair_frames(a, xf);
     match (LocalPoly::from_polygon(a, sa), LocalPoly::from_polygon(b, sb)) {
         (Some(la), Some(lb)) => !matches!(polygon_verdict(&la, &lb, 0.0), PolyVerdict::Apart),

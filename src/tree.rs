@@ -28,6 +28,45 @@ const FLAG_ALLOCATED: u16 = 1;
 const FLAG_LEAF: u16 = 2;
 const FLAG_MOVED: u16 = 4;
 
+/// Entries of the pair descent's stack (see `pairs_descent`): trees up to height 63.
+const PAIR_STACK: usize = 256;
+
+/// Smaller of two finite floats as one `minss` (`f32::min` adds NaN handling the tree does
+/// not need: every box in it was validated finite on the way in).
+#[inline(always)]
+fn fmin(a: f32, b: f32) -> f32 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Larger of two finite floats (see [`fmin`]).
+#[inline(always)]
+fn fmax(a: f32, b: f32) -> f32 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// Union of two finite boxes.
+#[inline(always)]
+fn join(a: Aabb, b: Aabb) -> Aabb {
+    Aabb {
+        min: Vec2::new(fmin(a.min.x, b.min.x), fmin(a.min.y, b.min.y)),
+        max: Vec2::new(fmax(a.max.x, b.max.x), fmax(a.max.y, b.max.y)),
+    }
+}
+
+/// Perimeter of the union of two finite boxes.
+#[inline(always)]
+fn join_perimeter(a: Aabb, b: Aabb) -> f32 {
+    join(a, b).perimeter()
+}
+
 /// One node of the tree: 40 bytes, like Box2D's.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
@@ -397,12 +436,19 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// Moves a proxy to the tight box `aabb`. Reinserts it (with a new fat box) only when the
     /// tight box leaves the current fat box; returns whether it did. A reinserted proxy is
     /// marked as moved for [`DynamicTree::query_pairs`].
+    #[inline]
     pub fn move_proxy(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
-        let fat_now = self.leaf(id)?.aabb;
-        let fat = self.fatten(aabb)?;
-        if fat_now.contains(aabb) {
+        if self.stays_inside(id, aabb)? {
             return Ok(false);
         }
+        self.reinsert(id, aabb)
+    }
+
+    /// The slow path of [`DynamicTree::move_proxy`], kept out of line so the common
+    /// "still inside" case inlines into the caller's loop.
+    #[inline(never)]
+    fn reinsert(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+        let fat = self.fatten(aabb)?;
         self.remove_leaf(id);
         let n = &mut self.nodes.nodes_mut()[id as usize];
         n.aabb = fat;
@@ -414,19 +460,26 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// Grows a proxy's fat box to contain `aabb` (plus margin) without restructuring the tree:
     /// only ancestors' boxes grow. Cheaper than a move for many small motions; follow with
     /// [`DynamicTree::rebuild`] to restore quality. Returns whether the box grew.
+    #[inline]
     pub fn enlarge_proxy(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
-        let fat_now = self.leaf(id)?.aabb;
-        let fat = self.fatten(aabb)?;
-        if fat_now.contains(aabb) {
+        if self.stays_inside(id, aabb)? {
             return Ok(false);
         }
+        self.enlarge(id, aabb)
+    }
+
+    /// The slow path of [`DynamicTree::enlarge_proxy`] (out of line, as `reinsert`).
+    #[inline(never)]
+    fn enlarge(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+        let fat_now = self.leaf(id)?.aabb;
+        let fat = self.fatten(aabb)?;
         self.enlarged = true;
         let nodes = self.nodes.nodes_mut();
-        nodes[id as usize].aabb = fat_now.union(fat);
+        nodes[id as usize].aabb = join(fat_now, fat);
         nodes[id as usize].flags |= FLAG_MOVED;
         let mut p = nodes[id as usize].parent_or_next;
         while p != NULL_NODE {
-            let grown = nodes[p as usize].aabb.union(nodes[id as usize].aabb);
+            let grown = join(nodes[p as usize].aabb, nodes[id as usize].aabb);
             if grown == nodes[p as usize].aabb {
                 break;
             }
@@ -434,6 +487,21 @@ impl<S: NodeStorage> DynamicTree<S> {
             p = nodes[p as usize].parent_or_next;
         }
         Ok(true)
+    }
+
+    /// The fast path of a move: whether the tight box `aabb` is well formed and inside the
+    /// proxy's fat box. Inside a finite box means finite, so with `min <= max` this is a full
+    /// validity check; a box that fails it goes on to `fatten`, which rejects it if invalid.
+    #[inline]
+    fn stays_inside(&self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+        let fat = self.leaf(id)?.aabb;
+        // Non-short-circuit `&`: six compares, one branch.
+        Ok((aabb.min.x <= aabb.max.x)
+            & (aabb.min.y <= aabb.max.y)
+            & (fat.min.x <= aabb.min.x)
+            & (fat.min.y <= aabb.min.y)
+            & (aabb.max.x <= fat.max.x)
+            & (aabb.max.y <= fat.max.y))
     }
 
     /// True when the proxy was created or moved (reinserted or enlarged) since the last
@@ -460,7 +528,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         );
         let (a, b) = (nodes[c1], nodes[c2]);
         let n = &mut nodes[i as usize];
-        n.aabb = a.aabb.union(b.aabb);
+        n.aabb = join(a.aabb, b.aabb);
         n.height = 1 + a.height.max(b.height);
         n.category_bits = a.category_bits | b.category_bits;
     }
@@ -499,7 +567,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         let center_d = d.center();
         let mut index = self.root;
         let mut area_base = nodes[index as usize].aabb.perimeter();
-        let mut direct = nodes[index as usize].aabb.union(d).perimeter();
+        let mut direct = join_perimeter(nodes[index as usize].aabb, d);
         let mut inherited = 0.0f32;
         let mut best = index;
         let mut best_cost = direct;
@@ -518,7 +586,7 @@ impl<S: NodeStorage> DynamicTree<S> {
             let mut leaves = [false; 2];
             for k in 0..2 {
                 let c = &nodes[children[k] as usize];
-                directs[k] = c.aabb.union(d).perimeter();
+                directs[k] = join_perimeter(c.aabb, d);
                 if c.is_leaf() {
                     leaves[k] = true;
                     let cost_k = directs[k] + inherited;
@@ -608,7 +676,7 @@ impl<S: NodeStorage> DynamicTree<S> {
             let xbox = nodes[x as usize].aabb;
             let area_p = p.aabb.perimeter();
             for (y, z) in [(f, g), (g, f)] {
-                let gain = area_p - xbox.union(nodes[z as usize].aabb).perimeter();
+                let gain = area_p - join_perimeter(xbox, nodes[z as usize].aabb);
                 if gain > best_gain {
                     best_gain = gain;
                     best = Some((x, y, pi));
@@ -858,30 +926,131 @@ impl<S: NodeStorage> DynamicTree<S> {
 
     /// Reports every pair of overlapping fat boxes in which at least one proxy was created or
     /// moved since the last call, each pair once, as `f(id_a, user_a, id_b, user_b)` with
-    /// `id_a` a moved proxy. Then clears the moved marks. Category bits are not consulted
-    /// (filter in the callback).
+    /// `id_a` a moved proxy (the lower id when both moved). Then clears the moved marks.
+    /// Category bits are not consulted (filter in the callback). The order of the pairs is
+    /// unspecified.
+    ///
+    /// One simultaneous descent of the tree against itself (as parry's `leaf_pairs`), pruned to
+    /// subtrees that hold a moved proxy: every node pair is tested once, rather than one query
+    /// per moved proxy that re-walks the top of the tree each time.
     pub fn query_pairs(&mut self, mut f: impl FnMut(u32, u64, u32, u64)) {
-        let cap = self.capacity();
-        for i in 0..cap {
-            let n = self.nodes.nodes()[i];
+        let root = self.root;
+        if root != NULL_NODE {
+            let height = usize::from(self.nodes.nodes()[root as usize].height);
+            if 4 * height < PAIR_STACK {
+                self.mark_moved_ancestors();
+                self.pairs_descent(&mut f);
+            } else {
+                self.pairs_per_proxy(&mut f);
+            }
+        }
+        for n in self.nodes.nodes_mut() {
+            n.flags &= !FLAG_MOVED;
+        }
+    }
+
+    /// [`DynamicTree::query_pairs`] through one query per moved proxy, the path that serves
+    /// trees too tall for the descent's stack (root height 64 or more). Exposed so tests can
+    /// check that path on ordinary trees; prefer `query_pairs`.
+    #[doc(hidden)]
+    pub fn query_pairs_per_proxy(&mut self, mut f: impl FnMut(u32, u64, u32, u64)) {
+        self.pairs_per_proxy(&mut f);
+        for n in self.nodes.nodes_mut() {
+            n.flags &= !FLAG_MOVED;
+        }
+    }
+
+    /// Sets the moved mark on every internal node with a moved leaf below it.
+    fn mark_moved_ancestors(&mut self) {
+        let nodes = self.nodes.nodes_mut();
+        for i in 0..nodes.len() {
+            let n = nodes[i];
             if !(n.is_allocated() && n.is_leaf() && n.flags & FLAG_MOVED != 0) {
                 continue;
             }
-            let nodes = self.nodes.nodes();
+            let mut p = n.parent_or_next;
+            while p != NULL_NODE && nodes[p as usize].flags & FLAG_MOVED == 0 {
+                nodes[p as usize].flags |= FLAG_MOVED;
+                p = nodes[p as usize].parent_or_next;
+            }
+        }
+    }
+
+    /// The tree against itself. A stack entry `(a, a)` stands for "pairs within `a`", `(a, b)`
+    /// for "pairs between `a` and `b`". Along any path of the descent a "within" step leaves
+    /// two entries pending and a "between" step one; there are at most `height` of the first
+    /// and `2 * height` of the second, so `4 * height + 1` entries suffice.
+    fn pairs_descent(&self, f: &mut impl FnMut(u32, u64, u32, u64)) {
+        let nodes = self.nodes.nodes();
+        let moved = |n: &TreeNode| n.flags & FLAG_MOVED != 0;
+        let mut stack = [(0u32, 0u32); PAIR_STACK];
+        stack[0] = (self.root, self.root);
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let (a, b) = stack[top];
+            let na = &nodes[a as usize];
+            if a == b {
+                if moved(na) && !na.is_leaf() {
+                    let (c1, c2) = (na.child1(), na.child2());
+                    stack[top] = (c1, c1);
+                    stack[top + 1] = (c2, c2);
+                    stack[top + 2] = (c1, c2);
+                    top += 3;
+                }
+                continue;
+            }
+            let nb = &nodes[b as usize];
+            if !(moved(na) || moved(nb)) || !na.aabb.overlaps(nb.aabb) {
+                continue;
+            }
+            match (na.is_leaf(), nb.is_leaf()) {
+                (true, true) => {
+                    let (ma, mb) = (moved(na), moved(nb));
+                    if ma && (!mb || a < b) {
+                        f(a, na.data, b, nb.data);
+                    } else {
+                        f(b, nb.data, a, na.data);
+                    }
+                }
+                // Split the internal node, the larger one when both are.
+                (false, true) => {
+                    stack[top] = (na.child1(), b);
+                    stack[top + 1] = (na.child2(), b);
+                    top += 2;
+                }
+                (false, false) if na.aabb.perimeter() >= nb.aabb.perimeter() => {
+                    stack[top] = (na.child1(), b);
+                    stack[top + 1] = (na.child2(), b);
+                    top += 2;
+                }
+                _ => {
+                    stack[top] = (a, nb.child1());
+                    stack[top + 1] = (a, nb.child2());
+                    top += 2;
+                }
+            }
+        }
+    }
+
+    /// One query per moved proxy: the path for trees too tall for the descent's stack.
+    fn pairs_per_proxy(&self, f: &mut impl FnMut(u32, u64, u32, u64)) {
+        let nodes = self.nodes.nodes();
+        for (i, n) in nodes.iter().enumerate() {
+            if !(n.is_allocated() && n.is_leaf() && n.flags & FLAG_MOVED != 0) {
+                continue;
+            }
             let me = i as u32;
             self.traverse(
                 |m| m.aabb.overlaps(n.aabb),
                 |j, m| {
                     // Pairs of two moved proxies are reported from the lower id only.
                     if j != me && (m.flags & FLAG_MOVED == 0 || j > me) {
-                        f(me, n.data, j, nodes[j as usize].data);
+                        f(me, n.data, j, m.data);
                     }
                     true
                 },
             );
-        }
-        for n in self.nodes.nodes_mut() {
-            n.flags &= !FLAG_MOVED;
         }
     }
 

@@ -174,11 +174,19 @@ fn exercise<S: NodeStorage>(
             // Pairs among moved proxies, each once.
             let mut got = BTreeSet::new();
             let mut dup = false;
-            tree.query_pairs(|a, ua, b, ub| {
+            // The first id is a moved proxy, the lower one when both moved.
+            let mut report = |a: u32, ua: u64, b: u32, ub: u64| {
                 let key = (a.min(b), a.max(b));
                 dup |= !got.insert(key);
                 dup |= model.get(&a).map(|p| p.user) != Some(ua) || model.get(&b).map(|p| p.user) != Some(ub);
-            });
+                dup |= !moved.contains(&a) || (moved.contains(&b) && b < a);
+            };
+            // Both paths: the simultaneous descent and the per-proxy queries for tall trees.
+            if op % 2 == 0 {
+                tree.query_pairs(&mut report);
+            } else {
+                tree.query_pairs_per_proxy(&mut report);
+            }
             let mut want = BTreeSet::new();
             for (&a, pa) in &model {
                 for (&b, pb) in &model {
