@@ -1306,10 +1306,17 @@ pub fn collide_polygon_circle(
 /// Capsule degenerate to a point (both centres closer than the tolerance): treat as a circle.
 #[inline]
 pub(crate) fn capsule_as_circle(c: &Capsule) -> Option<Circle> {
-    let len = c.center1.distance(c.center2);
-    let scale = c.center1.abs().max(c.center2.abs());
-    let scale = scale.x.max(scale.y).max(c.radius);
-    if len <= DEGENERATE_SEGMENT * scale || len == 0.0 {
+    // Squared lengths (no square root on this path, which every capsule query takes); plain
+    // compares, where a NaN anywhere makes the test false and the capsule path rejects it.
+    let d = c.center2 - c.center1;
+    let len_sq = d.dot(d);
+    let (a1, a2) = (c.center1.abs(), c.center2.abs());
+    let larger = |x: f32, y: f32| if x > y { x } else { y };
+    let scale = larger(larger(larger(a1.x, a1.y), larger(a2.x, a2.y)), c.radius);
+    let tol = DEGENERATE_SEGMENT * scale;
+    let tol_sq = tol * tol;
+    // `tol_sq` overflows only for coordinates beyond 1e25; such a capsule stays a capsule.
+    if (len_sq <= tol_sq && tol_sq < f32::INFINITY) || len_sq == 0.0 {
         Some(Circle {
             center: (c.center1 + c.center2) * 0.5,
             radius: c.radius,

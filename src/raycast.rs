@@ -88,8 +88,15 @@ fn to_world(xf: Transform, ray: &Ray, t: f32, n: Vec2) -> RayHit {
 
 /// Local-space hit of a circle (centre `c`, radius `r`) by a ray starting outside it:
 /// returns (t, normal). Uses the closest-approach form, accurate for long rays.
+#[inline]
 fn circle_hit(c: Vec2, r: f32, ray: &LocalRay) -> Option<(f32, Vec2)> {
     let (u, len) = ray.d.normalize_and_length();
+    circle_hit_unit(c, r, ray, u, len)
+}
+
+/// [`circle_hit`] with the ray direction already split into unit `u` and length `len`.
+#[inline]
+fn circle_hit_unit(c: Vec2, r: f32, ray: &LocalRay, u: Vec2, len: f32) -> Option<(f32, Vec2)> {
     if u == Vec2::ZERO {
         return None;
     }
@@ -150,6 +157,10 @@ pub fn ray_cast_circle(c: &Circle, xf: Transform, ray: &Ray) -> Option<RayHit> {
 }
 
 /// Ray cast against a capsule (or segment) placed at `xf`.
+///
+/// From outside, the ray enters a convex shape once: through the flat side facing it, or
+/// else through an end cap. So only the facing side is tested, and the caps only when it
+/// misses; the ray direction is normalised once for both caps.
 #[must_use]
 pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit> {
     if let Some(circle) = capsule_as_circle(c) {
@@ -165,16 +176,20 @@ pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit>
         return None;
     }
     let n = (q - p).try_normalize()?.right_perp();
-    // The two flat sides, then the two end caps.
-    let mut hit = None;
-    for side in [n, -n] {
-        let off = side * r;
-        hit = best(hit, side_hit(p + off, q + off, side, &lr).map(|t| (t, side)));
+    // The side whose outward normal faces the ray (the other one cannot be entered).
+    let side = if n.dot(lr.d) < 0.0 { n } else { -n };
+    let off = side * r;
+    if let Some(t) = side_hit(p + off, q + off, side, &lr) {
+        return Some(to_world(xf, ray, t, side));
     }
-    if r > 0.0 {
-        hit = best(hit, circle_hit(p, r, &lr));
-        hit = best(hit, circle_hit(q, r, &lr));
+    if !(r > 0.0) {
+        return None;
     }
+    let (u, len) = lr.d.normalize_and_length();
+    let hit = best(
+        circle_hit_unit(p, r, &lr, u, len),
+        circle_hit_unit(q, r, &lr, u, len),
+    );
     hit.map(|(t, n)| to_world(xf, ray, t, n))
 }
 

@@ -745,10 +745,61 @@ impl<S: NodeStorage> DynamicTree<S> {
         if !aabb.is_valid() {
             return;
         }
-        self.traverse(
+        self.traverse_fixed(
             |n| n.aabb.overlaps(aabb) && n.category_bits & mask != 0,
             |id, n| f(id, n.data),
         );
+    }
+
+    /// [`DynamicTree::traverse`] for a predicate that never changes during the walk (AABB
+    /// queries): children are tested when their parent is expanded, so rejected nodes never
+    /// touch the stack and accepted leaves are reported at once. Same nodes, same bound on the
+    /// stack (`height + 1`), leaves in a different order.
+    #[inline]
+    fn traverse_fixed(
+        &self,
+        mut enter: impl FnMut(&TreeNode) -> bool,
+        mut leaf: impl FnMut(u32, &TreeNode) -> bool,
+    ) {
+        const STACK: usize = 64;
+        let nodes = self.nodes.nodes();
+        let root = self.root;
+        if root == NULL_NODE {
+            return;
+        }
+        let rn = &nodes[root as usize];
+        if usize::from(rn.height) + 2 > STACK {
+            self.traverse_stackless(enter, leaf);
+            return;
+        }
+        if !enter(rn) {
+            return;
+        }
+        if rn.is_leaf() {
+            leaf(root, rn);
+            return;
+        }
+        let mut stack = [0u32; STACK];
+        stack[0] = root;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let n = &nodes[stack[top] as usize];
+            for c in [n.child1(), n.child2()] {
+                let cn = &nodes[c as usize];
+                if !enter(cn) {
+                    continue;
+                }
+                if cn.is_leaf() {
+                    if !leaf(c, cn) {
+                        return;
+                    }
+                } else {
+                    stack[top] = c;
+                    top += 1;
+                }
+            }
+        }
     }
 
     /// Depth-first traversal: descends into nodes accepted by `enter`, calls `leaf` for accepted
@@ -1041,7 +1092,7 @@ impl<S: NodeStorage> DynamicTree<S> {
                 continue;
             }
             let me = i as u32;
-            self.traverse(
+            self.traverse_fixed(
                 |m| m.aabb.overlaps(n.aabb),
                 |j, m| {
                     // Pairs of two moved proxies are reported from the lower id only.
