@@ -74,6 +74,15 @@ typedef struct c2d_BodyDef c2d_BodyDef;
 // Base speculative distance (m), Box2D's `4 × linearSlop`.
 #define c2d_SPECULATIVE_DISTANCE 0.02
 
+// Default distance (m) below which a pair's relative motion since its last full manifold
+// lets [`World::step`] reuse that manifold (Box2D v3's `B2_CONTACT_RECYCLE_DISTANCE`, ten
+// times its linear slop). See [`World::set_recycle_distance`].
+#define c2d_CONTACT_RECYCLE_DISTANCE 0.05
+
+// Recycling also requires each body to have turned by less than `acos` of this (about 11°)
+// since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
+#define c2d_CONTACT_RECYCLE_COS_ANGLE 0.98
+
 // Result of every C ABI call. Values are stable and never reused.
 enum c2d_Status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -960,6 +969,14 @@ c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
 // # Safety
 // `world` NULL or live.
 c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
+
+// Sets the contact recycling distance in metres (default `c2d_CONTACT_RECYCLE_DISTANCE`;
+// 0 recomputes every manifold every step). Negative or non-finite:
+// `C2D_STATUS_INVALID_INPUT`.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_recycle_distance(struct c2d_World *world, float distance);
 
 // Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
 //

@@ -134,7 +134,10 @@ pub use raycast::{
     ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, Ray, RayHit,
 };
 #[cfg(feature = "solver")]
-pub use solver::{Body, ConstraintPoint, ContactConstraint, SolverError, SolverSettings};
+pub use solver::{Body, ConstraintPoint, ContactBlock, ContactConstraint, SolverError, SolverSettings};
 pub use tree::{DynamicTree, NodeStorage, TreeError, TreeNode, DEFAULT_AABB_MARGIN, NULL_NODE};
 #[cfg(all(feature = "solver", feature = "alloc"))]
-pub use world::{BodyDef, BodyId, BodyKind, ContactEvent, Material, World, WorldRayHit};
+pub use world::{
+    BodyDef, BodyId, BodyKind, ContactEvent, Material, World, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE,
+    CONTACT_RECYCLE_DISTANCE,
+};

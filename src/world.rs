@@ -19,12 +19,18 @@
 //!    (proxies whose fat box moved), skipping pairs where neither body is dynamic;
 //! 2. **narrow phase** — for every pair: drop it when the fat boxes no longer overlap,
 //!    otherwise [`collide_with_margin`] with a speculative margin, and match points by
-//!    feature id with last step's constraint for warm starting;
+//!    feature id with last step's constraint for warm starting. As in Box2D v3, a pair
+//!    that has barely moved relative to itself since its last full manifold (less than
+//!    [`CONTACT_RECYCLE_DISTANCE`], see [`World::set_recycle_distance`]) *recycles* it: same
+//!    normal and features, points carried along by the bodies and depths updated from their
+//!    motion — in a settled stack most manifolds are never recomputed;
 //! 3. **events** — a pair *begins touching* when its manifold first has a point and *ends*
 //!    when it has none (or the pair is dropped, or a body removed). As in Box2D, speculative
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
 //!    events from flickering for resting contacts;
-//! 4. **solver** — [`solver::step`] with the world's settings;
+//! 4. **solver** — [`solver::step_with_scratch`] with the world's settings. Touching pairs
+//!    are ordered by a greedy colouring of the contact graph (no two constraints of a
+//!    colour share a moving body), so that runs of four are solved together in SIMD lanes;
 //! 5. **proxies** — every moving body's proxy is moved to cover its box now and its box one
 //!    step ahead at its current velocity (predictive fat boxes), so fast bodies find their
 //!    pairs before they reach them.
@@ -44,7 +50,7 @@ use alloc::vec::Vec;
 
 use crate::geometry::Shape;
 use crate::manifold::{collide_with_margin, Manifold};
-use crate::math::{Aabb, Transform, Vec2};
+use crate::math::{Aabb, Rot, Transform, Vec2};
 use crate::overlap::overlaps_aabb_shape;
 use crate::raycast::{ray_cast, Ray, RayHit};
 use crate::solver::{
@@ -55,6 +61,10 @@ use crate::tree::DynamicTree;
 
 /// Base speculative distance (m), Box2D's `4 × linearSlop`.
 pub const SPECULATIVE_DISTANCE: f32 = 0.02;
+
+/// Colours of the contact graph (see `World::order_constraints`); constraints of a body with
+/// more contacts than this are solved one at a time, after the others.
+const COLORS: usize = 64;
 
 /// How a body moves.
 #[repr(u32)]
@@ -176,7 +186,31 @@ struct Pair {
     b: u32,
     touching: bool,
     constraint: ContactConstraint,
+    /// The last manifold computed in full, with the poses it was computed at; `None` until
+    /// the first one.
+    cache: Option<ContactCache>,
 }
+
+/// What contact recycling needs from the last full manifold of a pair.
+#[derive(Clone, Copy, Debug)]
+struct ContactCache {
+    manifold: Manifold,
+    center_a: Vec2,
+    center_b: Vec2,
+    rotation_a: Rot,
+    rotation_b: Rot,
+    /// `transform_a⁻¹ · transform_b` at the time.
+    relative: Transform,
+}
+
+/// Default distance (m) below which a pair's relative motion since its last full manifold
+/// lets [`World::step`] reuse that manifold (Box2D v3's `B2_CONTACT_RECYCLE_DISTANCE`, ten
+/// times its linear slop). See [`World::set_recycle_distance`].
+pub const CONTACT_RECYCLE_DISTANCE: f32 = 0.05;
+
+/// Recycling also requires each body to have turned by less than `acos` of this (about 11°)
+/// since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
+pub const CONTACT_RECYCLE_COS_ANGLE: f32 = 0.98;
 
 /// Rigid bodies, a broad-phase tree, persistent contacts and the solver.
 pub struct World {
@@ -187,10 +221,19 @@ pub struct World {
     tree: DynamicTree<Vec<crate::tree::TreeNode>>,
     /// Sorted by `(a, b)`, `a < b`.
     pairs: Vec<Pair>,
+    /// The touching pairs' constraints in solver order (see `order_constraints`).
     constraints: Vec<ContactConstraint>,
+    /// Index into `pairs` of each entry of `constraints`.
+    order: Vec<u32>,
+    /// Solver scratch (see [`solver::step_with_scratch`]).
+    blocks: Vec<solver::ContactBlock>,
+    /// Colouring scratch: per body, the colours its constraints use; per constraint, its colour.
+    used_colors: Vec<u64>,
+    color_of: Vec<u8>,
     begin: Vec<ContactEvent>,
     end: Vec<ContactEvent>,
     last_dt: f32,
+    recycle_distance: f32,
 }
 
 impl Default for World {
@@ -215,9 +258,14 @@ impl World {
             tree: DynamicTree::new(),
             pairs: Vec::new(),
             constraints: Vec::new(),
+            order: Vec::new(),
+            blocks: Vec::new(),
+            used_colors: Vec::new(),
+            color_of: Vec::new(),
             begin: Vec::new(),
             end: Vec::new(),
             last_dt: 1.0 / 60.0,
+            recycle_distance: CONTACT_RECYCLE_DISTANCE,
         }
     }
 
@@ -417,26 +465,74 @@ impl World {
         self.find_new_pairs();
         self.update_contacts(dt);
 
-        self.constraints.clear();
-        for p in self.pairs.iter().filter(|p| p.touching) {
-            self.constraints.push(p.constraint);
-        }
+        self.order_constraints();
         let settings = SolverSettings {
             substeps,
             ..self.settings
         };
-        solver::step(&mut self.bodies, &mut self.constraints, &settings, dt)?;
-        // Keep the accumulated impulses for warm starting (same order as pushed).
-        for (p, c) in self
-            .pairs
-            .iter_mut()
-            .filter(|p| p.touching)
-            .zip(&self.constraints)
-        {
-            p.constraint = *c;
+        self.blocks.resize(
+            self.constraints.len() / solver::ContactBlock::LANES,
+            solver::ContactBlock::default(),
+        );
+        solver::step_with_scratch(
+            &mut self.bodies,
+            &mut self.constraints,
+            &mut self.blocks,
+            &settings,
+            dt,
+        )?;
+        // Keep the accumulated impulses for warm starting.
+        for (&k, c) in self.order.iter().zip(&self.constraints) {
+            self.pairs[k as usize].constraint = *c;
         }
         self.update_proxies();
         Ok(())
+    }
+
+    /// Fills `constraints` with the touching pairs' constraints grouped by colour: a greedy
+    /// colouring of the contact graph in which no two constraints of one colour share a
+    /// moving body (fixed bodies do not count). Runs of four constraints of one colour are
+    /// then solved together in SIMD lanes by [`solver::solve_contacts`]. Constraints that
+    /// find no free colour among [`COLORS`] go last. `order[i]` is the pair of
+    /// `constraints[i]`.
+    fn order_constraints(&mut self) {
+        self.used_colors.clear();
+        self.used_colors.resize(self.bodies.len(), 0);
+        self.color_of.clear();
+        let mut counts = [0u32; COLORS + 1];
+        for p in self.pairs.iter().filter(|p| p.touching) {
+            let (a, b) = (p.a as usize, p.b as usize);
+            let moving = |i: usize| !(self.bodies[i].inv_mass == 0.0 && self.bodies[i].inv_inertia == 0.0);
+            let busy = if moving(a) { self.used_colors[a] } else { 0 }
+                | if moving(b) { self.used_colors[b] } else { 0 };
+            let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
+            if color < COLORS {
+                for i in [a, b] {
+                    if moving(i) {
+                        self.used_colors[i] |= 1 << color;
+                    }
+                }
+            }
+            counts[color] += 1;
+            self.color_of.push(color as u8);
+        }
+        // Counting sort by colour (stable, so pair order is kept within a colour).
+        let mut start = 0;
+        for c in &mut counts {
+            (*c, start) = (start, start + *c);
+        }
+        let n = self.color_of.len();
+        self.order.clear();
+        self.order.resize(n, 0);
+        self.constraints.clear();
+        self.constraints.resize(n, ContactConstraint::default());
+        let touching = self.pairs.iter().enumerate().filter(|(_, p)| p.touching);
+        for ((k, p), &color) in touching.zip(&self.color_of) {
+            let at = &mut counts[color as usize];
+            self.order[*at as usize] = k as u32;
+            self.constraints[*at as usize] = p.constraint;
+            *at += 1;
+        }
     }
 
     fn find_new_pairs(&mut self) {
@@ -458,6 +554,7 @@ impl World {
                         b,
                         touching: false,
                         constraint: ContactConstraint::default(),
+                        cache: None,
                     },
                 );
             }
@@ -478,43 +575,84 @@ impl World {
     fn update_contacts(&mut self, dt: f32) {
         let mut k = 0;
         while k < self.pairs.len() {
-            let p = self.pairs[k];
-            let (sa, sb) = (&self.slots[p.a as usize], &self.slots[p.b as usize]);
+            let (a, b, was_touching) = (self.pairs[k].a, self.pairs[k].b, self.pairs[k].touching);
+            let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
             let fat_a = self.tree.fat_aabb(sa.proxy);
             let fat_b = self.tree.fat_aabb(sb.proxy);
             let keep = matches!((fat_a, fat_b), (Ok(fa), Ok(fb)) if fa.overlaps(fb));
             if !keep {
+                let p = self.pairs.remove(k);
                 self.end_if_touching(&p);
-                self.pairs.remove(k);
                 continue;
             }
-            let (ba, bb) = (&self.bodies[p.a as usize], &self.bodies[p.b as usize]);
-            let speed = ba.linear_velocity.length()
-                + bb.linear_velocity.length()
-                + ba.angular_velocity.abs() * sa.reach
-                + bb.angular_velocity.abs() * sb.reach;
-            let margin = SPECULATIVE_DISTANCE + dt * speed;
-            let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
+            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+            let pair = &mut self.pairs[k];
+            let recycled = pair
+                .cache
+                .as_ref()
+                .and_then(|cache| recycle(cache, (ba, sa), (bb, sb), was_touching, self.recycle_distance));
+            let m = match recycled {
+                Some(m) => m,
+                None => {
+                    let speed = ba.linear_velocity.length()
+                        + bb.linear_velocity.length()
+                        + ba.angular_velocity.abs() * sa.reach
+                        + bb.angular_velocity.abs() * sb.reach;
+                    let margin = SPECULATIVE_DISTANCE + dt * speed;
+                    let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
+                    pair.cache = Some(ContactCache {
+                        manifold: m,
+                        center_a: ba.center(),
+                        center_b: bb.center(),
+                        rotation_a: ba.transform.q,
+                        rotation_b: bb.transform.q,
+                        relative: ba.transform.inv_mul(bb.transform),
+                    });
+                    m
+                }
+            };
             let friction = mix_friction(sa.material.friction, sb.material.friction);
             let restitution = mix_restitution(sa.material.restitution, sb.material.restitution);
-            let prev = p.touching.then_some(&p.constraint);
-            let constraint = solver::prepare_contact(&self.bodies, p.a, p.b, &m, friction, restitution, prev)
-                .unwrap_or_default();
-            let touching = constraint.count > 0;
-            if touching && !p.touching {
+            let prev = was_touching.then(|| solver::Carried::new(&pair.constraint));
+            // Bodies and materials are valid by the world's invariants; only the manifold is
+            // checked (a non-finite one gives no contact).
+            let _ = solver::build_constraint(
+                &mut pair.constraint,
+                (a, ba),
+                (b, bb),
+                &m,
+                friction,
+                restitution,
+                prev.as_ref(),
+            );
+            let touching = pair.constraint.count > 0;
+            pair.touching = touching;
+            if touching && !was_touching {
                 self.begin.push(ContactEvent {
-                    body_a: self.id_of(p.a),
-                    body_b: self.id_of(p.b),
+                    body_a: self.id_of(a),
+                    body_b: self.id_of(b),
                     manifold: m,
                 });
-            } else if !touching {
-                self.end_if_touching(&p);
+            } else if !touching && was_touching {
+                self.end.push(ContactEvent {
+                    body_a: self.id_of(a),
+                    body_b: self.id_of(b),
+                    manifold: Manifold::default(),
+                });
             }
-            let pair = &mut self.pairs[k];
-            pair.touching = touching;
-            pair.constraint = constraint;
             k += 1;
         }
+    }
+
+    /// Sets the contact recycling distance (m; default [`CONTACT_RECYCLE_DISTANCE`]); 0
+    /// computes every manifold in full every step. Negative or non-finite values are
+    /// refused with [`SolverError::InvalidInput`].
+    pub fn set_recycle_distance(&mut self, distance: f32) -> Result<(), SolverError> {
+        if !non_negative(distance) {
+            return Err(SolverError::InvalidInput);
+        }
+        self.recycle_distance = distance;
+        Ok(())
     }
 
     fn update_proxies(&mut self) {
@@ -594,5 +732,212 @@ impl World {
                 true
             }
         });
+    }
+}
+
+/// Contact recycling (Box2D v3): when the pair has moved relative to itself by less than
+/// the recycle distance since its last full manifold (translation plus the largest moving
+/// body's reach times the sine of the turn; the speculative distance for pairs not
+/// touching) and neither body turned by more than about 11°, the old manifold is reused:
+/// same normal, points and feature ids, each point carried along by both bodies'
+/// motion and its depth updated from the new positions, as the solver does in sub-steps.
+/// `None` when the manifold must be computed again.
+fn recycle(
+    cache: &ContactCache,
+    a: (&Body, &Slot),
+    b: (&Body, &Slot),
+    touching: bool,
+    distance: f32,
+) -> Option<Manifold> {
+    let ((ba, sa), (bb, sb)) = (a, b);
+    let (qa, qb) = (ba.transform.q, bb.transform.q);
+    let turn_a = cache.rotation_a.inv_mul(qa);
+    let turn_b = cache.rotation_b.inv_mul(qb);
+    if !(turn_a.c.min(turn_b.c) > CONTACT_RECYCLE_COS_ANGLE) {
+        return None;
+    }
+    let reach = |body: &Body, slot: &Slot| if body.inv_mass == 0.0 { 0.0 } else { slot.reach };
+    let relative = ba.transform.inv_mul(bb.transform);
+    let turn = relative.q.inv_mul(cache.relative.q);
+    let moved = relative.p.distance(cache.relative.p) + reach(ba, sa).max(reach(bb, sb)) * turn.s.abs();
+    let tolerance = if touching {
+        distance
+    } else {
+        distance.min(SPECULATIVE_DISTANCE)
+    };
+    if !(moved < tolerance) {
+        return None;
+    }
+    let mut m = cache.manifold;
+    let (ca, cb) = (ba.center(), bb.center());
+    let dc = cb - ca;
+    let count = m.points().len();
+    for mp in &mut m.points[..count] {
+        let ra = turn_a.rotate(mp.point - cache.center_a);
+        let rb = turn_b.rotate(mp.point - cache.center_b);
+        let gap = dc + (rb - ra);
+        mp.depth -= gap.dot(m.normal);
+        mp.point = ca + ra + gap * 0.5;
+    }
+    Some(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Polygon;
+
+    /// A static ground box and a unit box resting on it, stepped once so the pair has a
+    /// cached manifold. Returns the world and the two slots.
+    fn resting() -> (World, usize, usize) {
+        let mut w = World::default();
+        let ground = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
+        let g = w
+            .add_body(&BodyDef::new(
+                BodyKind::Static,
+                Transform::from_translation(Vec2::new(0.0, -0.5)),
+                ground,
+            ))
+            .unwrap();
+        let unit = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+        let b = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(0.3, 0.49)),
+                unit,
+            ))
+            .unwrap();
+        w.step(1.0 / 60.0, 4).unwrap();
+        (w, g.index as usize, b.index as usize)
+    }
+
+    /// Recycles the pair's cached manifold with body `b` moved to `xf`; the fresh manifold at
+    /// the same pose is the oracle.
+    fn recycled_and_fresh(w: &World, g: usize, b: usize, xf: Transform) -> (Option<Manifold>, Manifold) {
+        let cache = w.pairs[0].cache.expect("cached after a step");
+        let mut body = w.bodies[b];
+        body.transform = xf;
+        let r = recycle(
+            &cache,
+            (&w.bodies[g], &w.slots[g]),
+            (&body, &w.slots[b]),
+            true,
+            w.recycle_distance,
+        );
+        // With the recycle distance as margin, so points that recycling keeps as speculative
+        // (the box lifted off) are there in the oracle too.
+        let margin = CONTACT_RECYCLE_DISTANCE;
+        let fresh = collide_with_margin(
+            &w.slots[g].shape,
+            w.bodies[g].transform,
+            &w.slots[b].shape,
+            xf,
+            margin,
+        );
+        (r, fresh)
+    }
+
+    #[test]
+    fn recycled_manifold_follows_small_motion_like_a_fresh_one() {
+        let (w, g, b) = resting();
+        let start = w.bodies[b].transform;
+        // Pure translations within the recycle distance: same depths and features as a fresh
+        // manifold. A recycled point is carried half by each body (midway between the two
+        // anchors), so where a fresh point rides on one body alone (a sliding box's corner)
+        // they part by at most half the motion.
+        for d in [
+            Vec2::new(0.02, 0.0),
+            Vec2::new(0.0, -0.03),
+            Vec2::new(-0.02, 0.02),
+        ] {
+            let xf = Transform {
+                p: start.p + d,
+                q: start.q,
+            };
+            let (r, fresh) = recycled_and_fresh(&w, g, b, xf);
+            let r = r.expect("small motion is recycled");
+            assert_eq!(r.count, fresh.count);
+            for (p, q) in r.points().iter().zip(fresh.points()) {
+                assert_eq!(p.id, q.id);
+                assert!((p.depth - q.depth).abs() < 1e-5, "{} vs {}", p.depth, q.depth);
+                assert!(p.point.distance(q.point) <= 0.5 * d.length() + 1e-5);
+            }
+        }
+        // A small turn (1°): depths within reach·(1 − cos) + sin·offset of the fresh ones.
+        let xf = Transform::new(start.p, 1.0f32.to_radians());
+        let (r, fresh) = recycled_and_fresh(&w, g, b, xf);
+        let r = r.expect("small turn is recycled");
+        for (p, q) in r.points().iter().zip(fresh.points()) {
+            assert!((p.depth - q.depth).abs() < 0.01, "{} vs {}", p.depth, q.depth);
+        }
+    }
+
+    #[test]
+    fn large_motion_turn_or_zero_distance_is_not_recycled() {
+        let (mut w, g, b) = resting();
+        let start = w.bodies[b].transform;
+        let moved = Transform {
+            p: start.p + Vec2::new(0.06, 0.0),
+            q: start.q,
+        };
+        assert!(recycled_and_fresh(&w, g, b, moved).0.is_none());
+        // Turning by 0.1 rad moves the box's corners (reach 0.71) by 0.07 > 0.05.
+        assert!(recycled_and_fresh(&w, g, b, Transform::new(start.p, 0.1))
+            .0
+            .is_none());
+        // More than acos(0.98) ≈ 11.5° is refused even for a point-like body.
+        w.slots[b].reach = 0.0;
+        assert!(recycled_and_fresh(&w, g, b, Transform::new(start.p, 0.25))
+            .0
+            .is_none());
+        assert!(recycled_and_fresh(&w, g, b, Transform::new(start.p, 0.15))
+            .0
+            .is_some());
+        w.set_recycle_distance(0.0).unwrap();
+        let tiny = Transform {
+            p: start.p + Vec2::new(1e-4, 0.0),
+            q: start.q,
+        };
+        assert!(recycled_and_fresh(&w, g, b, tiny).0.is_none());
+        assert_eq!(w.set_recycle_distance(-1.0), Err(SolverError::InvalidInput));
+        assert_eq!(w.set_recycle_distance(f32::NAN), Err(SolverError::InvalidInput));
+        assert_eq!(
+            w.set_recycle_distance(f32::INFINITY),
+            Err(SolverError::InvalidInput)
+        );
+    }
+
+    #[test]
+    fn pyramid_stands_with_and_without_recycling() {
+        for distance in [0.0, CONTACT_RECYCLE_DISTANCE] {
+            let mut w = World::default();
+            w.set_recycle_distance(distance).unwrap();
+            let ground = Shape::Polygon(Polygon::make_box(20.0, 0.5).unwrap());
+            w.add_body(&BodyDef::new(
+                BodyKind::Static,
+                Transform::from_translation(Vec2::new(0.0, -0.5)),
+                ground,
+            ))
+            .unwrap();
+            let unit = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+            let mut ids = alloc::vec::Vec::new();
+            for row in 0..10 {
+                for i in 0..10 - row {
+                    let p = Vec2::new(i as f32 - 0.5 * (9 - row) as f32, 0.5 + row as f32);
+                    let def = BodyDef::new(BodyKind::Dynamic, Transform::from_translation(p), unit);
+                    ids.push((w.add_body(&def).unwrap(), p));
+                }
+            }
+            for _ in 0..300 {
+                w.step(1.0 / 60.0, 4).unwrap();
+            }
+            for (id, p) in ids {
+                let now = w.transform(id).unwrap().p;
+                assert!(
+                    now.distance(p) < 0.05,
+                    "recycle {distance}: box from {p:?} at {now:?}"
+                );
+            }
+        }
     }
 }

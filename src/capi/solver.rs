@@ -436,6 +436,21 @@ mod world {
         }
     }
 
+    /// Sets the contact recycling distance in metres (default `c2d_CONTACT_RECYCLE_DISTANCE`;
+    /// 0 recomputes every manifold every step). Negative or non-finite:
+    /// `C2D_STATUS_INVALID_INPUT`.
+    ///
+    /// # Safety
+    /// `world` NULL or live.
+    #[no_mangle]
+    pub unsafe extern "C" fn c2d_world_set_recycle_distance(world: *mut World, distance: f32) -> Status {
+        // SAFETY: checked by the helper; validity is the caller's contract.
+        match unsafe { world_mut(world) } {
+            Ok(w) => status(w.set_recycle_distance(distance)),
+            Err(e) => e,
+        }
+    }
+
     /// Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
     ///
     /// # Safety

@@ -1,0 +1,647 @@
+//! The contact passes (warm start, solve, relax, restitution) on lanes of constraints, and
+//! the two ways constraints reach them: gathered from the caller's [`ContactConstraint`]s on
+//! each pass, or packed once per step into [`ContactBlock`]s.
+//!
+//! Constraints are always processed in slice order (Gauss–Seidel). A run of [`BLOCK`]
+//! consecutive constraints that share no moving body is processed in one go, one constraint
+//! per lane; they cannot affect each other, and every lane does exactly the scalar arithmetic,
+//! so the result is bit-for-bit that of processing them one after another.
+
+use super::lanes::{max, min, Lane, Wide, V2};
+use super::{pair_indices, Body, ConstraintPoint, ContactConstraint, Softness};
+use crate::math::Vec2;
+
+/// Constraints processed together in SIMD lanes.
+pub(crate) const BLOCK: usize = 4;
+
+/// What one pass does to each constraint.
+#[derive(Clone, Copy)]
+pub(crate) enum Pass {
+    /// Apply the accumulated impulses.
+    WarmStart,
+    /// Normal impulses with a soft position bias (`use_bias`, friction skipped) or without
+    /// (the relax pass, with friction).
+    Solve {
+        soft_dynamic: Softness,
+        soft_static: Softness,
+        inv_h: f32,
+        push_max: f32,
+        use_bias: bool,
+    },
+    /// Restitution for points that approached faster than `threshold` and pushed.
+    Restitution { threshold: f32 },
+}
+
+/// A body with zero inverse mass and inertia: contacts never change its velocity, so it is
+/// never written and may be shared by constraints processed together.
+#[inline(always)]
+pub(crate) fn is_fixed(b: &Body) -> bool {
+    b.inv_mass == 0.0 && b.inv_inertia == 0.0
+}
+
+/// The body pairs of [`BLOCK`] constraints when all are valid and no moving body appears
+/// twice.
+fn independent(bodies: &[Body], run: &[ContactConstraint; BLOCK]) -> Option<[(usize, usize); BLOCK]> {
+    let mut pairs = [(0, 0); BLOCK];
+    // Fixed bodies get a distinct sentinel per slot so they never count as shared.
+    let mut ids = [0usize; 2 * BLOCK];
+    for (l, c) in run.iter().enumerate() {
+        let (a, b) = pair_indices(bodies.len(), c)?;
+        pairs[l] = (a, b);
+        ids[2 * l] = if is_fixed(&bodies[a]) {
+            usize::MAX - 2 * l
+        } else {
+            a
+        };
+        ids[2 * l + 1] = if is_fixed(&bodies[b]) {
+            usize::MAX - 2 * l - 1
+        } else {
+            b
+        };
+    }
+    for i in 2..2 * BLOCK {
+        // Slots of the same constraint differ already (`pair_indices` refuses a == b).
+        if ids[..i & !1].contains(&ids[i]) {
+            return None;
+        }
+    }
+    Some(pairs)
+}
+
+/// A body's velocity and its motion since the step began, as lanes.
+#[derive(Clone, Copy)]
+struct BodyLanes<const N: usize> {
+    v: V2<Wide<N>>,
+    w: Wide<N>,
+    inv_mass: Wide<N>,
+    inv_inertia: Wide<N>,
+    dp: V2<Wide<N>>,
+    dq: V2<Wide<N>>,
+}
+
+impl<const N: usize> BodyLanes<N> {
+    #[inline(always)]
+    fn load(bodies: &[Body], index: [usize; N]) -> BodyLanes<N> {
+        let b: [&Body; N] = index.map(|i| &bodies[i]);
+        let g = |f: fn(&Body) -> f32| Wide::from_fn(|l| f(b[l]));
+        BodyLanes {
+            v: V2 {
+                x: g(|b| b.linear_velocity.x),
+                y: g(|b| b.linear_velocity.y),
+            },
+            w: g(|b| b.angular_velocity),
+            inv_mass: g(|b| b.inv_mass),
+            inv_inertia: g(|b| b.inv_inertia),
+            dp: V2 {
+                x: g(|b| b.delta_position.x),
+                y: g(|b| b.delta_position.y),
+            },
+            dq: V2 {
+                x: g(|b| b.delta_rotation.c),
+                y: g(|b| b.delta_rotation.s),
+            },
+        }
+    }
+
+    /// Writes the velocities back, except to fixed bodies.
+    #[inline(always)]
+    fn store(&self, bodies: &mut [Body], index: [usize; N]) {
+        for (l, i) in index.into_iter().enumerate() {
+            let b = &mut bodies[i];
+            if !is_fixed(b) {
+                b.linear_velocity = Vec2::new(self.v.x.0[l], self.v.y.0[l]);
+                b.angular_velocity = self.w.0[l];
+            }
+        }
+    }
+
+    /// Velocity after the impulse `p` at anchor `r`, added (`sign_b`, body B) or subtracted.
+    #[inline(always)]
+    fn push(&self, r: V2<Wide<N>>, p: V2<Wide<N>>, sign_b: bool) -> (V2<Wide<N>>, Wide<N>) {
+        let dv = p.scale(self.inv_mass);
+        let dw = self.inv_inertia * r.cross(p);
+        if sign_b {
+            (self.v.add(dv), self.w + dw)
+        } else {
+            (self.v.sub(dv), self.w - dw)
+        }
+    }
+}
+
+/// One constraint point per lane.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct PointLanes<const N: usize> {
+    ra: V2<Wide<N>>,
+    rb: V2<Wide<N>>,
+    base_separation: Wide<N>,
+    normal_impulse: Wide<N>,
+    tangent_impulse: Wide<N>,
+    max_normal_impulse: Wide<N>,
+    normal_mass: Wide<N>,
+    tangent_mass: Wide<N>,
+    relative_velocity: Wide<N>,
+    /// The lanes whose constraint has this point.
+    active: [u32; N],
+}
+
+/// One constraint per lane.
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct ContactLanes<const N: usize> {
+    n: V2<Wide<N>>,
+    friction: Wide<N>,
+    restitution: Wide<N>,
+    points: [PointLanes<N>; 2],
+}
+
+impl<const N: usize> ContactLanes<N> {
+    #[inline(always)]
+    fn gather(run: &[ContactConstraint; N]) -> ContactLanes<N> {
+        let c = |f: fn(&ContactConstraint) -> f32| Wide::from_fn(|l| f(&run[l]));
+        let point = |j: usize| {
+            let p = |f: fn(&ConstraintPoint) -> f32| Wide::from_fn(|l| f(&run[l].points[j]));
+            PointLanes {
+                ra: V2 {
+                    x: p(|p| p.anchor_a.x),
+                    y: p(|p| p.anchor_a.y),
+                },
+                rb: V2 {
+                    x: p(|p| p.anchor_b.x),
+                    y: p(|p| p.anchor_b.y),
+                },
+                base_separation: p(|p| p.base_separation),
+                normal_impulse: p(|p| p.normal_impulse),
+                tangent_impulse: p(|p| p.tangent_impulse),
+                max_normal_impulse: p(|p| p.max_normal_impulse),
+                normal_mass: p(|p| p.normal_mass),
+                tangent_mass: p(|p| p.tangent_mass),
+                relative_velocity: p(|p| p.relative_velocity),
+                active: Wide::mask_from_fn(|l| run[l].count as usize > j),
+            }
+        };
+        ContactLanes {
+            n: V2 {
+                x: c(|c| c.normal.x),
+                y: c(|c| c.normal.y),
+            },
+            friction: c(|c| c.friction),
+            restitution: c(|c| c.restitution),
+            points: [point(0), point(1)],
+        }
+    }
+
+    /// Writes back what the passes change (the impulses, the largest normal impulse and the
+    /// approach speed) for the points each constraint has.
+    #[inline(always)]
+    fn scatter(&self, run: &mut [ContactConstraint; N]) {
+        for (l, c) in run.iter_mut().enumerate() {
+            let count = (c.count as usize).min(2);
+            for (p, out) in self.points.iter().zip(&mut c.points[..count]) {
+                out.normal_impulse = p.normal_impulse.0[l];
+                out.tangent_impulse = p.tangent_impulse.0[l];
+                out.max_normal_impulse = p.max_normal_impulse.0[l];
+                out.relative_velocity = p.relative_velocity.0[l];
+            }
+        }
+    }
+}
+
+/// Applies `impulse` (− to A at `ra`, + to B at `rb`) in the `active` lanes; the others keep
+/// their velocities exactly (not even the sign of a zero changes), so a missing point is a
+/// no-op.
+#[inline(always)]
+fn apply<const N: usize>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    ra: V2<Wide<N>>,
+    rb: V2<Wide<N>>,
+    impulse: V2<Wide<N>>,
+    active: [u32; N],
+) {
+    let (va, wa) = a.push(ra, impulse, false);
+    let (vb, wb) = b.push(rb, impulse, true);
+    if Wide::all(active) {
+        (a.v, a.w, b.v, b.w) = (va, wa, vb, wb);
+    } else {
+        a.v = V2::select(active, va, a.v);
+        a.w = Wide::select(active, wa, a.w);
+        b.v = V2::select(active, vb, b.v);
+        b.w = Wide::select(active, wb, b.w);
+    }
+}
+
+/// Relative velocity of B's anchor with respect to A's.
+#[inline(always)]
+fn relative_velocity<const N: usize>(
+    a: &BodyLanes<N>,
+    b: &BodyLanes<N>,
+    ra: V2<Wide<N>>,
+    rb: V2<Wide<N>>,
+) -> V2<Wide<N>> {
+    b.v.add(V2::cross_sv(b.w, rb)).sub(a.v).sub(V2::cross_sv(a.w, ra))
+}
+
+/// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
+#[inline(always)]
+fn run_lanes<const N: usize>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    c: &mut ContactLanes<N>,
+    pass: &Pass,
+) {
+    let zero = Wide::splat(0.0);
+    let n = c.n;
+    let t = n.right_perp();
+    match *pass {
+        Pass::WarmStart => {
+            for cp in &c.points {
+                let impulse = n.scale(cp.normal_impulse).add(t.scale(cp.tangent_impulse));
+                apply(a, b, cp.ra, cp.rb, impulse, cp.active);
+            }
+        }
+        Pass::Solve {
+            soft_dynamic,
+            soft_static,
+            inv_h,
+            push_max,
+            use_bias,
+        } => {
+            let one = Wide::splat(1.0);
+            let inv_h = Wide::splat(inv_h);
+            // Contacts with an infinite-mass body are twice as stiff (Box2D v3): the ground
+            // then yields less under a stack, and nothing behind it can be disturbed.
+            let both_finite = Wide::and(a.inv_mass.gt(zero), b.inv_mass.gt(zero));
+            let soft = |f: fn(&Softness) -> f32| {
+                Wide::select(
+                    both_finite,
+                    Wide::splat(f(&soft_dynamic)),
+                    Wide::splat(f(&soft_static)),
+                )
+            };
+            for cp in &mut c.points {
+                // Current separation from the motion since preparation.
+                let pa = a.dp.add(a.dq.rotate(cp.ra));
+                let pb = b.dp.add(b.dq.rotate(cp.rb));
+                let s = pb.sub(pa).dot(n) + cp.base_separation;
+                // Speculative points (s > 0) only stop the approach within the sub-step.
+                let speculative = s.gt(zero);
+                let (bias, ms, is) = if use_bias {
+                    (
+                        Wide::select(
+                            speculative,
+                            s * inv_h,
+                            max(soft(|s| s.bias_rate) * s, Wide::splat(-push_max)),
+                        ),
+                        Wide::select(speculative, one, soft(|s| s.mass_scale)),
+                        Wide::select(speculative, zero, soft(|s| s.impulse_scale)),
+                    )
+                } else {
+                    (Wide::select(speculative, s * inv_h, zero), one, zero)
+                };
+                let vn = relative_velocity(a, b, cp.ra, cp.rb).dot(n);
+                if use_bias {
+                    // Restitution bounces with the fastest approach seen during the step,
+                    // which includes the speed gained (under gravity) after preparation.
+                    cp.relative_velocity =
+                        Wide::select(cp.active, min(cp.relative_velocity, vn), cp.relative_velocity);
+                }
+                let impulse = -cp.normal_mass * ms * (vn + bias) - is * cp.normal_impulse;
+                let total = max(cp.normal_impulse + impulse, zero);
+                let applied = total - cp.normal_impulse;
+                cp.normal_impulse = Wide::select(cp.active, total, cp.normal_impulse);
+                cp.max_normal_impulse = Wide::select(
+                    cp.active,
+                    max(cp.max_normal_impulse, applied),
+                    cp.max_normal_impulse,
+                );
+                apply(a, b, cp.ra, cp.rb, n.scale(applied), cp.active);
+            }
+            // Friction only in the relax pass, as Box2D v3.1 does: the biased pass adds
+            // push-out velocity that the relax pass then removes, and friction solved against
+            // it would resist a motion that is about to disappear.
+            if !use_bias {
+                for cp in &mut c.points {
+                    let vt = relative_velocity(a, b, cp.ra, cp.rb).dot(t);
+                    let limit = c.friction * cp.normal_impulse;
+                    let total = min(max(cp.tangent_impulse - cp.tangent_mass * vt, -limit), limit);
+                    let applied = total - cp.tangent_impulse;
+                    cp.tangent_impulse = Wide::select(cp.active, total, cp.tangent_impulse);
+                    apply(a, b, cp.ra, cp.rb, t.scale(applied), cp.active);
+                }
+            }
+        }
+        Pass::Restitution { threshold } => {
+            let bouncy = c.restitution.gt(zero);
+            if !Wide::any(bouncy) {
+                return;
+            }
+            for cp in &mut c.points {
+                // Only points of bouncy contacts that approached fast enough and actually
+                // pushed bounce; the others are left exactly as they are.
+                let fast = (-cp.relative_velocity).gt(Wide::splat(threshold));
+                let pushed = cp.max_normal_impulse.gt(zero);
+                let active = Wide::and(Wide::and(cp.active, bouncy), Wide::and(fast, pushed));
+                if !Wide::any(active) {
+                    continue;
+                }
+                let vn = relative_velocity(a, b, cp.ra, cp.rb).dot(n);
+                let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
+                let total = max(cp.normal_impulse + impulse, zero);
+                let applied = total - cp.normal_impulse;
+                cp.normal_impulse = Wide::select(active, total, cp.normal_impulse);
+                cp.max_normal_impulse =
+                    Wide::select(active, max(cp.max_normal_impulse, applied), cp.max_normal_impulse);
+                apply(a, b, cp.ra, cp.rb, n.scale(applied), active);
+            }
+        }
+    }
+}
+
+/// [`BLOCK`] consecutive constraints that share no moving body, packed once per step into
+/// lanes (structure of arrays) by [`step_with_scratch`](super::step_with_scratch), so that
+/// the passes read them without gathering. Scratch memory: the contents are meaningless
+/// between steps. About 450 bytes.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub struct ContactBlock {
+    lanes: ContactLanes<BLOCK>,
+    body_a: [u32; BLOCK],
+    body_b: [u32; BLOCK],
+    /// Index of the first of the constraints in the step's slice.
+    start: u32,
+}
+
+impl ContactBlock {
+    /// Constraints per block.
+    pub const LANES: usize = BLOCK;
+}
+
+impl Default for ContactBlock {
+    fn default() -> Self {
+        let run = [ContactConstraint::default(); BLOCK];
+        ContactBlock {
+            lanes: ContactLanes::gather(&run),
+            body_a: [0; BLOCK],
+            body_b: [0; BLOCK],
+            start: u32::MAX,
+        }
+    }
+}
+
+impl core::fmt::Debug for ContactBlock {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ContactBlock")
+            .field("start", &self.start)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Packs as many runs of independent constraints as fit into `blocks` (in slice order, runs
+/// not overlapping) and returns how many blocks were filled.
+pub(crate) fn pack(bodies: &[Body], contacts: &[ContactConstraint], blocks: &mut [ContactBlock]) -> usize {
+    let mut used = 0;
+    let mut k = 0;
+    while used < blocks.len() {
+        let Some(run) = contacts.get(k..k + BLOCK) else {
+            break;
+        };
+        let run: &[ContactConstraint; BLOCK] = run.try_into().expect("BLOCK long");
+        match independent(bodies, run) {
+            Some(pairs) => {
+                blocks[used] = ContactBlock {
+                    lanes: ContactLanes::gather(run),
+                    body_a: pairs.map(|p| p.0 as u32),
+                    body_b: pairs.map(|p| p.1 as u32),
+                    start: k as u32,
+                };
+                used += 1;
+                k += BLOCK;
+            }
+            None => k += 1,
+        }
+    }
+    used
+}
+
+/// Writes the blocks' results back into `contacts`.
+pub(crate) fn unpack(blocks: &[ContactBlock], contacts: &mut [ContactConstraint]) {
+    for blk in blocks {
+        let start = blk.start as usize;
+        if let Some(run) = contacts.get_mut(start..start + BLOCK) {
+            blk.lanes.scatter(run.try_into().expect("BLOCK long"));
+        }
+    }
+}
+
+/// One pass over `contacts` in order, the runs packed in `blocks` (from [`pack`] on the same
+/// slice) processed from there and all others gathered on the fly: runs of independent
+/// constraints in lanes, the rest one at a time.
+pub(crate) fn run_pass(
+    bodies: &mut [Body],
+    contacts: &mut [ContactConstraint],
+    blocks: &mut [ContactBlock],
+    pass: &Pass,
+) {
+    let mut blocks = blocks.iter_mut().peekable();
+    let mut k = 0;
+    while k < contacts.len() {
+        if let Some(blk) = blocks.next_if(|b| b.start as usize == k) {
+            let (ia, ib) = (blk.body_a.map(|i| i as usize), blk.body_b.map(|i| i as usize));
+            let mut a = BodyLanes::load(bodies, ia);
+            let mut b = BodyLanes::load(bodies, ib);
+            run_lanes(&mut a, &mut b, &mut blk.lanes, pass);
+            a.store(bodies, ia);
+            b.store(bodies, ib);
+            k += BLOCK;
+            continue;
+        }
+        if let Some(run) = contacts.get_mut(k..k + BLOCK) {
+            let run: &mut [ContactConstraint; BLOCK] = run.try_into().expect("BLOCK long");
+            if let Some(pairs) = independent(bodies, run) {
+                run_gathered(bodies, run, pairs, pass);
+                k += BLOCK;
+                continue;
+            }
+        }
+        if let Some(pair) = pair_indices(bodies.len(), &contacts[k]) {
+            run_gathered(bodies, core::array::from_mut(&mut contacts[k]), [pair], pass);
+        }
+        k += 1;
+    }
+}
+
+/// Gathers `run` into lanes, runs the pass and scatters the results back.
+#[inline(always)]
+fn run_gathered<const N: usize>(
+    bodies: &mut [Body],
+    run: &mut [ContactConstraint; N],
+    pairs: [(usize, usize); N],
+    pass: &Pass,
+) {
+    let (ia, ib) = (pairs.map(|p| p.0), pairs.map(|p| p.1));
+    let mut a = BodyLanes::load(bodies, ia);
+    let mut b = BodyLanes::load(bodies, ib);
+    let mut c = ContactLanes::gather(run);
+    run_lanes(&mut a, &mut b, &mut c, pass);
+    a.store(bodies, ia);
+    b.store(bodies, ib);
+    c.scatter(run);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{Polygon, Shape};
+    use crate::manifold::collide_with_margin;
+    use crate::math::Transform;
+    use crate::solver::{
+        integrate_positions, integrate_velocities, prepare_contact, solve_pass, SolverSettings,
+        RESTITUTION_PASSES,
+    };
+
+    /// SplitMix64.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
+        }
+    }
+
+    /// A jumble of boxes at `scale` (some static, some bouncy, all moving), their contacts in
+    /// random order with impulses from a first step.
+    fn scene(seed: u64, scale: f32) -> ([Body; 40], [ContactConstraint; 120], usize) {
+        let mut rng = Rng(seed);
+        let unit = Shape::Polygon(Polygon::make_box(0.5 * scale, 0.5 * scale).unwrap());
+        let mut bodies = [Body::new_static(Transform::IDENTITY); 40];
+        for (i, b) in bodies.iter_mut().enumerate() {
+            let xf = Transform::new(
+                crate::math::Vec2::new((i % 8) as f32 * 0.95 * scale, (i / 8) as f32 * 0.95 * scale),
+                rng.range(-0.1, 0.1),
+            );
+            *b = if i % 7 == 0 {
+                Body::new_static(xf)
+            } else {
+                let mut d = Body::new_dynamic(xf, unit.mass(1.0)).unwrap();
+                d.linear_velocity =
+                    crate::math::Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)) * scale;
+                d.angular_velocity = rng.range(-2.0, 2.0);
+                d
+            };
+        }
+        let mut contacts = [ContactConstraint::default(); 120];
+        let mut n = 0;
+        for i in 0..40 {
+            for j in i + 1..40 {
+                let (xa, xb) = (bodies[i].transform, bodies[j].transform);
+                let m = collide_with_margin(&unit, xa, &unit, xb, 0.05 * scale);
+                if m.count > 0 && n < contacts.len() {
+                    let e = if (i + j) % 3 == 0 { 0.8 } else { 0.0 };
+                    contacts[n] = prepare_contact(&bodies, i as u32, j as u32, &m, 0.6, e, None).unwrap();
+                    n += 1;
+                }
+            }
+        }
+        for k in (1..n).rev() {
+            contacts.swap(k, (rng.next() % (k as u64 + 1)) as usize);
+        }
+        (bodies, contacts, n)
+    }
+
+    /// The step of `solver::step`, with each pass done by `pass`.
+    fn step_by(
+        bodies: &mut [Body],
+        contacts: &mut [ContactConstraint],
+        mut pass: impl FnMut(&mut [Body], &mut [ContactConstraint], &Pass),
+    ) {
+        let settings = SolverSettings::default();
+        let h = (1.0 / 60.0) / settings.substeps as f32;
+        for b in bodies.iter_mut() {
+            b.delta_position = crate::math::Vec2::ZERO;
+            b.delta_rotation = crate::math::Rot::IDENTITY;
+        }
+        for c in contacts.iter_mut() {
+            for cp in &mut c.points {
+                cp.max_normal_impulse = 0.0;
+            }
+        }
+        for _ in 0..settings.substeps {
+            integrate_velocities(bodies, settings.gravity, h);
+            pass(bodies, contacts, &Pass::WarmStart);
+            pass(bodies, contacts, &solve_pass(&settings, h, true));
+            integrate_positions(bodies, h, settings.max_linear_speed);
+            pass(bodies, contacts, &solve_pass(&settings, h, false));
+        }
+        for _ in 0..RESTITUTION_PASSES {
+            pass(bodies, contacts, &Pass::Restitution { threshold: 0.5 });
+        }
+    }
+
+    fn bits(bodies: &[Body], contacts: &[ContactConstraint]) -> ([u32; 18], [u32; 30]) {
+        let mut h = ([0u32; 18], [0u32; 30]);
+        for (i, w) in bytemuck::cast_slice::<Body, u32>(bodies).iter().enumerate() {
+            h.0[i % 18] ^= w.rotate_left((i / 18) as u32 % 32);
+        }
+        for (i, w) in bytemuck::cast_slice::<ContactConstraint, u32>(contacts)
+            .iter()
+            .enumerate()
+        {
+            h.1[i % 30] ^= w.rotate_left((i / 30) as u32 % 32);
+        }
+        h
+    }
+
+    #[test]
+    fn lanes_blocks_and_one_at_a_time_agree_bit_for_bit() {
+        let mut saw_blocks = 0;
+        let mut saw_singles = 0;
+        for seed in 0..30u64 {
+            let scale = [0.01f32, 1.0, 100.0][seed as usize % 3];
+            let (bodies, contacts, n) = scene(seed, scale);
+            // One constraint at a time, in order: plain sequential Gauss–Seidel.
+            let (mut b1, mut c1) = (bodies, contacts);
+            step_by(&mut b1, &mut c1[..n], |b, c, p| {
+                for con in c.iter_mut() {
+                    if let Some(pair) = pair_indices(b.len(), con) {
+                        run_gathered(b, core::array::from_mut(con), [pair], p);
+                    }
+                }
+            });
+            // Runs of independent constraints gathered into lanes on every pass.
+            let (mut b2, mut c2) = (bodies, contacts);
+            step_by(&mut b2, &mut c2[..n], |b, c, p| run_pass(b, c, &mut [], p));
+            // Runs packed once into blocks (some of them: the scratch is short).
+            let (mut b3, mut c3) = (bodies, contacts);
+            let mut scratch = [ContactBlock::default(); 6];
+            let packed = pack(&b3, &c3[..n], &mut scratch);
+            saw_blocks += packed;
+            saw_singles += n - packed * BLOCK;
+            step_by(&mut b3, &mut c3[..n], |b, c, p| {
+                run_pass(b, c, &mut scratch[..packed], p)
+            });
+            unpack(&scratch[..packed], &mut c3[..n]);
+            assert_eq!(
+                bits(&b1, &c1),
+                bits(&b2, &c2),
+                "seed {seed}: lanes differ from one at a time"
+            );
+            assert_eq!(
+                bits(&b1, &c1),
+                bits(&b3, &c3),
+                "seed {seed}: blocks differ from one at a time"
+            );
+            assert!(b1.iter().all(Body::is_valid));
+        }
+        assert!(
+            saw_blocks > 30 && saw_singles > 30,
+            "both paths exercised: {saw_blocks} {saw_singles}"
+        );
+    }
+}
