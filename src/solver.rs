@@ -276,7 +276,7 @@ impl Default for SolverSettings {
 }
 
 impl SolverSettings {
-    fn is_valid(&self) -> bool {
+    pub(crate) fn is_valid(&self) -> bool {
         self.gravity.is_finite()
             && (1..=MAX_SUBSTEPS).contains(&self.substeps)
             && positive(self.contact_hertz)

@@ -185,7 +185,9 @@ struct Pair {
     a: u32,
     b: u32,
     touching: bool,
-    constraint: ContactConstraint,
+    /// Index in `World::constraints` of the pair's constraint from the last step (valid
+    /// while `touching`).
+    solved: u32,
     /// The last manifold computed in full, with the poses it was computed at; `None` until
     /// the first one.
     cache: Option<ContactCache>,
@@ -221,9 +223,13 @@ pub struct World {
     tree: DynamicTree<Vec<crate::tree::TreeNode>>,
     /// Sorted by `(a, b)`, `a < b`.
     pairs: Vec<Pair>,
-    /// The touching pairs' constraints in solver order (see `order_constraints`).
+    /// The touching pairs' constraints in solver order (see `order_constraints`); between
+    /// steps, with the impulses the last step left for warm starting.
     constraints: Vec<ContactConstraint>,
-    /// Index into `pairs` of each entry of `constraints`.
+    /// This step's new constraints in pair order, before colouring.
+    fresh: Vec<ContactConstraint>,
+    /// Index into `pairs` of each entry of `fresh`, then (after colouring) of `constraints`.
+    fresh_pair: Vec<u32>,
     order: Vec<u32>,
     /// Solver scratch (see [`solver::step_with_scratch`]).
     blocks: Vec<solver::ContactBlock>,
@@ -258,6 +264,8 @@ impl World {
             tree: DynamicTree::new(),
             pairs: Vec::new(),
             constraints: Vec::new(),
+            fresh: Vec::new(),
+            fresh_pair: Vec::new(),
             order: Vec::new(),
             blocks: Vec::new(),
             used_colors: Vec::new(),
@@ -459,6 +467,13 @@ impl World {
         if !positive(dt) || !(1..=solver::MAX_SUBSTEPS).contains(&substeps) {
             return Err(SolverError::InvalidStep);
         }
+        let settings = SolverSettings {
+            substeps,
+            ..self.settings
+        };
+        if !settings.is_valid() {
+            return Err(SolverError::InvalidInput);
+        }
         self.begin.clear();
         self.end.clear();
         self.last_dt = dt;
@@ -466,10 +481,6 @@ impl World {
         self.update_contacts(dt);
 
         self.order_constraints();
-        let settings = SolverSettings {
-            substeps,
-            ..self.settings
-        };
         self.blocks.resize(
             self.constraints.len() / solver::ContactBlock::LANES,
             solver::ContactBlock::default(),
@@ -481,27 +492,26 @@ impl World {
             &settings,
             dt,
         )?;
-        // Keep the accumulated impulses for warm starting.
-        for (&k, c) in self.order.iter().zip(&self.constraints) {
-            self.pairs[k as usize].constraint = *c;
+        // The accumulated impulses stay in `constraints` for warm starting.
+        for (i, &k) in self.order.iter().enumerate() {
+            self.pairs[k as usize].solved = i as u32;
         }
         self.update_proxies();
         Ok(())
     }
 
-    /// Fills `constraints` with the touching pairs' constraints grouped by colour: a greedy
-    /// colouring of the contact graph in which no two constraints of one colour share a
-    /// moving body (fixed bodies do not count). Runs of four constraints of one colour are
-    /// then solved together in SIMD lanes by [`solver::solve_contacts`]. Constraints that
-    /// find no free colour among [`COLORS`] go last. `order[i]` is the pair of
-    /// `constraints[i]`.
+    /// Fills `constraints` with this step's constraints (`fresh`) grouped by colour: a
+    /// greedy colouring of the contact graph in which no two constraints of one colour share
+    /// a moving body (fixed bodies do not count). Runs of four constraints of one colour are
+    /// then solved together in SIMD lanes by the solver. Constraints that find no free
+    /// colour among [`COLORS`] go last. `order[i]` is the pair of `constraints[i]`.
     fn order_constraints(&mut self) {
         self.used_colors.clear();
         self.used_colors.resize(self.bodies.len(), 0);
         self.color_of.clear();
         let mut counts = [0u32; COLORS + 1];
-        for p in self.pairs.iter().filter(|p| p.touching) {
-            let (a, b) = (p.a as usize, p.b as usize);
+        for c in &self.fresh {
+            let (a, b) = (c.body_a as usize, c.body_b as usize);
             let moving = |i: usize| !(self.bodies[i].inv_mass == 0.0 && self.bodies[i].inv_inertia == 0.0);
             let busy = if moving(a) { self.used_colors[a] } else { 0 }
                 | if moving(b) { self.used_colors[b] } else { 0 };
@@ -521,16 +531,15 @@ impl World {
         for c in &mut counts {
             (*c, start) = (start, start + *c);
         }
-        let n = self.color_of.len();
+        let n = self.fresh.len();
         self.order.clear();
         self.order.resize(n, 0);
         self.constraints.clear();
         self.constraints.resize(n, ContactConstraint::default());
-        let touching = self.pairs.iter().enumerate().filter(|(_, p)| p.touching);
-        for ((k, p), &color) in touching.zip(&self.color_of) {
+        for ((c, &k), &color) in self.fresh.iter().zip(&self.fresh_pair).zip(&self.color_of) {
             let at = &mut counts[color as usize];
-            self.order[*at as usize] = k as u32;
-            self.constraints[*at as usize] = p.constraint;
+            self.order[*at as usize] = k;
+            self.constraints[*at as usize] = *c;
             *at += 1;
         }
     }
@@ -553,7 +562,7 @@ impl World {
                         a,
                         b,
                         touching: false,
-                        constraint: ContactConstraint::default(),
+                        solved: 0,
                         cache: None,
                     },
                 );
@@ -573,6 +582,8 @@ impl World {
     }
 
     fn update_contacts(&mut self, dt: f32) {
+        self.fresh.clear();
+        self.fresh_pair.clear();
         let mut k = 0;
         while k < self.pairs.len() {
             let (a, b, was_touching) = (self.pairs[k].a, self.pairs[k].b, self.pairs[k].touching);
@@ -613,19 +624,22 @@ impl World {
             };
             let friction = mix_friction(sa.material.friction, sb.material.friction);
             let restitution = mix_restitution(sa.material.restitution, sb.material.restitution);
-            let prev = was_touching.then(|| solver::Carried::new(&pair.constraint));
+            let prev = self
+                .constraints
+                .get(pair.solved as usize)
+                .filter(|_| was_touching)
+                .map(solver::Carried::new);
             // Bodies and materials are valid by the world's invariants; only the manifold is
             // checked (a non-finite one gives no contact).
-            let _ = solver::build_constraint(
-                &mut pair.constraint,
-                (a, ba),
-                (b, bb),
-                &m,
-                friction,
-                restitution,
-                prev.as_ref(),
-            );
-            let touching = pair.constraint.count > 0;
+            self.fresh.push(ContactConstraint::default());
+            let c = self.fresh.last_mut().expect("just pushed");
+            let _ = solver::build_constraint(c, (a, ba), (b, bb), &m, friction, restitution, prev.as_ref());
+            let touching = c.count > 0;
+            if touching {
+                self.fresh_pair.push(k as u32);
+            } else {
+                self.fresh.pop();
+            }
             pair.touching = touching;
             if touching && !was_touching {
                 self.begin.push(ContactEvent {
@@ -696,7 +710,7 @@ impl World {
             .ok()
             .map(|i| &self.pairs[i])
             .filter(|p| p.touching)
-            .map(|p| &p.constraint))
+            .and_then(|p| self.constraints.get(p.solved as usize)))
     }
 
     /// Closest body hit by the ray from `origin` along `translation` (a ray starting inside a

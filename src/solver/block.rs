@@ -443,6 +443,36 @@ pub(crate) fn run_pass(
     blocks: &mut [ContactBlock],
     pass: &Pass,
 ) {
+    // One copy of the walk per kind of pass, each with its kernel specialised (and loads it
+    // does not need, such as the bodies' motion for warm starting, removed).
+    match *pass {
+        Pass::WarmStart => walk(bodies, contacts, blocks, &Pass::WarmStart),
+        Pass::Solve {
+            soft_dynamic,
+            soft_static,
+            inv_h,
+            push_max,
+            use_bias,
+        } => {
+            let pass = |use_bias| Pass::Solve {
+                soft_dynamic,
+                soft_static,
+                inv_h,
+                push_max,
+                use_bias,
+            };
+            if use_bias {
+                walk(bodies, contacts, blocks, &pass(true));
+            } else {
+                walk(bodies, contacts, blocks, &pass(false));
+            }
+        }
+        Pass::Restitution { threshold } => walk(bodies, contacts, blocks, &Pass::Restitution { threshold }),
+    }
+}
+
+#[inline(always)]
+fn walk(bodies: &mut [Body], contacts: &mut [ContactConstraint], blocks: &mut [ContactBlock], pass: &Pass) {
     let mut blocks = blocks.iter_mut().peekable();
     let mut k = 0;
     while k < contacts.len() {
