@@ -743,10 +743,85 @@ fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, 
     best
 }
 
-/// Closest points between two separated convex cores, by GJK (exact up to round-off; the
-/// final simplex names the features). Falls back to the all-pairs search should GJK not
-/// converge. Returns (point on A, point on B, squared distance, feature of A, feature of B).
-fn closest_cores(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
+/// Closest points between two separated convex cores, exact up to round-off. Returns (point
+/// on A, point on B, squared distance, feature of A, feature of B).
+///
+/// First the closest points of the SAT reference edge and the other core's incident edge
+/// (Box2D's choice of features), kept only when certified: the plane through each point,
+/// normal to the line joining them, has its whole core on one side (within round-off), which
+/// makes them the closest points of the two convex cores. Otherwise GJK, whose final simplex
+/// names the features, and should that not converge the all-pairs search.
+fn closest_cores(
+    pa: &LocalPoly,
+    pb: &LocalPoly,
+    sep_a: (f32, usize),
+    sep_b: (f32, usize),
+    scale: f32,
+) -> (Vec2, Vec2, f32, u8, u8) {
+    certified_edge_pair(pa, pb, sep_a, sep_b, scale).unwrap_or_else(|| closest_cores_gjk(pa, pb))
+}
+
+/// The largest absolute coordinate of the two cores: the scale of their round-off.
+fn coord_scale(a: &LocalPoly, b: &LocalPoly) -> f32 {
+    let mut scale = 0.0f32;
+    for v in a.v[..a.count].iter().chain(&b.v[..b.count]) {
+        scale = scale.max(v.x.abs()).max(v.y.abs());
+    }
+    scale
+}
+
+/// The first way of [`closest_cores`]: `None` when the edge pair is not certified.
+fn certified_edge_pair(
+    pa: &LocalPoly,
+    pb: &LocalPoly,
+    sep_a: (f32, usize),
+    sep_b: (f32, usize),
+    scale: f32,
+) -> Option<(Vec2, Vec2, f32, u8, u8)> {
+    let (r, i, e1, flip) = if sep_a.0 >= sep_b.0 {
+        (pa, pb, sep_a.1, false)
+    } else {
+        (pb, pa, sep_b.1, true)
+    };
+    let n1 = r.n[e1];
+    let mut e2 = 0;
+    let mut min_dot = f32::INFINITY;
+    for (k, n) in i.n[..i.count].iter().enumerate() {
+        let d = n1.dot(*n);
+        if d < min_dot {
+            min_dot = d;
+            e2 = k;
+        }
+    }
+    let (r1, i1) = (r.next(e1), i.next(e2));
+    let sc = segment_closest(r.v[e1], r.v[r1], i.v[e2], i.v[i1]);
+    let d = sc.c2 - sc.c1;
+    // Round-off of `(w − c) · d` is about ε·scale·|d|; allow 16 of them (squared, to keep the
+    // square root off this path).
+    let tol = 16.0 * f32::EPSILON * scale;
+    let tol_sq = tol * tol * sc.dist_sq;
+    let beyond = |x: f32| x > 0.0 && x * x > tol_sq;
+    let certified = sc.dist_sq > 0.0
+        && !r.v[..r.count].iter().any(|w| beyond((*w - sc.c1).dot(d)))
+        && !i.v[..i.count].iter().any(|w| beyond(-(*w - sc.c2).dot(d)));
+    if certified {
+        let feature = |f: f32, v0: usize, v1: usize| match segment_feature(f) {
+            0 => v0 as u8,
+            1 => v1 as u8,
+            _ => FEATURE_EDGE | v0 as u8,
+        };
+        let (fr, fi) = (feature(sc.f1, e1, r1), feature(sc.f2, e2, i1));
+        return Some(if flip {
+            (sc.c2, sc.c1, sc.dist_sq, fi, fr)
+        } else {
+            (sc.c1, sc.c2, sc.dist_sq, fr, fi)
+        });
+    }
+    None
+}
+
+/// [`closest_cores`] by GJK.
+fn closest_cores_gjk(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
     let proxy = |p: &LocalPoly| ShapeProxy {
         points: p.v,
         count: p.count as u32,
@@ -793,6 +868,8 @@ pub(crate) enum PolyVerdict {
 
 /// Exact closest points between two separated cores, with their features.
 pub(crate) struct Closest {
+    /// [`coord_scale`] of the pair.
+    scale: f32,
     pa: Vec2,
     pb: Vec2,
     dist: f32,
@@ -812,12 +889,14 @@ pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Poly
         None
     } else {
         // Cores are apart: the SAT separation is only a lower bound on their distance.
-        let (pa, pb, dist_sq, fa, fb) = closest_cores(a, b);
+        let scale = coord_scale(a, b);
+        let (pa, pb, dist_sq, fa, fb) = closest_cores(a, b, (sep_a, edge_a), (sep_b, edge_b), scale);
         let max_d = radius + margin;
         if !(dist_sq <= max_d * max_d) {
             return PolyVerdict::Apart;
         }
         Some(Closest {
+            scale,
             pa,
             pb,
             dist: fmath::sqrt(dist_sq),
@@ -841,11 +920,7 @@ const FACE_CONTACT_TOLERANCE: f32 = 1.0e-5;
 /// Tolerance for comparing the exact closest distance of separated cores with a face
 /// separation: relative to the gap plus radius, and never below the f32 round-off of the
 /// coordinates (a sharp pair 1e-4 apart at coordinates of 5 cannot be judged finer than that).
-fn face_tol(a: &LocalPoly, b: &LocalPoly, gap_plus_radius: f32) -> f32 {
-    let mut scale = 0.0f32;
-    for v in a.v[..a.count].iter().chain(&b.v[..b.count]) {
-        scale = scale.max(v.x.abs()).max(v.y.abs());
-    }
+fn face_tol(scale: f32, gap_plus_radius: f32) -> f32 {
     FACE_CONTACT_TOLERANCE * gap_plus_radius + 64.0 * f32::EPSILON * scale
 }
 
@@ -939,7 +1014,7 @@ fn polygons_finish(a: &LocalPoly, b: &LocalPoly, margin: f32, verdict: PolyVerdi
     let radius = a.radius + b.radius;
     // Cores apart at a vertex (closest distance beyond the face separation): one exact point.
     if let Some(c) = &closest {
-        if c.dist > sep + face_tol(a, b, c.dist + radius) {
+        if c.dist > sep + face_tol(c.scale, c.dist + radius) {
             push_vertex_contact(&mut m, a, b, c);
             return m;
         }
@@ -965,7 +1040,7 @@ fn polygons_finish(a: &LocalPoly, b: &LocalPoly, margin: f32, verdict: PolyVerdi
         let deepest = m.points[..m.count]
             .iter()
             .fold(f32::NEG_INFINITY, |d, p| d.max(p.1));
-        if m.count == 0 || ((radius - deepest) - c.dist).abs() > face_tol(a, b, c.dist + radius) {
+        if m.count == 0 || ((radius - deepest) - c.dist).abs() > face_tol(c.scale, c.dist + radius) {
             push_vertex_contact(&mut m, a, b, c);
         }
     }
@@ -1561,5 +1636,65 @@ mod tests {
             }
         }
         assert!(decided > 50_000, "decided {decided}");
+    }
+
+    /// The certified edge-pair shortcut of `closest_cores` against the all-pairs search, on
+    /// separated cores (random polygons and capsules, at four scales, rotated and shifted far
+    /// from the origin): the same distance within round-off, points on the cores that far
+    /// apart, and both the shortcut and the GJK fallback taken.
+    #[test]
+    fn certified_closest_cores_match_brute_force() {
+        let mut rng = Rng(11);
+        let (mut certified, mut total) = (0, 0);
+        for case in 0..20_000 {
+            let s = [0.01f32, 1.0, 100.0, 1.0e4][case % 4];
+            let poly = |rng: &mut Rng, capsule: bool| -> LocalPoly {
+                let c = Vec2::new(rng.f(-3.0, 3.0), rng.f(-3.0, 3.0)) * s;
+                let xf = Transform::new(c + Vec2::new(1000.0, -500.0) * s, rng.f(-3.2, 3.2));
+                if capsule {
+                    let h = rng.f(0.1, 1.0) * s;
+                    let cap = Capsule::new(Vec2::new(-h, 0.0), Vec2::new(h, 0.0), 0.1 * s).unwrap();
+                    LocalPoly::from_capsule(&cap, xf).unwrap()
+                } else {
+                    let n = 3 + (rng.f(0.0, 6.0) as usize).min(5);
+                    let mut pts = [Vec2::ZERO; 8];
+                    for (k, p) in pts.iter_mut().enumerate().take(n) {
+                        let a = (k as f32 + rng.f(-0.3, 0.3)) * core::f32::consts::TAU / n as f32;
+                        *p = Rot::from_angle(a).x_axis() * (rng.f(0.5, 1.0) * s);
+                    }
+                    let p = Polygon::new(&pts[..n]).unwrap();
+                    LocalPoly::from_polygon(&p, xf).unwrap()
+                }
+            };
+            let a = poly(&mut rng, case % 3 == 0);
+            let b = poly(&mut rng, case % 5 == 0);
+            let (sa, sb) = (find_max_separation(&a, &b), find_max_separation(&b, &a));
+            if sa.0.max(sb.0) <= 0.0 {
+                continue;
+            }
+            total += 1;
+            let (_, _, brute, _, _) = brute_force_closest(&a, &b);
+            let brute = brute.sqrt();
+            // Round-off of coordinates about 1000·s from the origin.
+            let tol = 1e-5 * brute + 64.0 * f32::EPSILON * 1500.0 * s;
+            let scale = coord_scale(&a, &b);
+            if let Some((pa, pb, d2, _, _)) = certified_edge_pair(&a, &b, sa, sb, scale) {
+                certified += 1;
+                let d = d2.sqrt();
+                assert!((d - brute).abs() <= tol, "case {case}: {d} vs {brute}");
+                assert!((pa.distance(pb) - d).abs() <= tol);
+            }
+            let (_, _, d2, _, _) = closest_cores(&a, &b, sa, sb, scale);
+            assert!(
+                (d2.sqrt() - brute).abs() <= tol,
+                "case {case}: {} vs {brute}",
+                d2.sqrt()
+            );
+        }
+        assert!(total > 10_000, "{total}");
+        assert!(
+            certified > total / 2 && certified < total,
+            "shortcut taken {certified} of {total}"
+        );
     }
 }
