@@ -1,7 +1,7 @@
 //! Linear shape casts (cute_c2's `c2TOI`, Box2D's `b2ShapeCast`) and time of impact with
 //! rotation (Box2D's `b2TimeOfImpact`).
 
-use crate::distance::{gjk, ShapeProxy, SimplexCache};
+use crate::distance::{gjk, gjk_scaled, ShapeProxy, SimplexCache};
 use crate::geometry::Shape;
 use crate::manifold::collide_with_margin;
 use crate::math::{Transform, Vec2};
@@ -99,7 +99,7 @@ pub fn shape_cast(
         return CastOutput::with_state(CastState::InvalidInput, 0);
     }
     let rel = xfa.inv_mul(xfb);
-    let (Some(pa), Some(pb0)) = (proxy_a.validated(), proxy_b.transformed(rel)) else {
+    let (Some((pa, ea)), Some((pb0, eb))) = (proxy_a.validated(), proxy_b.transformed(rel)) else {
         return CastOutput::with_state(CastState::InvalidInput, 0);
     };
     // B's motion relative to A, in A's frame.
@@ -116,9 +116,9 @@ pub fn shape_cast(
 
     // Initial state: penetrating, within the target, or apart.
     let mut cache = SimplexCache::default();
-    let g = gjk(&pa, &pb0, &mut cache);
+    let g = gjk_scaled(&pa, &pb0, &mut cache, ea.max(eb));
     let core = g.pb - g.pa;
-    let core_dist = if g.overlap { 0.0 } else { core.length() };
+    let core_dist = g.distance;
     if core_dist <= target + tol {
         let m = collide_with_margin(a, xfa, b, xfb, target_distance + 2.0 * tol);
         let (n, depth, point) = if m.count > 0 {
@@ -161,8 +161,7 @@ pub fn shape_cast(
     let mut g = g;
     let mut iterations = 1;
     loop {
-        let core = g.pb - g.pa;
-        let dist = core.length();
+        let dist = g.distance;
         // The simplex normal stays exact at the tiny gaps where a cast stops.
         let n = g.normal.unwrap_or(Vec2::ZERO);
         if g.overlap || n == Vec2::ZERO {
@@ -509,10 +508,9 @@ pub fn time_of_impact(
         let core_distance = |t: f32, cache: &mut SimplexCache| -> Option<f32> {
             let xa = sa.transform_at(t);
             let xb = sb.transform_at(t);
-            let core_a = pa.validated()?;
-            let core_b = pb.transformed(xa.inv_mul(xb))?;
-            let g = gjk(&core_a, &core_b, cache);
-            Some(if g.overlap { 0.0 } else { (g.pb - g.pa).length() })
+            let (core_a, ea) = pa.validated()?;
+            let (core_b, eb) = pb.transformed(xa.inv_mul(xb))?;
+            Some(gjk_scaled(&core_a, &core_b, cache, ea.max(eb)).distance)
         };
         let Some(dist) = core_distance(t1, &mut cache) else {
             return invalid;

@@ -116,41 +116,69 @@ impl ShapeProxy {
         &self.points[..(self.count as usize).min(MAX_POLYGON_VERTICES)]
     }
 
-    /// The proxy transformed by `xf`; `None` when empty, non-finite or with a bad radius.
+    /// The proxy transformed by `xf` and its extent (see [`ShapeProxy::extent`]); `None`
+    /// when empty, non-finite or with a bad radius.
     #[inline]
-    pub(crate) fn transformed(&self, xf: Transform) -> Option<ShapeProxy> {
+    pub(crate) fn transformed(&self, xf: Transform) -> Option<(ShapeProxy, f32)> {
+        let mut p = ShapeProxy {
+            points: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count: self.count,
+            radius: self.radius,
+        };
         let n = self.points().len();
         if n == 0 || !(self.radius >= 0.0) {
             return None;
         }
-        let mut p = *self;
-        // NaN or infinity anywhere makes the sum non-finite (one branch-free test at the end).
+        // As `check`, fused with the transform.
         let mut sum = self.radius;
-        for q in &mut p.points[..n] {
-            *q = xf.apply(*q);
+        let mut extent = self.radius;
+        for (q, s) in p.points[..n].iter_mut().zip(&self.points[..n]) {
+            *q = xf.apply(*s);
             sum += q.x + q.y;
+            let e = if q.x.abs() > q.y.abs() {
+                q.x.abs()
+            } else {
+                q.y.abs()
+            };
+            extent = if e > extent { e } else { extent };
         }
         if crate::fmath::nan_if_not_finite(sum) != 0.0 {
             return None;
         }
-        Some(p)
+        Some((p, extent))
     }
 
-    /// The proxy itself when valid (non-empty, finite, non-negative radius).
+    /// The proxy itself and its extent when valid (non-empty, finite, non-negative radius).
     #[inline]
-    pub(crate) fn validated(&self) -> Option<ShapeProxy> {
+    pub(crate) fn validated(&self) -> Option<(ShapeProxy, f32)> {
+        self.check().map(|e| (*self, e))
+    }
+
+    /// The extent (largest absolute coordinate, or the radius if larger) when the proxy is
+    /// valid: non-empty, finite, non-negative radius.
+    #[inline]
+    pub(crate) fn check(&self) -> Option<f32> {
         let n = self.points().len();
         if n == 0 || !(self.radius >= 0.0) {
             return None;
         }
+        // NaN or infinity anywhere makes the sum non-finite (one branch-free test at the end).
         let mut sum = self.radius;
+        let mut extent = self.radius;
         for q in &self.points[..n] {
             sum += q.x + q.y;
+            // Plain compares: a NaN here is caught by the sum.
+            let e = if q.x.abs() > q.y.abs() {
+                q.x.abs()
+            } else {
+                q.y.abs()
+            };
+            extent = if e > extent { e } else { extent };
         }
         if crate::fmath::nan_if_not_finite(sum) != 0.0 {
             return None;
         }
-        Some(*self)
+        Some(extent)
     }
 
     #[inline]
@@ -400,14 +428,9 @@ impl Simplex {
         false
     }
 
-    fn closest(&self) -> Vec2 {
-        match self.count {
-            1 => self.v[0].w,
-            2 => self.v[0].w * self.v[0].a + self.v[1].w * self.v[1].a,
-            _ => Vec2::ZERO,
-        }
-    }
-
+    /// Search direction towards the origin from the solved simplex (count 1 or 2): the
+    /// negated point, or the perpendicular of the segment on the origin's side.
+    #[inline]
     fn search_direction(&self) -> Vec2 {
         match self.count {
             1 => -self.v[0].w,
@@ -442,13 +465,25 @@ pub(crate) struct GjkResult {
     /// segment (exact for a vertex against an edge, however small the gap) or the direction to
     /// a single simplex point. `None` when undefined (overlap, degenerate simplex).
     pub normal: Option<Vec2>,
+    /// Distance between the cores along `normal` (0 when they overlap).
+    pub distance: f32,
     pub iterations: u32,
     pub converged: bool,
     pub overlap: bool,
 }
 
 pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) -> GjkResult {
-    let scale = pa.extent().max(pb.extent()).max(f32::MIN_POSITIVE);
+    gjk_scaled(pa, pb, cache, pa.extent().max(pb.extent()))
+}
+
+/// [`gjk`] with the proxies' extent (largest absolute coordinate or radius) already known.
+pub(crate) fn gjk_scaled(
+    pa: &ShapeProxy,
+    pb: &ShapeProxy,
+    cache: &mut SimplexCache,
+    extent: f32,
+) -> GjkResult {
+    let scale = extent.max(f32::MIN_POSITIVE);
     let tol = 8.0 * f32::EPSILON * scale;
     let tol_sq = tol * tol;
     let mut s = Simplex::from_cache(cache, pa, pb, tol_sq).unwrap_or_else(|| {
@@ -472,9 +507,18 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
             converged = true;
             break;
         }
-        let p = s.closest();
+        let w0 = s.v[0].w;
         let d = s.search_direction();
-        if d.length_squared() <= tol_sq * f32::EPSILON || p.length_squared() <= tol_sq {
+        let dd = d.length_squared();
+        // Squared distance of the simplex from the origin, times |d|²: for a point |w0|²·|d|²
+        // (d = −w0), for a segment (w0 × e)² (d ⟂ e, |d| = |e|).
+        let dist_dd = if s.count == 1 {
+            dd * dd
+        } else {
+            let c = w0.cross(s.v[1].w - w0);
+            c * c
+        };
+        if dd <= tol_sq * f32::EPSILON || dist_dd <= tol_sq * dd {
             // The origin lies on the simplex: touching cores.
             overlap = true;
             converged = true;
@@ -489,9 +533,10 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
         }
         let v = Simplex::vertex(pa, pb, ia, ib);
         // No progress towards the origin along d (less than `tol` along the unit direction):
-        // the current simplex is the answer. Compared squared to avoid a square root.
-        let progress = (v.w - p).dot(d);
-        if progress <= 0.0 || progress * progress <= tol_sq * d.length_squared() {
+        // the current simplex is the answer. The simplex's closest point differs from w0 by
+        // a multiple of the segment, which is ⟂ d. Compared squared to avoid a square root.
+        let progress = (v.w - w0).dot(d);
+        if progress <= 0.0 || progress * progress <= tol_sq * dd {
             converged = true;
             break;
         }
@@ -505,15 +550,30 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
         }
     }
     let (wa, wb) = s.witness();
-    let normal = match s.count {
-        1 => s.v[0].w.try_normalize(),
-        2 => {
-            (s.v[1].w - s.v[0].w)
-                .left_perp()
-                .try_normalize()
-                .map(|n| if n.dot(s.v[0].w) < 0.0 { -n } else { n })
+    // The normal from the final simplex (exact for a vertex against an edge, however small
+    // the gap), and the core distance with it: one square root.
+    let (normal, distance) = match s.count {
+        1 => {
+            let w = s.v[0].w;
+            let len = w.length();
+            (if len > 0.0 { Some(w * (1.0 / len)) } else { None }, len)
         }
-        _ => None,
+        2 => {
+            let e = s.v[1].w - s.v[0].w;
+            let len = e.length();
+            if len > 0.0 {
+                let n = e.left_perp() * (1.0 / len);
+                let along = n.dot(s.v[0].w);
+                if along < 0.0 {
+                    (Some(-n), -along)
+                } else {
+                    (Some(n), along)
+                }
+            } else {
+                (None, (wb - wa).length())
+            }
+        }
+        _ => (None, 0.0),
     };
     cache.count = s.count as u16;
     for i in 0..3 {
@@ -524,6 +584,7 @@ pub(crate) fn gjk(pa: &ShapeProxy, pb: &ShapeProxy, cache: &mut SimplexCache) ->
         pa: wa,
         pb: wb,
         normal: if overlap { None } else { normal },
+        distance: if overlap { 0.0 } else { distance },
         iterations,
         converged,
         overlap,
@@ -572,13 +633,13 @@ pub fn proxy_distance(
         return invalid;
     }
     let rel = xfa.inv_mul(xfb);
-    let (Some(pa), Some(pb)) = (a.validated(), b.transformed(rel)) else {
+    let (Some(ea), Some((pb, eb))) = (a.check(), b.transformed(rel)) else {
         return invalid;
     };
-    let r = gjk(&pa, &pb, cache);
-    let (ra, rb) = (pa.radius, pb.radius);
+    let r = gjk_scaled(a, &pb, cache, ea.max(eb));
+    let (ra, rb) = (a.radius, pb.radius);
     let core = r.pb - r.pa;
-    let core_dist = core.length();
+    let core_dist = r.distance;
     let mut out = DistanceOutput {
         point_a: Vec2::ZERO,
         point_b: Vec2::ZERO,
