@@ -773,13 +773,14 @@ fn recycle(
     let reach = |body: &Body, slot: &Slot| if body.inv_mass == 0.0 { 0.0 } else { slot.reach };
     let relative = ba.transform.inv_mul(bb.transform);
     let turn = relative.q.inv_mul(cache.relative.q);
-    let moved = relative.p.distance(cache.relative.p) + reach(ba, sa).max(reach(bb, sb)) * turn.s.abs();
     let tolerance = if touching {
         distance
     } else {
         distance.min(SPECULATIVE_DISTANCE)
     };
-    if !(moved < tolerance) {
+    // translation + reach·|sin(turn)| < tolerance, without a square root.
+    let room = tolerance - reach(ba, sa).max(reach(bb, sb)) * turn.s.abs();
+    if !(room > 0.0 && relative.p.distance_squared(cache.relative.p) < room * room) {
         return None;
     }
     let mut m = cache.manifold;

@@ -231,15 +231,48 @@ fn apply<const N: usize>(
     }
 }
 
-/// Relative velocity of B's anchor with respect to A's.
+/// Speed along `dir` of B's anchor relative to A's, written so that the velocities enter as
+/// late as possible: `(vB·dir + ωB (rB × dir)) − (vA·dir + ωA (rA × dir))`. The cross
+/// products depend only on the constraint, so the chain from one impulse to the next is a
+/// multiply and three adds long.
 #[inline(always)]
-fn relative_velocity<const N: usize>(
+fn speed_along<const N: usize>(
     a: &BodyLanes<N>,
     b: &BodyLanes<N>,
     ra: V2<Wide<N>>,
     rb: V2<Wide<N>>,
-) -> V2<Wide<N>> {
-    b.v.add(V2::cross_sv(b.w, rb)).sub(a.v).sub(V2::cross_sv(a.w, ra))
+    dir: V2<Wide<N>>,
+) -> Wide<N> {
+    let (ka, kb) = (ra.cross(dir), rb.cross(dir));
+    (b.v.dot(dir) + b.w * kb) - (a.v.dot(dir) + a.w * ka)
+}
+
+/// Applies the impulse `lambda · dir` (− to A at `ra`, + to B at `rb`) in the `active` lanes,
+/// with the per-body factors (`dir / m`, `(r × dir) / I`) formed before `lambda` is known, so
+/// each velocity is one multiply and one add away from it.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn apply_along<const N: usize>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    ra: V2<Wide<N>>,
+    rb: V2<Wide<N>>,
+    dir: V2<Wide<N>>,
+    lambda: Wide<N>,
+    active: [u32; N],
+) {
+    let (da, db) = (dir.scale(a.inv_mass), dir.scale(b.inv_mass));
+    let (ka, kb) = (a.inv_inertia * ra.cross(dir), b.inv_inertia * rb.cross(dir));
+    let (va, wa) = (a.v.sub(da.scale(lambda)), a.w - ka * lambda);
+    let (vb, wb) = (b.v.add(db.scale(lambda)), b.w + kb * lambda);
+    if Wide::all(active) {
+        (a.v, a.w, b.v, b.w) = (va, wa, vb, wb);
+    } else {
+        a.v = V2::select(active, va, a.v);
+        a.w = Wide::select(active, wa, a.w);
+        b.v = V2::select(active, vb, b.v);
+        b.w = Wide::select(active, wb, b.w);
+    }
 }
 
 /// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
@@ -299,7 +332,7 @@ fn run_lanes<const N: usize>(
                 } else {
                     (Wide::select(speculative, s * inv_h, zero), one, zero)
                 };
-                let vn = relative_velocity(a, b, cp.ra, cp.rb).dot(n);
+                let vn = speed_along(a, b, cp.ra, cp.rb, n);
                 if use_bias {
                     // Restitution bounces with the fastest approach seen during the step,
                     // which includes the speed gained (under gravity) after preparation.
@@ -307,27 +340,34 @@ fn run_lanes<const N: usize>(
                         Wide::select(cp.active, min(cp.relative_velocity, vn), cp.relative_velocity);
                 }
                 let impulse = -cp.normal_mass * ms * (vn + bias) - is * cp.normal_impulse;
-                let total = max(cp.normal_impulse + impulse, zero);
-                let applied = total - cp.normal_impulse;
+                // Clamping the accumulated impulse at 0 is clamping this one at −accumulated;
+                // written so, the velocity update does not wait for the accumulator. The total
+                // is exactly 0 when clamped and never negative (rounding is monotone).
+                let applied = max(impulse, -cp.normal_impulse);
+                let total = cp.normal_impulse + applied;
                 cp.normal_impulse = Wide::select(cp.active, total, cp.normal_impulse);
                 cp.max_normal_impulse = Wide::select(
                     cp.active,
                     max(cp.max_normal_impulse, applied),
                     cp.max_normal_impulse,
                 );
-                apply(a, b, cp.ra, cp.rb, n.scale(applied), cp.active);
+                apply_along(a, b, cp.ra, cp.rb, n, applied, cp.active);
             }
             // Friction only in the relax pass, as Box2D v3.1 does: the biased pass adds
             // push-out velocity that the relax pass then removes, and friction solved against
             // it would resist a motion that is about to disappear.
             if !use_bias {
                 for cp in &mut c.points {
-                    let vt = relative_velocity(a, b, cp.ra, cp.rb).dot(t);
+                    let vt = speed_along(a, b, cp.ra, cp.rb, t);
                     let limit = c.friction * cp.normal_impulse;
-                    let total = min(max(cp.tangent_impulse - cp.tangent_mass * vt, -limit), limit);
-                    let applied = total - cp.tangent_impulse;
+                    // As for the normal impulse: the increment clamped to what keeps the total
+                    // inside the friction cone, then the total clamped again so that round-off
+                    // never lets it leave the cone.
+                    let ti = cp.tangent_impulse;
+                    let applied = min(max(-cp.tangent_mass * vt, -limit - ti), limit - ti);
+                    let total = min(max(ti + applied, -limit), limit);
                     cp.tangent_impulse = Wide::select(cp.active, total, cp.tangent_impulse);
-                    apply(a, b, cp.ra, cp.rb, t.scale(applied), cp.active);
+                    apply_along(a, b, cp.ra, cp.rb, t, applied, cp.active);
                 }
             }
         }
@@ -345,14 +385,14 @@ fn run_lanes<const N: usize>(
                 if !Wide::any(active) {
                     continue;
                 }
-                let vn = relative_velocity(a, b, cp.ra, cp.rb).dot(n);
+                let vn = speed_along(a, b, cp.ra, cp.rb, n);
                 let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
-                let total = max(cp.normal_impulse + impulse, zero);
-                let applied = total - cp.normal_impulse;
+                let applied = max(impulse, -cp.normal_impulse);
+                let total = cp.normal_impulse + applied;
                 cp.normal_impulse = Wide::select(active, total, cp.normal_impulse);
                 cp.max_normal_impulse =
                     Wide::select(active, max(cp.max_normal_impulse, applied), cp.max_normal_impulse);
-                apply(a, b, cp.ra, cp.rb, n.scale(applied), active);
+                apply_along(a, b, cp.ra, cp.rb, n, applied, active);
             }
         }
     }

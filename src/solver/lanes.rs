@@ -192,14 +192,6 @@ impl<T: Lane> V2<T> {
             y: -self.x,
         }
     }
-    /// `s × self` as a 2D cross product: `(-s·y, s·x)`.
-    #[inline(always)]
-    pub(crate) fn cross_sv(s: T, v: V2<T>) -> V2<T> {
-        V2 {
-            x: -s * v.y,
-            y: s * v.x,
-        }
-    }
     /// Rotates `v` by the rotation `(c, s) = self`.
     #[inline(always)]
     pub(crate) fn rotate(self, v: V2<T>) -> V2<T> {
