@@ -167,8 +167,9 @@ fn sanitize_margin(margin: f32) -> f32 {
 
 #[inline]
 fn radii_ok(ra: f32, rb: f32) -> bool {
-    // Both finite and >= 0 (false for NaN): the sum is finite and the smaller is >= 0.
-    (0.0..f32::INFINITY).contains(&(ra + rb)) && ra >= 0.0 && rb >= 0.0
+    // Both finite and >= 0 (false for NaN): each is >= 0 and the sum is below infinity.
+    // Plain compares (a range's `contains` compiles to float classification here).
+    ra >= 0.0 && rb >= 0.0 && ra + rb < f32::INFINITY
 }
 
 /// Midpoint between the surface of A (`ca + n·ra`) and of B (`cb - n·rb`).

@@ -305,7 +305,7 @@ pub fn mix_restitution(a: f32, b: f32) -> f32 {
 /// Finite and ≥ 0 (false for NaN).
 #[inline]
 pub(crate) fn non_negative(x: f32) -> bool {
-    (0.0..f32::INFINITY).contains(&x)
+    x >= 0.0 && x < f32::INFINITY
 }
 
 /// Finite and > 0 (false for NaN).
