@@ -222,30 +222,39 @@ pub fn ray_cast_polygon(poly: &Polygon, xf: Transform, ray: &Ray) -> Option<RayH
         }
         return hit.map(|(t, n)| to_world(xf, ray, t, n));
     }
-    // Sharp: clip the ray against every edge's half plane (Cyrus–Beck).
-    let mut lower = 0.0f32;
-    let mut upper = lr.max;
-    let mut index = None;
+    // Sharp: clip the ray against every edge's half plane (Cyrus–Beck). The bounds are kept
+    // as fractions `lower = ln / ld` (ld < 0, entering edges) and `upper = un / ud` (ud > 0,
+    // leaving edges) and compared by cross-multiplying, so the loop has no division; the one
+    // division is the hit fraction at the end.
+    let (mut ln, mut ld) = (0.0f32, -1.0f32);
+    let (mut un, mut ud) = (lr.max, 1.0f32);
+    let mut index = usize::MAX;
     for i in 0..count {
         let num = nrm[i].dot(v[i] - lr.o);
         let den = nrm[i].dot(lr.d);
-        if den == 0.0 {
-            if num < 0.0 {
-                return None; // parallel and outside this edge
+        if den < 0.0 {
+            // Entering: num/den > ln/ld.
+            if num * ld > ln * den {
+                (ln, ld, index) = (num, den, i);
             }
-        } else if den < 0.0 && num < lower * den {
-            lower = num / den; // entering
-            index = Some(i);
-        } else if den > 0.0 && num < upper * den {
-            upper = num / den; // leaving
+        } else if den > 0.0 {
+            // Leaving: num/den < un/ud.
+            if num * ud < un * den {
+                (un, ud) = (num, den);
+            }
+        } else if num < 0.0 {
+            return None; // parallel and outside this edge
         }
-        if !(upper >= lower) {
+        // upper >= lower ⇔ un·ld <= ln·ud (ud > 0 > ld).
+        if !(un * ld <= ln * ud) {
             return None;
         }
     }
     // No entering edge: the origin is inside or on the boundary.
-    let i = index?;
-    Some(to_world(xf, ray, lower, nrm[i]))
+    if index == usize::MAX {
+        return None;
+    }
+    Some(to_world(xf, ray, ln / ld, nrm[index]))
 }
 
 /// Ray cast against any shape placed at `xf`.
