@@ -247,6 +247,7 @@ pub(crate) struct SegmentClosest {
 }
 
 /// Closest points between segments `p1`–`q1` and `p2`–`q2`; handles zero-length segments.
+#[inline]
 pub(crate) fn segment_closest(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentClosest {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
@@ -334,6 +335,7 @@ pub(crate) fn capsule_circle_decide(
     (dist_sq <= max_d * max_d).then_some((c, c1, t, dist_sq))
 }
 
+#[inline]
 pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, cb: Vec2, margin: f32) -> (LocalManifold, Vec2) {
     let mut m = LocalManifold::default();
     let origin = a.center1;
@@ -402,6 +404,7 @@ fn segment_axis_separation(n: Vec2, p: Vec2, q: Vec2) -> (f32, Vec2) {
     }
 }
 
+#[inline]
 pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f32) -> (LocalManifold, Vec2) {
     let mut m = LocalManifold::default();
     let origin = a.center1;
@@ -430,7 +433,9 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
     let dist = if crossing { 0.0 } else { fmath::sqrt(sc.dist_sq) };
     let (u1, len1) = q1.normalize_and_length();
     let (u2, len2) = (q2 - p2).normalize_and_length();
-    let scale = len1.max(len2).max(p2.length()).max(q2.length()).max(rsum);
+    // Largest absolute coordinate rather than length: no square roots for a tolerance.
+    let (ap, aq) = (p2.abs(), q2.abs());
+    let scale = len1.max(len2).max(ap.x.max(ap.y)).max(aq.x.max(aq.y)).max(rsum);
     let degenerate = DEGENERATE_SEGMENT * scale;
     let seg_a = len1 > degenerate && u1 != Vec2::ZERO;
     let seg_b = len2 > degenerate && u2 != Vec2::ZERO;
@@ -878,6 +883,7 @@ pub(crate) struct Closest {
     fb: u8,
 }
 
+#[inline]
 pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> PolyVerdict {
     let (sep_a, edge_a) = find_max_separation(a, b);
     let (sep_b, edge_b) = find_max_separation(b, a);
@@ -927,6 +933,7 @@ fn face_tol(scale: f32, gap_plus_radius: f32) -> f32 {
 
 /// Clips the incident edge of `p2` against the reference edge `e1` of `p1` and pushes the points
 /// within the margin. `n1` points from `p1` to `p2`. Ids are (reference, incident) features.
+#[inline]
 fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut LocalManifold) -> [u8; 2] {
     let n1 = p1.n[e1];
     // Incident edge: the most anti-parallel normal of p2.
@@ -993,6 +1000,7 @@ fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut
     ids
 }
 
+#[inline]
 pub(crate) fn polygons_local(a: &LocalPoly, b: &LocalPoly, margin: f32) -> LocalManifold {
     polygons_finish(a, b, margin, polygon_verdict(a, b, margin))
 }
@@ -1327,6 +1335,7 @@ pub(crate) fn polygon_circle_decide(
     }
 }
 
+#[inline]
 pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32) -> LocalManifold {
     let mut m = LocalManifold::default();
     let Some((edge, sep, region)) = polygon_circle_decide(a, b, c, margin) else {
