@@ -108,7 +108,8 @@ impl<const N: usize> BodyLanes<N> {
     fn store(&self, bodies: &mut [Body], index: [usize; N]) {
         for (l, i) in index.into_iter().enumerate() {
             let b = &mut bodies[i];
-            if !is_fixed(b) {
+            // `is_fixed` from the loaded lanes (the same values the body holds).
+            if !(self.inv_mass.0[l] == 0.0 && self.inv_inertia.0[l] == 0.0) {
                 b.linear_velocity = Vec2::new(self.v.x.0[l], self.v.y.0[l]);
                 b.angular_velocity = self.w.0[l];
             }
