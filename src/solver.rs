@@ -623,9 +623,18 @@ pub const RESTITUTION_PASSES: usize = 4;
 /// step, drives the normal velocity to `−restitution × approach speed`
 /// ([`RESTITUTION_PASSES`] passes).
 pub fn apply_restitution(bodies: &mut [Body], contacts: &mut [ContactConstraint], threshold: f32) {
+    if !any_bouncy(contacts) {
+        return;
+    }
     for _ in 0..RESTITUTION_PASSES {
         block::run_pass(bodies, contacts, &mut [], &Pass::Restitution { threshold });
     }
+}
+
+/// Whether some constraint has restitution: otherwise the restitution passes change nothing
+/// (every point's update is masked off) and are skipped.
+fn any_bouncy(contacts: &[ContactConstraint]) -> bool {
+    contacts.iter().any(|c| c.restitution > 0.0)
 }
 
 /// Advances `bodies` by `dt` under `contacts` (prepared this step by [`prepare_contact`]):
@@ -687,8 +696,11 @@ pub fn step_with_scratch(
     let restitution = Pass::Restitution {
         threshold: settings.restitution_threshold,
     };
-    for _ in 0..RESTITUTION_PASSES {
-        block::run_pass(bodies, contacts, blocks, &restitution);
+    // Passes that would change nothing (no bouncy contact) are skipped.
+    if any_bouncy(contacts) {
+        for _ in 0..RESTITUTION_PASSES {
+            block::run_pass(bodies, contacts, blocks, &restitution);
+        }
     }
     block::unpack(blocks, contacts);
     Ok(())
