@@ -302,8 +302,10 @@ pub fn mix_restitution(a: f32, b: f32) -> f32 {
     a.max(b)
 }
 
-/// Finite and ≥ 0 (false for NaN).
+/// Finite and ≥ 0 (false for NaN). Plain compares: `Range::contains` on floats compiles to
+/// a classification of the bit pattern here.
 #[inline]
+#[allow(clippy::manual_range_contains)]
 pub(crate) fn non_negative(x: f32) -> bool {
     x >= 0.0 && x < f32::INFINITY
 }
