@@ -1,7 +1,7 @@
 //! Linear shape casts (cute_c2's `c2TOI`, Box2D's `b2ShapeCast`) and time of impact with
 //! rotation (Box2D's `b2TimeOfImpact`).
 
-use crate::distance::{gjk, gjk_scaled, ShapeProxy, SimplexCache};
+use crate::distance::{gjk_scaled, ShapeProxy, SimplexCache};
 use crate::geometry::Shape;
 use crate::manifold::collide_with_margin;
 use crate::math::{Transform, Vec2};
@@ -64,9 +64,12 @@ impl CastOutput {
 }
 
 fn local_extent(p: &ShapeProxy) -> f32 {
+    // Plain compares (the NaN-aware `f32::max` costs a blend per step); a NaN here is
+    // rejected by the validation that runs before.
+    let larger = |x: f32, y: f32| if x > y { x } else { y };
     p.points()
         .iter()
-        .fold(0.0f32, |m, q| m.max(q.x.abs()).max(q.y.abs()))
+        .fold(0.0f32, |m, q| larger(m, larger(q.x.abs(), q.y.abs())))
 }
 
 /// Casts shape A (at `xfa`, moving by `translation_a`) and shape B (at `xfb`, moving by
@@ -105,10 +108,8 @@ pub fn shape_cast(
     // B's motion relative to A, in A's frame.
     let d = xfa.q.inv_rotate(translation_b - translation_a);
     let (ra, rb) = (pa.radius, pb0.radius);
-    let size = local_extent(&proxy_a)
-        .max(local_extent(&proxy_b))
-        .max(ra + rb)
-        .max(f32::MIN_POSITIVE);
+    // A's extent is already local (`ea` includes its radius, never above ra + rb).
+    let size = ea.max(local_extent(&proxy_b)).max(ra + rb).max(f32::MIN_POSITIVE);
     let tol = CAST_RELATIVE_TOLERANCE * size;
     // Core-to-core target. Sharp shapes stop a tolerance short of touching, so the normal is
     // always that of two separated cores.
@@ -190,10 +191,16 @@ pub fn shape_cast(
         if iterations >= CAST_MAX_ITERATIONS {
             return CastOutput::with_state(CastState::Failed, iterations);
         }
-        for (q, q0) in pb.points.iter_mut().zip(pb0.points.iter()) {
+        // B advanced, and its extent (GJK's round-off scale, which must follow B: near the
+        // hit it is small, and so must GJK's touching tolerance be) in the same loop.
+        let mut eb = pb.radius;
+        let larger = |x: f32, y: f32| if x > y { x } else { y };
+        let n = pb.points().len();
+        for (q, q0) in pb.points[..n].iter_mut().zip(&pb0.points[..n]) {
             *q = q0.mul_add(t, d);
+            eb = larger(eb, larger(q.x.abs(), q.y.abs()));
         }
-        g = gjk(&pa, &pb, &mut cache);
+        g = gjk_scaled(&pa, &pb, &mut cache, ea.max(eb));
         iterations += 1;
     }
 }

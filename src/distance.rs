@@ -328,6 +328,7 @@ impl Simplex {
 
     /// Reduces the simplex to the sub-simplex closest to the origin and sets barycentric
     /// weights. Returns false when the origin is inside the triangle.
+    #[inline(always)]
     fn solve(&mut self) -> bool {
         match self.count {
             1 => {
@@ -342,6 +343,7 @@ impl Simplex {
         }
     }
 
+    #[inline(always)]
     fn solve2(&mut self) {
         let (w1, w2) = (self.v[0].w, self.v[1].w);
         let e12 = w2 - w1;
@@ -364,6 +366,7 @@ impl Simplex {
         self.count = 2;
     }
 
+    #[inline(always)]
     fn solve3(&mut self) -> bool {
         let (w1, w2, w3) = (self.v[0].w, self.v[1].w, self.v[2].w);
         let e12 = w2 - w1;
