@@ -35,11 +35,13 @@ def load():
     return rows
 
 
-def fmt(ns):
+def fmt(ns, micro=False):
+    """ns per operation; `micro` prints µs (a row whose largest value is 100 µs or more is
+    printed in µs throughout, so its cells compare at a glance)."""
     if ns is None:
         return "—"
-    if ns >= 100_000:
-        return f"{ns / 1000:,.0f} µs"
+    if micro:
+        return f"{ns / 1000:,.1f} µs"
     if ns >= 100:
         return f"{ns:,.0f}"
     return f"{ns:.1f}"
@@ -110,6 +112,7 @@ def main():
             lib = next((l for l in ["collide2d", *PEERS] if fid == l or fid.startswith(l + "-")), None)
             if lib:
                 libs.setdefault(lib, []).append((ns, fid))
+        micro = max(ns for ns, _ in sum(libs.values(), [])) >= 100_000 if libs else False
         cells = []
         for lib in ["collide2d", *PEERS]:
             variants = sorted(libs.get(lib, []))
@@ -119,7 +122,7 @@ def main():
             parts = []
             for ns, fid in variants:
                 label = fid[len(lib) + 1:] if fid != lib else ""
-                parts.append(fmt(ns) + (f" ({label})" if label else ""))
+                parts.append(fmt(ns, micro) + (f" ({label})" if label else ""))
             cells.append("<br>".join(parts))
         ratio = ""
         if libs.get("collide2d") and any(libs.get(p) for p in PEERS):
