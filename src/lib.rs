@@ -29,10 +29,13 @@
 //! - [`DynamicTree`] — dynamic AABB tree over growable storage (`alloc`) or a caller buffer.
 //! - `solver` (feature `solver`) — immediate-mode rigid-body solver on caller slices, no
 //!   allocation: Box2D v3's soft step (sub-stepped sequential impulses, soft contacts,
-//!   accumulated clamping, warm starting by feature id, Coulomb friction, restitution). See the
-//!   module docs for the method and why soft contacts rather than Baumgarte.
+//!   accumulated clamping, warm starting by feature id, Coulomb friction, restitution). Runs of
+//!   four constraints that share no moving body are solved together in SIMD lanes, bit for
+//!   bit as one at a time; `step_with_scratch` packs them once per step. See the module docs
+//!   for the method and why soft contacts rather than Baumgarte.
 //! - `world` (features `solver` + `alloc`) — `World`: tree broad phase, speculative
-//!   manifolds, the solver, contact events, ray and AABB queries, one call per frame.
+//!   manifolds (recycled while a pair barely moves, as Box2D v3), graph-coloured constraint
+//!   order, the solver, contact events, ray and AABB queries, one call per frame.
 //! - `capi` (feature `capi`) — the whole API as `c2d_*` C functions; header
 //!   `include/collide2d.h`, static library from the `clib/` crate.
 //!
