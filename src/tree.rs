@@ -619,12 +619,26 @@ impl<S: NodeStorage> DynamicTree<S> {
         best
     }
 
-    /// Walks from `index` to the root, refitting and applying area-reducing rotations.
+    /// Walks from `index` towards the root, refitting and applying area-reducing rotations.
+    /// Stops after two consecutive nodes that neither refitting nor rotation changed: above
+    /// them no box, height or category changes, and a node's rotation only looks at its
+    /// children and grandchildren, which are then as they were at the node's last visit.
     fn fix_upwards(&mut self, mut index: u32) {
+        let mut unchanged = 0;
         while index != NULL_NODE {
+            let before = self.nodes.nodes()[index as usize];
             self.refit(index);
-            self.rotate(index);
-            index = self.nodes.nodes()[index as usize].parent_or_next;
+            let rotated = self.rotate(index);
+            let after = &self.nodes.nodes()[index as usize];
+            let same = !rotated
+                && after.aabb == before.aabb
+                && after.height == before.height
+                && after.category_bits == before.category_bits;
+            unchanged = if same { unchanged + 1 } else { 0 };
+            if unchanged == 2 {
+                return;
+            }
+            index = after.parent_or_next;
         }
     }
 
@@ -656,11 +670,11 @@ impl<S: NodeStorage> DynamicTree<S> {
 
     /// Swaps a child of `a` with a grandchild on the other side when that shrinks the
     /// perimeter of the affected child (the tree-rotation step of the surface-area heuristic).
-    fn rotate(&mut self, a: u32) {
+    fn rotate(&mut self, a: u32) -> bool {
         let nodes = self.nodes.nodes();
         let na = nodes[a as usize];
         if na.is_leaf() || na.height < 2 {
-            return;
+            return false;
         }
         let (b, c) = (na.child1(), na.child2());
         let (nb, nc) = (nodes[b as usize], nodes[c as usize]);
@@ -686,7 +700,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         consider(b, &nc, c);
         consider(c, &nb, b);
         let Some((x, y, p)) = best else {
-            return;
+            return false;
         };
         // a's child x moves under p in y's place; y moves up to a.
         self.replace_child(a, x, y);
@@ -696,6 +710,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         nodes[y as usize].parent_or_next = a;
         self.refit(p);
         self.refit(a);
+        true
     }
 
     /// Rebuilds the tree by reinserting every leaf (fat boxes kept), restoring quality after
