@@ -652,6 +652,22 @@ impl LocalPoly {
         Some(lp)
     }
 
+    /// The incident edge against a reference face of normal `n1`: the edge whose normal is
+    /// the most anti-parallel to it (the first of equals).
+    #[inline]
+    fn incident_edge(&self, n1: Vec2) -> usize {
+        let mut e = 0;
+        let mut min_dot = f32::INFINITY;
+        for (i, n) in self.n[..self.count].iter().enumerate() {
+            let d = n1.dot(*n);
+            if d < min_dot {
+                min_dot = d;
+                e = i;
+            }
+        }
+        e
+    }
+
     #[inline]
     fn next(&self, i: usize) -> usize {
         if i + 1 < self.count {
@@ -721,6 +737,17 @@ fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
     (best, best_i)
 }
 
+/// The feature of edge `v0`→`v1` at fraction `f` along it: vertex `v0`, vertex `v1` or the
+/// edge (named by its first vertex).
+#[inline]
+fn edge_feature(f: f32, v0: usize, v1: usize) -> u8 {
+    match segment_feature(f) {
+        0 => v0 as u8,
+        1 => v1 as u8,
+        _ => FEATURE_EDGE | v0 as u8,
+    }
+}
+
 /// Closest points between two separated convex cores by checking every edge pair: the exact
 /// fallback of [`closest_cores`].
 /// Returns (point on A, point on B, squared distance, feature of A, feature of B).
@@ -732,16 +759,8 @@ fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, 
             let (b0, b1) = (pb.v[j], pb.v[pb.next(j)]);
             let sc = segment_closest(a0, a1, b0, b1);
             if sc.dist_sq < best.2 {
-                let fa = match segment_feature(sc.f1) {
-                    0 => i as u8,
-                    1 => pa.next(i) as u8,
-                    _ => FEATURE_EDGE | i as u8,
-                };
-                let fb = match segment_feature(sc.f2) {
-                    0 => j as u8,
-                    1 => pb.next(j) as u8,
-                    _ => FEATURE_EDGE | j as u8,
-                };
+                let fa = edge_feature(sc.f1, i, pa.next(i));
+                let fb = edge_feature(sc.f2, j, pb.next(j));
                 best = (sc.c1, sc.c2, sc.dist_sq, fa, fb);
             }
         }
@@ -789,16 +808,7 @@ fn certified_edge_pair(
     } else {
         (pb, pa, sep_b.1, true)
     };
-    let n1 = r.n[e1];
-    let mut e2 = 0;
-    let mut min_dot = f32::INFINITY;
-    for (k, n) in i.n[..i.count].iter().enumerate() {
-        let d = n1.dot(*n);
-        if d < min_dot {
-            min_dot = d;
-            e2 = k;
-        }
-    }
+    let e2 = i.incident_edge(r.n[e1]);
     let (r1, i1) = (r.next(e1), i.next(e2));
     let sc = segment_closest(r.v[e1], r.v[r1], i.v[e2], i.v[i1]);
     let d = sc.c2 - sc.c1;
@@ -811,12 +821,7 @@ fn certified_edge_pair(
         && !r.v[..r.count].iter().any(|w| beyond((*w - sc.c1).dot(d)))
         && !i.v[..i.count].iter().any(|w| beyond(-(*w - sc.c2).dot(d)));
     if certified {
-        let feature = |f: f32, v0: usize, v1: usize| match segment_feature(f) {
-            0 => v0 as u8,
-            1 => v1 as u8,
-            _ => FEATURE_EDGE | v0 as u8,
-        };
-        let (fr, fi) = (feature(sc.f1, e1, r1), feature(sc.f2, e2, i1));
+        let (fr, fi) = (edge_feature(sc.f1, e1, r1), edge_feature(sc.f2, e2, i1));
         return Some(if flip {
             (sc.c2, sc.c1, sc.dist_sq, fi, fr)
         } else {
@@ -936,16 +941,7 @@ fn face_tol(scale: f32, gap_plus_radius: f32) -> f32 {
 #[inline]
 fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut LocalManifold) -> [u8; 2] {
     let n1 = p1.n[e1];
-    // Incident edge: the most anti-parallel normal of p2.
-    let mut e2 = 0;
-    let mut min_dot = f32::INFINITY;
-    for (i, n) in p2.n[..p2.count].iter().enumerate() {
-        let d = n1.dot(*n);
-        if d < min_dot {
-            min_dot = d;
-            e2 = i;
-        }
-    }
+    let e2 = p2.incident_edge(n1);
     let i21 = e2;
     let i22 = p2.next(e2);
     let v11 = p1.v[e1];

@@ -921,38 +921,4 @@ mod tests {
             Err(SolverError::InvalidInput)
         );
     }
-
-    #[test]
-    fn pyramid_stands_with_and_without_recycling() {
-        for distance in [0.0, CONTACT_RECYCLE_DISTANCE] {
-            let mut w = World::default();
-            w.set_recycle_distance(distance).unwrap();
-            let ground = Shape::Polygon(Polygon::make_box(20.0, 0.5).unwrap());
-            w.add_body(&BodyDef::new(
-                BodyKind::Static,
-                Transform::from_translation(Vec2::new(0.0, -0.5)),
-                ground,
-            ))
-            .unwrap();
-            let unit = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
-            let mut ids = alloc::vec::Vec::new();
-            for row in 0..10 {
-                for i in 0..10 - row {
-                    let p = Vec2::new(i as f32 - 0.5 * (9 - row) as f32, 0.5 + row as f32);
-                    let def = BodyDef::new(BodyKind::Dynamic, Transform::from_translation(p), unit);
-                    ids.push((w.add_body(&def).unwrap(), p));
-                }
-            }
-            for _ in 0..300 {
-                w.step(1.0 / 60.0, 4).unwrap();
-            }
-            for (id, p) in ids {
-                let now = w.transform(id).unwrap().p;
-                assert!(
-                    now.distance(p) < 0.05,
-                    "recycle {distance}: box from {p:?} at {now:?}"
-                );
-            }
-        }
-    }
 }

@@ -76,12 +76,16 @@ fn ten_box_stack_stands_for_ten_seconds() {
 
 #[test]
 fn twenty_row_pyramid_stands_for_ten_seconds() {
-    // Box2D's pyramid: row `i` holds `20 - i` unit boxes side by side (tests/common).
-    let (mut w, ids) = common::pyramid_world(20);
-    assert_eq!(ids.len(), 210);
-    let drift = max_drift(&mut w, &ids, 10.0);
-    eprintln!("pyramid drift {drift}");
-    assert!(drift < 0.05, "drift {drift}");
+    // Box2D's pyramid: row `i` holds `20 - i` unit boxes side by side (tests/common); with
+    // contact recycling (the default) and with every manifold recomputed every step.
+    for recycle in [CONTACT_RECYCLE_DISTANCE, 0.0] {
+        let (mut w, ids) = common::pyramid_world(20);
+        w.set_recycle_distance(recycle).unwrap();
+        assert_eq!(ids.len(), 210);
+        let drift = max_drift(&mut w, &ids, 10.0);
+        eprintln!("pyramid drift {drift} (recycle distance {recycle})");
+        assert!(drift < 0.05, "drift {drift} (recycle distance {recycle})");
+    }
 }
 
 /// A box resting on a slope of angle `theta` (both friction `mu`); returns the velocity along

@@ -222,6 +222,19 @@ fn apply<const N: usize>(
 ) {
     let (va, wa) = a.push(ra, impulse, false);
     let (vb, wb) = b.push(rb, impulse, true);
+    commit(a, b, (va, wa), (vb, wb), active);
+}
+
+/// Takes the new velocities of A and B in the `active` lanes and keeps the old ones in the
+/// others, exactly (not even the sign of a zero changes).
+#[inline(always)]
+fn commit<const N: usize>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    (va, wa): (V2<Wide<N>>, Wide<N>),
+    (vb, wb): (V2<Wide<N>>, Wide<N>),
+    active: [u32; N],
+) {
     if Wide::all(active) {
         (a.v, a.w, b.v, b.w) = (va, wa, vb, wb);
     } else {
@@ -264,16 +277,9 @@ fn apply_along<const N: usize>(
 ) {
     let (da, db) = (dir.scale(a.inv_mass), dir.scale(b.inv_mass));
     let (ka, kb) = (a.inv_inertia * ra.cross(dir), b.inv_inertia * rb.cross(dir));
-    let (va, wa) = (a.v.sub(da.scale(lambda)), a.w - ka * lambda);
-    let (vb, wb) = (b.v.add(db.scale(lambda)), b.w + kb * lambda);
-    if Wide::all(active) {
-        (a.v, a.w, b.v, b.w) = (va, wa, vb, wb);
-    } else {
-        a.v = V2::select(active, va, a.v);
-        a.w = Wide::select(active, wa, a.w);
-        b.v = V2::select(active, vb, b.v);
-        b.w = Wide::select(active, wb, b.w);
-    }
+    let va = (a.v.sub(da.scale(lambda)), a.w - ka * lambda);
+    let vb = (b.v.add(db.scale(lambda)), b.w + kb * lambda);
+    commit(a, b, va, vb, active);
 }
 
 /// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
