@@ -1461,6 +1461,7 @@ pub fn collide_with_margin(a: &Shape, xfa: Transform, b: &Shape, xfb: Transform,
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::math::Aabb;
 
@@ -1702,5 +1703,6 @@ mod tests {
             certified > total / 2 && certified < total,
             "shortcut taken {certified} of {total}"
         );
+        std::eprintln!("certified edge pair: {certified} of {total} separated pairs (the rest via GJK)");
     }
 }

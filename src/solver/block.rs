@@ -568,6 +568,7 @@ fn run_gathered<const N: usize>(
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::geometry::{Polygon, Shape};
     use crate::manifold::collide_with_margin;
@@ -719,6 +720,9 @@ mod tests {
         assert!(
             saw_blocks > 30 && saw_singles > 30,
             "both paths exercised: {saw_blocks} {saw_singles}"
+        );
+        std::eprintln!(
+            "packed blocks {saw_blocks}, constraints left to the gathered paths {saw_singles}: bit-identical"
         );
     }
 }
