@@ -572,10 +572,15 @@ impl World {
 
     /// Records an end event for a pair that was touching (removed, dropped or separated).
     fn end_if_touching(&mut self, p: &Pair) {
-        if p.touching {
+        self.end_event(p.a, p.b, p.touching);
+    }
+
+    /// Records an end event for the pair of bodies `a`, `b` when it was `touching`.
+    fn end_event(&mut self, a: u32, b: u32, touching: bool) {
+        if touching {
             self.end.push(ContactEvent {
-                body_a: self.id_of(p.a),
-                body_b: self.id_of(p.b),
+                body_a: self.id_of(a),
+                body_b: self.id_of(b),
                 manifold: Manifold::default(),
             });
         }
@@ -647,12 +652,8 @@ impl World {
                     body_b: self.id_of(b),
                     manifold: m,
                 });
-            } else if !touching && was_touching {
-                self.end.push(ContactEvent {
-                    body_a: self.id_of(a),
-                    body_b: self.id_of(b),
-                    manifold: Manifold::default(),
-                });
+            } else if !touching {
+                self.end_event(a, b, was_touching);
             }
             k += 1;
         }
