@@ -64,12 +64,20 @@ impl CastOutput {
 }
 
 fn local_extent(p: &ShapeProxy) -> f32 {
-    // Plain compares (the NaN-aware `f32::max` costs a blend per step); a NaN here is
-    // rejected by the validation that runs before.
-    let larger = |x: f32, y: f32| if x > y { x } else { y };
     p.points()
         .iter()
         .fold(0.0f32, |m, q| larger(m, larger(q.x.abs(), q.y.abs())))
+}
+
+/// The larger of two floats by a plain compare (the NaN-aware `f32::max` costs a blend per
+/// step); NaN never reaches it, the validation runs before.
+#[inline]
+fn larger(x: f32, y: f32) -> f32 {
+    if x > y {
+        x
+    } else {
+        y
+    }
 }
 
 /// Casts shape A (at `xfa`, moving by `translation_a`) and shape B (at `xfb`, moving by
@@ -194,7 +202,6 @@ pub fn shape_cast(
         // B advanced, and its extent (GJK's round-off scale, which must follow B: near the
         // hit it is small, and so must GJK's touching tolerance be) in the same loop.
         let mut eb = pb.radius;
-        let larger = |x: f32, y: f32| if x > y { x } else { y };
         let n = pb.points().len();
         for (q, q0) in pb.points[..n].iter_mut().zip(&pb0.points[..n]) {
             *q = q0.mul_add(t, d);
