@@ -59,6 +59,7 @@ use crate::math::{Rot, Transform, Vec2};
 
 mod block;
 mod lanes;
+pub(crate) use block::is_fixed;
 pub use block::ContactBlock;
 use block::Pass;
 

@@ -512,7 +512,7 @@ impl World {
         let mut counts = [0u32; COLORS + 1];
         for c in &self.fresh {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
-            let moving = |i: usize| !(self.bodies[i].inv_mass == 0.0 && self.bodies[i].inv_inertia == 0.0);
+            let moving = |i: usize| !solver::is_fixed(&self.bodies[i]);
             let busy = if moving(a) { self.used_colors[a] } else { 0 }
                 | if moving(b) { self.used_colors[b] } else { 0 };
             let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
