@@ -531,7 +531,24 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
             Vec2::X
         }
     } else {
-        (sc.c2 - sc.c1) * (1.0 / dist)
+        // An end against the inside of the other segment: that segment's perpendicular, exact
+        // however small the gap (the direction between the closest points is only as good as
+        // the gap is large against the coordinates' round-off, and would differ between the
+        // two orders of the pair). Otherwise the direction between the points.
+        let d = sc.c2 - sc.c1;
+        let inside = |f: f32| f > 0.0 && f < 1.0;
+        let face = if seg_b && inside(sc.f2) && !inside(sc.f1) {
+            Some(u2.left_perp())
+        } else if seg_a && inside(sc.f1) && !inside(sc.f2) {
+            Some(u1.left_perp())
+        } else {
+            None
+        };
+        match face {
+            Some(f) if f.dot(d) < 0.0 => -f,
+            Some(f) => f,
+            None => d * (1.0 / dist),
+        }
     };
     m.normal = n;
     m.push(

@@ -543,3 +543,60 @@ fn t19_non_unit_rotations_are_bad_input_everywhere() {
     };
     assert!(overlaps(&shapes[0], drift, &shapes[1], Transform::IDENTITY));
 }
+
+/// Regression (quickcheck seed 2070022787669113219, scale 1000): a capsule end 0.06 from the
+/// inside of a segment, coordinates near 2000. The normal came from the direction between
+/// the closest points, good to only ~1e-3 rad at that gap, and the two orders of the pair
+/// disagreed by 0.0037 rad (points 0.3 apart). The normal of an end against an edge is the
+/// edge's perpendicular: both orders must give it, checked here against the segment's world
+/// direction computed in f64.
+#[test]
+fn t20_capsule_end_near_a_segment_far_from_the_origin() {
+    let a = Capsule {
+        center1: v(-378.26434, 185.52946),
+        center2: v(388.31958, -132.28777),
+        radius: 164.95216,
+    };
+    let xa = Transform {
+        p: v(1949.0398, -300.4806),
+        q: Rot {
+            c: 0.4661385,
+            s: -0.88471174,
+        },
+    };
+    let b = Capsule {
+        center1: v(-768.5177, -299.66345),
+        center2: v(636.2991, 662.3833),
+        radius: 0.0,
+    };
+    let xb = Transform {
+        p: v(2577.2869, -47.478638),
+        q: Rot {
+            c: -0.99901825,
+            s: -0.044300746,
+        },
+    };
+    let (sa, sb) = (Shape::Capsule(a), Shape::Capsule(b));
+    let m = collide(&sa, xa, &sb, xb);
+    let f = collide(&sb, xb, &sa, xa);
+    assert_eq!((m.count, f.count), (1, 1));
+    // B's segment direction in world space, in f64.
+    let (c, s) = (xb.q.c as f64, xb.q.s as f64);
+    let d = (
+        (b.center2.x - b.center1.x) as f64,
+        (b.center2.y - b.center1.y) as f64,
+    );
+    let w = (c * d.0 - s * d.1, s * d.0 + c * d.1);
+    let len = (w.0 * w.0 + w.1 * w.1).sqrt();
+    // Perpendicular to the segment: |n · direction| ~ 0 in both orders.
+    for n in [m.normal, f.normal] {
+        let along = (n.x as f64 * w.0 + n.y as f64 * w.1) / len;
+        assert!(
+            along.abs() < 1e-5,
+            "normal not perpendicular to the segment: {along}"
+        );
+    }
+    assert!(m.normal.dot(f.normal) < -0.999_999);
+    assert!((m.points[0].depth - f.points[0].depth).abs() < 2e-3);
+    assert!(m.points[0].point.distance(f.points[0].point) < 2e-3);
+}
