@@ -11,10 +11,10 @@
 //! - Segments (capsules of radius 0) have no inside: a ray crossing one hits it, with the normal
 //!   of the side facing the ray.
 
+use crate::fmath;
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::manifold::capsule_as_circle;
 use crate::math::{Aabb, Transform, Vec2};
-use crate::{fmath, geometry::closest_point_on_segment};
 use bytemuck::{Pod, Zeroable};
 
 /// A ray (or a segment sweep): `origin + t * translation`, `t` in `[0, max_fraction]`.
@@ -62,13 +62,17 @@ struct LocalRay {
     max: f32,
 }
 
+#[inline]
 fn local_ray(xf: Transform, ray: &Ray) -> Option<LocalRay> {
-    if !(ray.max_fraction >= 0.0) || !ray.max_fraction.is_finite() || !xf.is_valid() {
+    // One range test rejects NaN, negative and infinite fractions.
+    if !(ray.max_fraction >= 0.0 && ray.max_fraction < f32::INFINITY && xf.is_valid()) {
         return None;
     }
     let o = xf.inv_apply(ray.origin);
     let d = xf.q.inv_rotate(ray.translation);
-    if !o.is_finite() || !d.is_finite() || d.length_squared() <= 0.0 {
+    // `v * 0` is 0 for finite v and NaN otherwise: one test for all four coordinates.
+    let finite = o.x * 0.0 + o.y * 0.0 + d.x * 0.0 + d.y * 0.0 == 0.0;
+    if !finite || !(d.length_squared() > 0.0) {
         return None;
     }
     Some(LocalRay {
@@ -158,9 +162,12 @@ pub fn ray_cast_circle(c: &Circle, xf: Transform, ray: &Ray) -> Option<RayHit> {
 
 /// Ray cast against a capsule (or segment) placed at `xf`.
 ///
-/// From outside, the ray enters a convex shape once: through the flat side facing it, or
-/// else through an end cap. So only the facing side is tested, and the caps only when it
-/// misses; the ray direction is normalised once for both caps.
+/// Worked in the segment's own frame, scaled by its length (no normalisation until a hit):
+/// the capsule is the slab of half-width `r` about the segment's line, cut off by the end
+/// disks. From outside, the ray enters a convex shape once. If it starts above the flat side
+/// facing it, it crosses that side's line first: it hits the side there, or else only the
+/// end cap beyond which it crossed can be hit. If it starts within the slab, only the cap
+/// of the end it lies beyond can be hit. So at most one side and one cap are tested.
 #[must_use]
 pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit> {
     if let Some(circle) = capsule_as_circle(c) {
@@ -172,25 +179,64 @@ pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit>
         return None;
     }
     let (p, q) = (c.center1, c.center2);
-    if r > 0.0 && closest_point_on_segment(p, q, lr.o).distance_squared(lr.o) <= r * r {
+    let e = q - p;
+    let l2 = e.dot(e);
+    let len = fmath::sqrt(l2);
+    if !(len > f32::MIN_POSITIVE && len < f32::INFINITY) {
         return None;
     }
-    let n = (q - p).try_normalize()?.right_perp();
-    // The side whose outward normal faces the ray (the other one cannot be entered).
-    let side = if n.dot(lr.d) < 0.0 { n } else { -n };
-    let off = side * r;
-    if let Some(t) = side_hit(p + off, q + off, side, &lr) {
-        return Some(to_world(xf, ray, t, side));
-    }
-    if !(r > 0.0) {
-        return None;
-    }
-    let (u, len) = lr.d.normalize_and_length();
-    let hit = best(
-        circle_hit_unit(p, r, &lr, u, len),
-        circle_hit_unit(q, r, &lr, u, len),
-    );
-    hit.map(|(t, n)| to_world(xf, ray, t, n))
+    // Along the segment and across it, both times `len`.
+    let w = e.right_perp();
+    let rel = lr.o - p;
+    let along = rel.dot(e);
+    let cross_d = lr.d.dot(w);
+    // The side whose outward normal faces the ray, the origin's height above its centre
+    // line and the ray's rate towards it (negative when approaching).
+    let (side, height, rate) = if cross_d < 0.0 {
+        (w, rel.dot(w), cross_d)
+    } else {
+        (-w, -rel.dot(w), -cross_d)
+    };
+    let rl = r * len;
+    // A segment has no inside: an origin on it still hits the facing side at t = 0.
+    let above = if r > 0.0 { height > rl } else { height >= 0.0 };
+    let cap = if rate < 0.0 && above {
+        let t = (height - rl) / -rate;
+        if !(t <= lr.max) {
+            return None;
+        }
+        let s = along + t * lr.d.dot(e);
+        if s >= 0.0 && s <= l2 {
+            return Some(to_world(xf, ray, t, side * (1.0 / len)));
+        }
+        if !(r > 0.0) {
+            return None;
+        }
+        if s < 0.0 {
+            p
+        } else {
+            q
+        }
+    } else {
+        // Not approaching the facing side from above it: only an origin within the slab
+        // can enter, through the cap of the end it lies beyond (between the ends it is
+        // inside).
+        if !(r > 0.0) || !(height.abs() <= rl) {
+            return None;
+        }
+        let cap = if along < 0.0 {
+            p
+        } else if along > l2 {
+            q
+        } else {
+            return None;
+        };
+        if lr.o.distance_squared(cap) <= r * r {
+            return None;
+        }
+        cap
+    };
+    circle_hit(cap, r, &lr).map(|(t, n)| to_world(xf, ray, t, n))
 }
 
 /// Ray cast against a polygon (sharp or rounded) placed at `xf`.
@@ -232,22 +278,26 @@ pub fn ray_cast_polygon(poly: &Polygon, xf: Transform, ray: &Ray) -> Option<RayH
     for i in 0..count {
         let num = nrm[i].dot(v[i] - lr.o);
         let den = nrm[i].dot(lr.d);
+        // The interval can only empty when a bound moves; upper >= lower ⇔ un·ld <= ln·ud
+        // (ud > 0 > ld).
         if den < 0.0 {
             // Entering: num/den > ln/ld.
             if num * ld > ln * den {
                 (ln, ld, index) = (num, den, i);
+                if !(un * ld <= ln * ud) {
+                    return None;
+                }
             }
         } else if den > 0.0 {
             // Leaving: num/den < un/ud.
             if num * ud < un * den {
                 (un, ud) = (num, den);
+                if !(un * ld <= ln * ud) {
+                    return None;
+                }
             }
-        } else if num < 0.0 {
-            return None; // parallel and outside this edge
-        }
-        // upper >= lower ⇔ un·ld <= ln·ud (ud > 0 > ld).
-        if !(un * ld <= ln * ud) {
-            return None;
+        } else if !(num >= 0.0) {
+            return None; // parallel and outside this edge (or NaN)
         }
     }
     // No entering edge: the origin is inside or on the boundary.

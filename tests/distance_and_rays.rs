@@ -253,6 +253,23 @@ fn ray_hand_cases() {
     assert!((h.fraction - 0.45).abs() < 1e-6 && h.normal == v(0.0, 1.0));
     let h = ray_cast(&cap, id, &Ray::new(v(5.0, 0.0), v(-10.0, 0.0))).unwrap();
     assert!((h.fraction - 0.35).abs() < 1e-6 && (h.normal - v(1.0, 0.0)).length() < 1e-6);
+    // Crossing the side's line beyond an end: only that end's cap. Straight down at x = 1.3
+    // meets the cap at (1.3, 0.4) (0.3² + 0.4² = 0.5²): fraction 4.6/10, normal (0.6, 0.8).
+    let h = ray_cast(&cap, id, &Ray::new(v(1.3, 5.0), v(0.0, -10.0))).unwrap();
+    assert!((h.fraction - 0.46).abs() < 1e-6 && (h.normal - v(0.6, 0.8)).length() < 1e-6);
+    // The same from below, mirrored; and at x = 1.6 it passes the cap.
+    let h = ray_cast(&cap, id, &Ray::new(v(-1.3, -5.0), v(0.0, 10.0))).unwrap();
+    assert!((h.fraction - 0.46).abs() < 1e-6 && (h.normal - v(-0.6, -0.8)).length() < 1e-6);
+    assert!(ray_cast(&cap, id, &Ray::new(v(1.6, 5.0), v(0.0, -10.0))).is_none());
+    // Within the slab beyond an end: towards the capsule hits that cap, away misses; parallel
+    // outside the slab misses.
+    let h = ray_cast(&cap, id, &Ray::new(v(-5.0, 0.3), v(10.0, 0.0))).unwrap();
+    assert!((h.fraction - 0.36).abs() < 1e-6 && (h.normal - v(-0.8, 0.6)).length() < 1e-6);
+    assert!(ray_cast(&cap, id, &Ray::new(v(-5.0, 0.3), v(-10.0, 0.0))).is_none());
+    assert!(ray_cast(&cap, id, &Ray::new(v(-5.0, 0.7), v(10.0, 0.0))).is_none());
+    // Starting on the side, and on a cap: no hit.
+    assert!(ray_cast(&cap, id, &Ray::new(v(0.2, 0.5), v(0.0, -1.0))).is_none());
+    assert!(ray_cast(&cap, id, &Ray::new(v(1.5, 0.0), v(-1.0, 0.0))).is_none());
     // Rounded box corner: along the diagonal towards (1,1) corner: hits at (1,1) + .25/√2 (1,1).
     let h = ray_cast(&rbox, id, &Ray::new(v(3.0, 3.0), v(-3.0, -3.0))).unwrap();
     let k = 1.0 + 0.25 * core::f32::consts::FRAC_1_SQRT_2;
