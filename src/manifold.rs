@@ -15,6 +15,10 @@
 //! result to world space, so its precision does not depend on where the pair sits in the world.
 //! Non-finite input, negative radii and polygons with a `count` outside 3..=8 give an empty
 //! manifold.
+//!
+//! The typed per-pair functions (`collide_circles` … `collide_polygons`) are `#[inline]`, so a
+//! Rust narrow-phase loop that calls one of them for a batch of pairs gets it inlined, as
+//! parry's generic per-pair functions are. [`collide`] dispatches on the shape kinds and is not.
 
 use crate::distance::{gjk, ShapeProxy, SimplexCache};
 use crate::fmath;
@@ -205,6 +209,7 @@ pub(crate) fn circle_pair(
 }
 
 /// Contact manifold between two circles.
+#[inline]
 #[must_use]
 pub fn collide_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
     let Some((ca, d, dist_sq)) = circle_pair(a, xfa, b, xfb, sanitize_margin(margin)) else {
@@ -361,6 +366,7 @@ pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, cb: Vec2, margin: f3
 }
 
 /// Contact manifold between a capsule (A) and a circle (B).
+#[inline]
 #[must_use]
 pub fn collide_capsule_circle(
     a: &Capsule,
@@ -561,6 +567,7 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
 
 /// Contact manifold between two capsules (segments when the radius is 0). Near-parallel
 /// overlapping capsules give two points.
+#[inline]
 #[must_use]
 pub fn collide_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
     let Some(xf) = pair_frame(xfa, xfb) else {
@@ -1241,6 +1248,7 @@ pub(crate) fn box_pair_decide(a: &Polygon, b: &Polygon, xf: Transform, margin: f
 
 /// Contact manifold between two convex polygons (SAT + reference-face clipping, exact closest
 /// points for rounded polygons whose cores are apart).
+#[inline]
 #[must_use]
 pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform, margin: f32) -> Manifold {
     let Some(xf) = pair_frame(xfa, xfb) else {
@@ -1386,6 +1394,7 @@ pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32
 
 /// Contact manifold between a polygon (A) and a circle (B). A circle centre inside the polygon
 /// is pushed out through the face of least penetration.
+#[inline]
 #[must_use]
 pub fn collide_polygon_circle(
     a: &Polygon,
@@ -1426,6 +1435,7 @@ pub(crate) fn capsule_as_circle(c: &Capsule) -> Option<Circle> {
 
 /// Contact manifold between a polygon (A) and a capsule (B): the capsule is a rounded 2-gon and
 /// goes through the polygon–polygon path, so a lying capsule gives two points.
+#[inline]
 #[must_use]
 pub fn collide_polygon_capsule(
     a: &Polygon,

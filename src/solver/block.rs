@@ -405,7 +405,7 @@ fn run_lanes<const N: usize>(
     }
 }
 
-/// [`BLOCK`] consecutive constraints that share no moving body, packed once per step into
+/// Four consecutive constraints that share no moving body, packed once per step into
 /// lanes (structure of arrays) by [`step_with_scratch`](super::step_with_scratch), so that
 /// the passes read them without gathering. Scratch memory: the contents are meaningless
 /// between steps. About 450 bytes.
