@@ -734,13 +734,11 @@ fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
     for (i, (n, v)) in p1.n[..p1.count].iter().zip(&p1.v[..p1.count]).enumerate() {
         // min over p2 of n · (w − v) = min(n · w) − n · v
         let si = if p2.aligned {
-            // The minimising corner of an axis-aligned box, by the signs of n.
-            let k = match (n.x >= 0.0, n.y >= 0.0) {
-                (true, true) => 0,
-                (false, true) => 1,
-                (false, false) => 2,
-                (true, false) => 3,
-            };
+            // The minimising corner of an axis-aligned box, by the signs of n: (+,+) → 0,
+            // (−,+) → 1, (−,−) → 2, (+,−) → 3. Looked up rather than branched on (the signs
+            // are random per pair, so branches mispredict).
+            const CORNER: [usize; 4] = [0, 1, 3, 2];
+            let k = CORNER[usize::from(!(n.x >= 0.0)) | usize::from(!(n.y >= 0.0)) << 1];
             n.dot(verts2[k])
         } else {
             let mut si = f32::INFINITY;
