@@ -585,7 +585,10 @@ pub fn collide_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform
 pub(crate) struct LocalPoly {
     pub v: [Vec2; MAX_POLYGON_VERTICES],
     pub n: [Vec2; MAX_POLYGON_VERTICES],
-    pub count: usize,
+    /// The vertex count, 2..=8 ([`LocalPoly::count`]). A `u32`, written and read with one
+    /// 4-byte access: as a `usize` it was stored as two 4-byte halves and read back whole,
+    /// which defeats store forwarding (a stall on every polygon pair).
+    len: u32,
     pub radius: f32,
     /// An axis-aligned rectangle in this frame with the canonical box layout (see
     /// [`LocalPoly::is_aligned_box`]): SAT against it needs no dot products per vertex.
@@ -593,6 +596,12 @@ pub(crate) struct LocalPoly {
 }
 
 impl LocalPoly {
+    /// The number of vertices.
+    #[inline(always)]
+    pub(crate) fn count(&self) -> usize {
+        self.len as usize
+    }
+
     /// Whether this is an axis-aligned box laid out as `Polygon::make_box` lays it out:
     /// four vertices from the lower-left corner counter-clockwise, normals exactly
     /// `(0,-1), (1,0), (0,1), (-1,0)`. Then `n · w` for each normal is exactly `-w.y`, `w.x`,
@@ -602,7 +611,7 @@ impl LocalPoly {
     #[inline(always)]
     fn is_aligned_box(&self) -> bool {
         let (v, n) = (&self.v, &self.n);
-        self.count == 4
+        self.count() == 4
             && n[0] == Vec2::new(0.0, -1.0)
             && n[1] == Vec2::X
             && n[2] == Vec2::Y
@@ -625,7 +634,7 @@ impl LocalPoly {
         let mut lp = LocalPoly {
             v: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             n: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-            count,
+            len: count as u32,
             radius: p.radius,
             aligned: false,
         };
@@ -665,7 +674,7 @@ impl LocalPoly {
         let mut lp = LocalPoly {
             v: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             n: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-            count: 2,
+            len: 2,
             radius: c.radius,
             aligned: false,
         };
@@ -682,7 +691,7 @@ impl LocalPoly {
     fn incident_edge(&self, n1: Vec2) -> usize {
         let mut e = 0;
         let mut min_dot = f32::INFINITY;
-        for (i, n) in self.n[..self.count].iter().enumerate() {
+        for (i, n) in self.n[..self.count()].iter().enumerate() {
             let d = n1.dot(*n);
             if d < min_dot {
                 min_dot = d;
@@ -694,7 +703,7 @@ impl LocalPoly {
 
     #[inline]
     fn next(&self, i: usize) -> usize {
-        if i + 1 < self.count {
+        if i + 1 < self.count() {
             i + 1
         } else {
             0
@@ -709,7 +718,7 @@ impl LocalPoly {
 fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
     // Inputs are validated finite, so plain comparisons replace the NaN-aware `f32::min`, and
     // slices let the bounds checks go.
-    let verts2 = &p2.v[..p2.count];
+    let verts2 = &p2.v[..p2.count()];
     let mut best = f32::NEG_INFINITY;
     let mut best_i = 0;
     if p1.aligned {
@@ -731,7 +740,18 @@ fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
         }
         return (best, best_i);
     }
-    for (i, (n, v)) in p1.n[..p1.count].iter().zip(&p1.v[..p1.count]).enumerate() {
+    // p2's vertices as coordinate lanes (the slots past its count repeat vertex 0, which
+    // changes no minimum), for the general case's 4-lane minimum.
+    let m = p2.count();
+    let mut xs = [0.0f32; MAX_POLYGON_VERTICES];
+    let mut ys = [0.0f32; MAX_POLYGON_VERTICES];
+    for i in 0..MAX_POLYGON_VERTICES {
+        let w = p2.v[if i < m { i } else { 0 }];
+        xs[i] = w.x;
+        ys[i] = w.y;
+    }
+    let wide = m > 4;
+    for (i, (n, v)) in p1.n[..p1.count()].iter().zip(&p1.v[..p1.count()]).enumerate() {
         // min over p2 of n · (w − v) = min(n · w) − n · v
         let si = if p2.aligned {
             // The minimising corner of an axis-aligned box, by the signs of n: (+,+) → 0,
@@ -741,14 +761,25 @@ fn find_max_separation(p1: &LocalPoly, p2: &LocalPoly) -> (f32, usize) {
             let k = CORNER[usize::from(!(n.x >= 0.0)) | usize::from(!(n.y >= 0.0)) << 1];
             n.dot(verts2[k])
         } else {
-            let mut si = f32::INFINITY;
-            for w in verts2 {
-                let d = n.dot(*w);
-                if d < si {
-                    si = d;
+            // The same products as `n.dot(w)`, so the same minimum bit for bit.
+            let mut lo = [f32::INFINITY; 4];
+            for k in 0..4 {
+                let d = n.x * xs[k] + n.y * ys[k];
+                lo[k] = if d < lo[k] { d } else { lo[k] };
+            }
+            if wide {
+                for k in 0..4 {
+                    let d = n.x * xs[4 + k] + n.y * ys[4 + k];
+                    lo[k] = if d < lo[k] { d } else { lo[k] };
                 }
             }
-            si
+            let a = if lo[1] < lo[0] { lo[1] } else { lo[0] };
+            let b = if lo[3] < lo[2] { lo[3] } else { lo[2] };
+            if b < a {
+                b
+            } else {
+                a
+            }
         };
         let si = si - n.dot(*v);
         if si > best {
@@ -775,9 +806,9 @@ fn edge_feature(f: f32, v0: usize, v1: usize) -> u8 {
 /// Returns (point on A, point on B, squared distance, feature of A, feature of B).
 fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
     let mut best = (Vec2::ZERO, Vec2::ZERO, f32::INFINITY, 0u8, 0u8);
-    for i in 0..pa.count {
+    for i in 0..pa.count() {
         let (a0, a1) = (pa.v[i], pa.v[pa.next(i)]);
-        for j in 0..pb.count {
+        for j in 0..pb.count() {
             let (b0, b1) = (pb.v[j], pb.v[pb.next(j)]);
             let sc = segment_closest(a0, a1, b0, b1);
             if sc.dist_sq < best.2 {
@@ -811,7 +842,7 @@ fn closest_cores(
 /// The largest absolute coordinate of the two cores: the scale of their round-off.
 fn coord_scale(a: &LocalPoly, b: &LocalPoly) -> f32 {
     let mut scale = 0.0f32;
-    for v in a.v[..a.count].iter().chain(&b.v[..b.count]) {
+    for v in a.v[..a.count()].iter().chain(&b.v[..b.count()]) {
         scale = scale.max(v.x.abs()).max(v.y.abs());
     }
     scale
@@ -840,8 +871,8 @@ fn certified_edge_pair(
     let tol_sq = tol * tol * sc.dist_sq;
     let beyond = |x: f32| x > 0.0 && x * x > tol_sq;
     let certified = sc.dist_sq > 0.0
-        && !r.v[..r.count].iter().any(|w| beyond((*w - sc.c1).dot(d)))
-        && !i.v[..i.count].iter().any(|w| beyond(-(*w - sc.c2).dot(d)));
+        && !r.v[..r.count()].iter().any(|w| beyond((*w - sc.c1).dot(d)))
+        && !i.v[..i.count()].iter().any(|w| beyond(-(*w - sc.c2).dot(d)));
     if certified {
         let (fr, fi) = (edge_feature(sc.f1, e1, r1), edge_feature(sc.f2, e2, i1));
         return Some(if flip {
@@ -857,7 +888,7 @@ fn certified_edge_pair(
 fn closest_cores_gjk(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
     let proxy = |p: &LocalPoly| ShapeProxy {
         points: p.v,
-        count: p.count as u32,
+        count: p.count() as u32,
         radius: 0.0,
     };
     let mut cache = SimplexCache::default();
@@ -999,7 +1030,7 @@ fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut
         // whose separation is exactly the SAT separation of this face.
         let mut w = 0;
         let mut best = f32::INFINITY;
-        for j in 0..p2.count {
+        for j in 0..p2.count() {
             let s = (p2.v[j] - v11).dot(n1);
             if s < best {
                 best = s;
@@ -1261,7 +1292,7 @@ pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform
             let mut la = LocalPoly {
                 v: [Vec2::ZERO; MAX_POLYGON_VERTICES],
                 n: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-                count: 4,
+                len: 4,
                 radius: a.radius,
                 aligned: true,
             };
