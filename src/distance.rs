@@ -270,8 +270,28 @@ struct SimplexVertex {
     wb: Vec2,
     w: Vec2,
     a: f32,
-    ia: u8,
-    ib: u8,
+    /// The support indices, `ia | ib << 8`: one 4-byte field, stored and loaded whole (two
+    /// byte fields were stored as 2 bytes and loaded with their padding as 4, which stalled
+    /// store forwarding in every iteration's duplicate test).
+    key: u32,
+}
+
+impl SimplexVertex {
+    #[inline]
+    fn ia(&self) -> u8 {
+        self.key as u8
+    }
+
+    #[inline]
+    fn ib(&self) -> u8 {
+        (self.key >> 8) as u8
+    }
+}
+
+/// [`SimplexVertex::key`] of a support index pair.
+#[inline]
+fn key(ia: usize, ib: usize) -> u32 {
+    ia as u32 | (ib as u32) << 8
 }
 
 #[derive(Clone, Copy, Default)]
@@ -289,8 +309,7 @@ impl Simplex {
             wb,
             w: wb - wa,
             a: 1.0,
-            ia: ia as u8,
-            ib: ib as u8,
+            key: key(ia, ib),
         }
     }
 
@@ -305,10 +324,7 @@ impl Simplex {
             if ia >= pa.points().len() || ib >= pb.points().len() {
                 return None;
             }
-            if s.v[..i]
-                .iter()
-                .any(|v| v.ia as usize == ia && v.ib as usize == ib)
-            {
+            if s.v[..i].iter().any(|v| v.key == key(ia, ib)) {
                 return None;
             }
             s.v[i] = Simplex::vertex(pa, pb, ia, ib);
@@ -499,11 +515,7 @@ pub(crate) fn gjk_scaled(
     let mut converged = false;
     let mut overlap = false;
     while iterations < GJK_MAX_ITERATIONS {
-        let saved: [(u8, u8); 3] = [
-            (s.v[0].ia, s.v[0].ib),
-            (s.v[1].ia, s.v[1].ib),
-            (s.v[2].ia, s.v[2].ib),
-        ];
+        let saved = [s.v[0].key, s.v[1].key, s.v[2].key];
         let saved_count = s.count;
         if !s.solve() {
             overlap = true;
@@ -530,7 +542,7 @@ pub(crate) fn gjk_scaled(
         let ia = pa.support(-d);
         let ib = pb.support(d);
         iterations += 1;
-        if saved[..saved_count].contains(&(ia as u8, ib as u8)) {
+        if saved[..saved_count].contains(&key(ia, ib)) {
             converged = true;
             break;
         }
@@ -580,8 +592,8 @@ pub(crate) fn gjk_scaled(
     };
     cache.count = s.count as u16;
     for i in 0..3 {
-        cache.index_a[i] = if i < s.count { s.v[i].ia } else { 0 };
-        cache.index_b[i] = if i < s.count { s.v[i].ib } else { 0 };
+        cache.index_a[i] = if i < s.count { s.v[i].ia() } else { 0 };
+        cache.index_b[i] = if i < s.count { s.v[i].ib() } else { 0 };
     }
     GjkResult {
         pa: wa,
