@@ -261,34 +261,48 @@ pub(crate) fn segment_closest(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Segment
     let dd2 = d2.dot(d2);
     let rd1 = r.dot(d1);
     let rd2 = r.dot(d2);
+    // `num / den` clamped to [0, 1] (den > 0), deciding the clamped cases on the numerator
+    // so the division is only waited for when its value is used (the same fraction).
+    #[inline(always)]
+    fn fraction(num: f32, den: f32) -> f32 {
+        if num <= 0.0 {
+            0.0
+        } else if num >= den {
+            1.0
+        } else {
+            num / den
+        }
+    }
     let (f1, f2);
     if dd1 <= 0.0 && dd2 <= 0.0 {
         f1 = 0.0;
         f2 = 0.0;
     } else if dd1 <= 0.0 {
         f1 = 0.0;
-        f2 = (rd2 / dd2).clamp(0.0, 1.0);
+        f2 = fraction(rd2, dd2);
     } else if dd2 <= 0.0 {
         f2 = 0.0;
-        f1 = (-rd1 / dd1).clamp(0.0, 1.0);
+        f1 = fraction(-rd1, dd1);
     } else {
         let d12 = d1.dot(d2);
         let denom = dd1 * dd2 - d12 * d12;
-        let mut t1 = if denom > 0.0 {
-            ((d12 * rd2 - rd1 * dd2) / denom).clamp(0.0, 1.0)
+        let t1 = if denom > 0.0 {
+            fraction(d12 * rd2 - rd1 * dd2, denom)
         } else {
             0.0
         };
-        let mut t2 = (d12 * t1 + rd2) / dd2;
-        if t2 < 0.0 {
-            t2 = 0.0;
-            t1 = (-rd1 / dd1).clamp(0.0, 1.0);
-        } else if t2 > 1.0 {
-            t2 = 1.0;
-            t1 = ((d12 - rd1) / dd1).clamp(0.0, 1.0);
+        // B's fraction for A's point, clamped; where it clamps, A's is redone for B's end.
+        let n2 = d12 * t1 + rd2;
+        if n2 < 0.0 {
+            f2 = 0.0;
+            f1 = fraction(-rd1, dd1);
+        } else if n2 > dd2 {
+            f2 = 1.0;
+            f1 = fraction(d12 - rd1, dd1);
+        } else {
+            f2 = n2 / dd2;
+            f1 = t1;
         }
-        f1 = t1;
-        f2 = t2;
     }
     let c1 = p1.mul_add(f1, d1);
     let c2 = p2.mul_add(f2, d2);
