@@ -64,14 +64,15 @@ struct LocalRay {
 
 #[inline]
 fn local_ray(xf: Transform, ray: &Ray) -> Option<LocalRay> {
-    // One range test rejects NaN, negative and infinite fractions.
-    if !(ray.max_fraction >= 0.0 && ray.max_fraction < f32::INFINITY && xf.is_valid()) {
+    // Rejects NaN and negative fractions (an infinite one fails the finiteness test below).
+    if !(ray.max_fraction >= 0.0 && xf.is_valid()) {
         return None;
     }
     let o = xf.inv_apply(ray.origin);
     let d = xf.q.inv_rotate(ray.translation);
-    // `v * 0` is 0 for finite v and NaN otherwise: one test for all four coordinates.
-    let finite = o.x * 0.0 + o.y * 0.0 + d.x * 0.0 + d.y * 0.0 == 0.0;
+    // `v * 0` is 0 for finite v and NaN otherwise: one test for the four coordinates and the
+    // fraction (a range compare on the fraction compiles to float classification).
+    let finite = o.x * 0.0 + o.y * 0.0 + d.x * 0.0 + d.y * 0.0 + ray.max_fraction * 0.0 == 0.0;
     if !finite || !(d.length_squared() > 0.0) {
         return None;
     }
