@@ -36,7 +36,7 @@ def load():
 
 
 def fmt(ns, micro=False):
-    """ns per operation; `micro` prints µs (a row whose largest value is 100 µs or more is
+    """ns per operation; `micro` prints µs (a row whose largest value is 10 µs or more is
     printed in µs throughout, so its cells compare at a glance)."""
     if ns is None:
         return "—"
@@ -95,10 +95,13 @@ def main():
         "step (4 sub-steps) of a settled 20-row pyramid (210 boxes).",
         "- ns per operation (per pair, query, ray, proxy or step). A library measured in several "
         "ways lists each (the label names the variant: `typed` = the typed per-pair function on "
-        "arrays of the concrete shape type; `proxies` = GJK on prebuilt proxies, as Box2D's "
-        "call takes them). Ratio = collide2d's best variant ÷ the fastest peer variant; ✓ marks "
+        "arrays of the concrete shape type, which is `#[inline]` and so inlined into the "
+        "benchmark loop as parry's generic per-pair functions are, while Box2D's C functions are "
+        "called; `proxies` = GJK on prebuilt proxies, as Box2D's call takes them). Ratio = "
+        "collide2d's best variant ÷ the fastest peer variant; ✓ marks "
         f"rows at or below the {GOAL} goal of issue 7. Timings on this VM vary about ±10% "
-        "between runs; the tree move row compares different strategies (see benches/tree.rs).",
+        "between runs (up to ±20% for single rows); the tree move row compares different "
+        "strategies (see benches/tree.rs).",
         "",
         "| query | collide2d | Box2D v3 | parry2d | ratio to fastest peer |",
         "|---|---|---|---|---|",
@@ -112,7 +115,7 @@ def main():
             lib = next((l for l in ["collide2d", *PEERS] if fid == l or fid.startswith(l + "-")), None)
             if lib:
                 libs.setdefault(lib, []).append((ns, fid))
-        micro = max(ns for ns, _ in sum(libs.values(), [])) >= 100_000 if libs else False
+        micro = max(ns for ns, _ in sum(libs.values(), [])) >= 10_000 if libs else False
         cells = []
         for lib in ["collide2d", *PEERS]:
             variants = sorted(libs.get(lib, []))
