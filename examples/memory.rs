@@ -84,4 +84,9 @@ fn main() {
         "solver_contact_bytes collide2d {}",
         size_of::<ContactConstraint>()
     );
+    // Scratch for 4 packed contacts (`step_with_scratch`, `c2d_solver_scratch_bytes`).
+    println!(
+        "solver_scratch_block_bytes collide2d {}",
+        size_of::<solver::ContactBlock>()
+    );
 }

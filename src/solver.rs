@@ -662,7 +662,8 @@ pub fn step(
 /// [`step`], with `scratch` to pack runs of independent constraints into once per step
 /// instead of gathering them on every pass: bit-for-bit the same result, less work per pass.
 /// `contacts.len() / 4` blocks are always enough; with fewer, the runs that do not fit are
-/// gathered as in [`step`]. The World keeps one such buffer.
+/// gathered as in [`step`]. The World keeps one such buffer; from C it is
+/// `c2d_solver_step_with_scratch` (with `c2d_solver_scratch_bytes`).
 pub fn step_with_scratch(
     bodies: &mut [Body],
     contacts: &mut [ContactConstraint],

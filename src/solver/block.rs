@@ -408,7 +408,7 @@ fn run_lanes<const N: usize>(
 /// Four consecutive constraints that share no moving body, packed once per step into
 /// lanes (structure of arrays) by [`step_with_scratch`](super::step_with_scratch), so that
 /// the passes read them without gathering. Scratch memory: the contents are meaningless
-/// between steps. About 450 bytes.
+/// between steps. About 500 bytes.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub struct ContactBlock {
