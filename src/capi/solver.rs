@@ -178,18 +178,20 @@ pub unsafe extern "C" fn c2d_solver_step(
     settings: *const SolverSettings,
     dt: f32,
 ) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (bodies, contacts, settings) = match unsafe {
-        (
-            slice_mut(bodies, body_count),
-            slice_mut(contacts, contact_count),
-            read(settings),
+    // SAFETY: the caller's contract is this function's; no scratch (NULL with 0 bytes) is
+    // the plain step, as `solver::step` is `step_with_scratch` with none.
+    unsafe {
+        c2d_solver_step_with_scratch(
+            bodies,
+            body_count,
+            contacts,
+            contact_count,
+            core::ptr::null_mut(),
+            0,
+            settings,
+            dt,
         )
-    } {
-        (Ok(b), Ok(c), Ok(s)) => (b, c, s),
-        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
-    };
-    status(solver::step(bodies, contacts, &settings, dt))
+    }
 }
 
 /// Bytes of scratch memory that let `c2d_solver_step_with_scratch` pack every run of 4
