@@ -854,12 +854,29 @@ fn closest_cores(
 }
 
 /// The largest absolute coordinate of the two cores: the scale of their round-off.
+/// Both cores are validated finite, so plain compares replace the NaN-aware `f32::max` (a
+/// blend per step, 7 % of a capsule–polygon pair in a profile); the two loops run
+/// independently.
 fn coord_scale(a: &LocalPoly, b: &LocalPoly) -> f32 {
-    let mut scale = 0.0f32;
-    for v in a.v[..a.count()].iter().chain(&b.v[..b.count()]) {
-        scale = scale.max(v.x.abs()).max(v.y.abs());
+    #[inline(always)]
+    fn extent(p: &LocalPoly) -> f32 {
+        let mut s = 0.0f32;
+        for v in &p.v[..p.count()] {
+            let e = if v.x.abs() > v.y.abs() {
+                v.x.abs()
+            } else {
+                v.y.abs()
+            };
+            s = if e > s { e } else { s };
+        }
+        s
     }
-    scale
+    let (sa, sb) = (extent(a), extent(b));
+    if sa > sb {
+        sa
+    } else {
+        sb
+    }
 }
 
 /// The first way of [`closest_cores`]: `None` when the edge pair is not certified.

@@ -378,7 +378,10 @@ impl Transform {
     #[must_use]
     pub fn is_valid(self) -> bool {
         let n = self.q.c * self.q.c + self.q.s * self.q.s;
-        self.p.is_finite() && (n - 1.0).abs() <= 1.0e-3
+        // `x * 0` is 0 for finite x and NaN otherwise, so adding the position's two products
+        // leaves the rotation's error unchanged when the position is finite and makes the one
+        // comparison false when it is not (or when the rotation is NaN).
+        self.p.x * 0.0 + self.p.y * 0.0 + (n - 1.0).abs() <= 1.0e-3
     }
 }
 

@@ -269,3 +269,46 @@ fn inflate_and_deflate() {
     assert_eq!(got, vec![(50, 50), (50, 200), (250, 50)]);
     assert_eq!(b.inflated(f32::NAN), Err(GeometryError::NonFinite));
 }
+
+#[test]
+fn transform_validity() {
+    let ok = Transform::new(v(3.0, -4.0), 0.7);
+    assert!(ok.is_valid());
+    assert!(Transform::new(v(1.0e38, -3.0e38), 2.0).is_valid());
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        assert!(!Transform { p: v(bad, 0.0), ..ok }.is_valid(), "{bad}");
+        assert!(!Transform { p: v(0.0, bad), ..ok }.is_valid(), "{bad}");
+        assert!(
+            !Transform {
+                q: Rot { c: bad, s: 0.0 },
+                ..ok
+            }
+            .is_valid(),
+            "{bad}"
+        );
+        assert!(
+            !Transform {
+                q: Rot { c: 1.0, s: bad },
+                ..ok
+            }
+            .is_valid(),
+            "{bad}"
+        );
+    }
+    // The rotation must be unit length within 1e-3 (squared norm).
+    assert!(Transform {
+        q: Rot { c: 1.0004, s: 0.0 },
+        ..ok
+    }
+    .is_valid());
+    assert!(!Transform {
+        q: Rot { c: 1.01, s: 0.0 },
+        ..ok
+    }
+    .is_valid());
+    assert!(!Transform {
+        q: Rot { c: 0.0, s: 0.0 },
+        ..ok
+    }
+    .is_valid());
+}
