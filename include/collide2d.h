@@ -290,6 +290,9 @@ typedef struct c2d_Rot {
 } c2d_Rot;
 // The zero rotation `(1, 0)`.
 #define c2d_Rot_IDENTITY (c2d_Rot){ .c = 1.0, .s = 0.0 }
+// How far `c² + s²` may be from 1 for a rotation to count as unit length (see
+// [`Transform::is_valid`]).
+#define c2d_Rot_UNIT_TOLERANCE 1.0e-3
 
 // A rigid transform: rotate by `q`, then translate by `p`. Maps local (shape) space to world.
 typedef struct c2d_Transform {

@@ -198,7 +198,11 @@ pub(crate) fn circle_pair(
     xfb: Transform,
     max_gap: f32,
 ) -> Option<(Vec2, Vec2, f32)> {
-    if !(xfa.is_valid() && xfb.is_valid() && radii_ok(a.radius, b.radius)) {
+    // The rotations must be unit length (as `Transform::is_valid`) and the radii valid.
+    // Non-finite positions or rotations need no test of their own: they make `d` non-finite,
+    // so the squared distance fails the comparison below (NaN or infinite, never `<=` a
+    // finite bound), which is the same "no contact" the test would give.
+    if !(xfa.q.is_unit() && xfb.q.is_unit() && radii_ok(a.radius, b.radius)) {
         return None;
     }
     let ca = xfa.q.rotate(a.center);

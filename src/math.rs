@@ -242,6 +242,17 @@ impl Rot {
     /// The zero rotation `(1, 0)`.
     pub const IDENTITY: Rot = Rot { c: 1.0, s: 0.0 };
 
+    /// How far `c² + s²` may be from 1 for a rotation to count as unit length (see
+    /// [`Transform::is_valid`]).
+    pub const UNIT_TOLERANCE: f32 = 1.0e-3;
+
+    /// Whether `c² + s²` is within [`Rot::UNIT_TOLERANCE`] of 1 (false for NaN).
+    #[inline]
+    #[must_use]
+    pub fn is_unit(self) -> bool {
+        (self.c * self.c + self.s * self.s - 1.0).abs() <= Self::UNIT_TOLERANCE
+    }
+
     /// Rotation by `angle` radians (counter-clockwise). Uses `libm::sincosf`.
     #[inline]
     #[must_use]
@@ -381,7 +392,7 @@ impl Transform {
         // `x * 0` is 0 for finite x and NaN otherwise, so adding the position's two products
         // leaves the rotation's error unchanged when the position is finite and makes the one
         // comparison false when it is not (or when the rotation is NaN).
-        self.p.x * 0.0 + self.p.y * 0.0 + (n - 1.0).abs() <= 1.0e-3
+        self.p.x * 0.0 + self.p.y * 0.0 + (n - 1.0).abs() <= Rot::UNIT_TOLERANCE
     }
 }
 

@@ -388,11 +388,21 @@ fn t16_bad_input_is_no_contact() {
             p: Vec2::ZERO,
             q: Rot { c: f32::NAN, s: 0.0 },
         },
+        Transform {
+            p: v(f32::INFINITY, f32::NEG_INFINITY),
+            q: Rot::IDENTITY,
+        },
+        // Finite but not a rotation.
+        Transform {
+            p: Vec2::ZERO,
+            q: Rot { c: 2.0, s: 0.0 },
+        },
     ];
     for a in &shapes {
         for b in &shapes {
             for &x in &bad_xf {
-                for (xa, xb) in [(x, Transform::IDENTITY), (Transform::IDENTITY, x)] {
+                // Both bad too: equal infinite positions differ by NaN, not by zero.
+                for (xa, xb) in [(x, Transform::IDENTITY), (Transform::IDENTITY, x), (x, x)] {
                     assert!(!overlaps(a, xa, b, xb));
                     assert_eq!(collide_with_margin(a, xa, b, xb, 1.0).count, 0);
                 }
