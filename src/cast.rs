@@ -110,9 +110,10 @@ pub fn shape_cast(
         return CastOutput::with_state(CastState::InvalidInput, 0);
     }
     let rel = xfa.inv_mul(xfb);
-    let (Some((pa, ea)), Some((pb0, eb))) = (proxy_a.validated(), proxy_b.transformed(rel)) else {
+    let (Some(ea), Some((pb0, eb))) = (proxy_a.check(), proxy_b.transformed(rel)) else {
         return CastOutput::with_state(CastState::InvalidInput, 0);
     };
+    let pa = &proxy_a;
     // B's motion relative to A, in A's frame.
     let d = xfa.q.inv_rotate(translation_b - translation_a);
     let (ra, rb) = (pa.radius, pb0.radius);
@@ -125,7 +126,7 @@ pub fn shape_cast(
 
     // Initial state: penetrating, within the target, or apart.
     let mut cache = SimplexCache::default();
-    let g = gjk_scaled(&pa, &pb0, &mut cache, ea.max(eb));
+    let g = gjk_scaled(pa, &pb0, &mut cache, ea.max(eb));
     let core = g.pb - g.pa;
     let core_dist = g.distance;
     if core_dist <= target + tol {
@@ -207,7 +208,7 @@ pub fn shape_cast(
             *q = q0.mul_add(t, d);
             eb = larger(eb, larger(q.x.abs(), q.y.abs()));
         }
-        g = gjk_scaled(&pa, &pb, &mut cache, ea.max(eb));
+        g = gjk_scaled(pa, &pb, &mut cache, ea.max(eb));
         iterations += 1;
     }
 }
@@ -484,9 +485,11 @@ pub fn time_of_impact(
     }
     let pa = ShapeProxy::from_shape(a);
     let pb = ShapeProxy::from_shape(b);
-    if pa.validated().is_none() || pb.validated().is_none() {
+    // A's core is the same at every fraction (the distance runs in A's frame at t), so it is
+    // validated and measured once.
+    let (Some(ea), true) = (pa.check(), pb.check().is_some()) else {
         return invalid;
-    }
+    };
     let origin = sweep_a.c1;
     let sa = sweep_a.shifted(origin);
     let sb = sweep_b.shifted(origin);
@@ -522,9 +525,8 @@ pub fn time_of_impact(
         let core_distance = |t: f32, cache: &mut SimplexCache| -> Option<f32> {
             let xa = sa.transform_at(t);
             let xb = sb.transform_at(t);
-            let (core_a, ea) = pa.validated()?;
             let (core_b, eb) = pb.transformed(xa.inv_mul(xb))?;
-            Some(gjk_scaled(&core_a, &core_b, cache, ea.max(eb)).distance)
+            Some(gjk_scaled(&pa, &core_b, cache, ea.max(eb)).distance)
         };
         let Some(dist) = core_distance(t1, &mut cache) else {
             return invalid;

@@ -387,3 +387,22 @@ fn rays_match_box2d() {
     }
     assert!(compared > 3000, "{compared}");
 }
+
+#[test]
+fn proxy_from_shape_copies_the_used_points_and_zeroes_the_rest() {
+    let mut tri = Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0)]).unwrap();
+    // Whatever the polygon holds past its count stays out of the proxy.
+    tri.vertices[5] = v(f32::NAN, 7.0);
+    let p = ShapeProxy::from_shape(&Shape::Polygon(tri));
+    assert_eq!(p.count, 3);
+    assert_eq!(p.points(), &tri.vertices[..3]);
+    assert!(p.points[3..].iter().all(|q| *q == Vec2::ZERO));
+    let oct = random_polygon(&mut Rng(5), 1.0, 8, 0.1);
+    let p = ShapeProxy::from_shape(&Shape::Polygon(oct));
+    assert_eq!((p.count, p.radius), (8, 0.1));
+    assert_eq!(p.points, oct.vertices);
+    // An invalid count gives the empty proxy.
+    let mut bad = tri;
+    bad.count = 9;
+    assert_eq!(ShapeProxy::from_shape(&Shape::Polygon(bad)).count, 0);
+}
