@@ -145,11 +145,14 @@ impl LocalManifold {
 }
 
 /// Point `p` of B's frame in A's frame (the origins are subtracted first, as in
-/// [`pair_frame`]), or `None` when either transform is invalid: the cheaper entry check of the
-/// circle pairs, which need no relative rotation.
+/// [`pair_frame`]), or `None` when either rotation is not unit length: the cheaper entry check
+/// of the circle pairs, which need no relative rotation. Only the rotations are tested: a
+/// non-finite position (or rotation) makes the point non-finite, and both callers' decisions
+/// (`capsule_circle_decide`'s squared distance, `polygon_circle_decide`'s check sum) reject a
+/// non-finite point as "no contact", as the full transform test would.
 #[inline(always)]
 pub(crate) fn point_in_frame(xfa: Transform, xfb: Transform, p: Vec2) -> Option<Vec2> {
-    (xfa.is_valid() && xfb.is_valid()).then(|| xfa.q.inv_rotate((xfb.p - xfa.p) + xfb.q.rotate(p)))
+    (xfa.q.is_unit() && xfb.q.is_unit()).then(|| xfa.q.inv_rotate((xfb.p - xfa.p) + xfb.q.rotate(p)))
 }
 
 /// B's transform in A's frame, or `None` when either transform is invalid (non-finite, or a
