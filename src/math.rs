@@ -250,7 +250,14 @@ impl Rot {
     #[inline]
     #[must_use]
     pub fn is_unit(self) -> bool {
-        (self.c * self.c + self.s * self.s - 1.0).abs() <= Self::UNIT_TOLERANCE
+        self.unit_error() <= Self::UNIT_TOLERANCE
+    }
+
+    /// `|c² + s² − 1|`, the quantity both [`Rot::is_unit`] and [`Transform::is_valid`] bound
+    /// (NaN for a NaN rotation).
+    #[inline]
+    fn unit_error(self) -> f32 {
+        (self.c * self.c + self.s * self.s - 1.0).abs()
     }
 
     /// Rotation by `angle` radians (counter-clockwise). Uses `libm::sincosf`.
@@ -388,11 +395,10 @@ impl Transform {
     #[inline]
     #[must_use]
     pub fn is_valid(self) -> bool {
-        let n = self.q.c * self.q.c + self.q.s * self.q.s;
         // `x * 0` is 0 for finite x and NaN otherwise, so adding the position's two products
         // leaves the rotation's error unchanged when the position is finite and makes the one
         // comparison false when it is not (or when the rotation is NaN).
-        self.p.x * 0.0 + self.p.y * 0.0 + (n - 1.0).abs() <= Rot::UNIT_TOLERANCE
+        self.p.x * 0.0 + self.p.y * 0.0 + self.q.unit_error() <= Rot::UNIT_TOLERANCE
     }
 }
 

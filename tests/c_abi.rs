@@ -804,11 +804,12 @@ fn solver_step_with_scratch_through_the_c_abi_matches_the_plain_step() {
     let dt = 1.0 / 60.0;
     // Miri checks the pointer work, which one step exercises fully.
     let steps = if cfg!(miri) { 1 } else { 20 };
-    let run = |scratch: *mut core::ffi::c_void, bytes: usize| {
-        let (mut b, mut c) = (bodies.clone(), contacts.clone());
-        for _ in 0..steps {
-            // SAFETY: live vectors of the stated lengths; the scratch is the caller's buffer.
-            let st = unsafe {
+    // One C step of copies of the scene with the given scratch.
+    let step =
+        |b: &mut Vec<Body>, c: &mut Vec<ContactConstraint>, scratch: *mut core::ffi::c_void, bytes: usize| {
+            // SAFETY: live vectors of the stated lengths; the scratch is the caller's buffer (or
+            // NULL, which the function checks before any use).
+            unsafe {
                 c2d_solver_step_with_scratch(
                     b.as_mut_ptr(),
                     b.len(),
@@ -819,8 +820,12 @@ fn solver_step_with_scratch_through_the_c_abi_matches_the_plain_step() {
                     &s,
                     dt,
                 )
-            };
-            assert_eq!(st, Status::Ok);
+            }
+        };
+    let run = |scratch: *mut core::ffi::c_void, bytes: usize| {
+        let (mut b, mut c) = (bodies.clone(), contacts.clone());
+        for _ in 0..steps {
+            assert_eq!(step(&mut b, &mut c, scratch, bytes), Status::Ok);
         }
         (b, c)
     };
@@ -852,20 +857,10 @@ fn solver_step_with_scratch_through_the_c_abi_matches_the_plain_step() {
         .iter()
         .all(|c| c.points.iter().any(|p| p.normal_impulse > 0.0)));
     let (mut b, mut c) = (bodies.clone(), contacts.clone());
-    // SAFETY: live vectors; the NULL scratch is rejected before use.
-    let st = unsafe {
-        c2d_solver_step_with_scratch(
-            b.as_mut_ptr(),
-            b.len(),
-            c.as_mut_ptr(),
-            c.len(),
-            core::ptr::null_mut(),
-            64,
-            &s,
-            dt,
-        )
-    };
-    assert_eq!(st, Status::NullPointer);
+    assert_eq!(
+        step(&mut b, &mut c, core::ptr::null_mut(), 64),
+        Status::NullPointer
+    );
 }
 
 unsafe extern "C" fn count_bodies(_b: BodyId, ctx: *mut core::ffi::c_void) -> bool {
