@@ -20,19 +20,13 @@ typedef struct c2d_Shape c2d_Shape;
 typedef struct c2d_BodyDef c2d_BodyDef;
 
 
-// Relative tolerance of casts: a hit stops within this fraction of the shapes' size of the
-// target distance.
-#define c2d_CAST_RELATIVE_TOLERANCE 1.0e-5
-
 // Iteration cap of the shape cast's conservative advancement.
 #define c2d_CAST_MAX_ITERATIONS 30
 
-// Outer iteration cap of [`time_of_impact`].
-#define c2d_TOI_MAX_ITERATIONS 40
-
-// Largest rotation a sweep may have (radians). The normalised lerp between rotations π apart
-// is undefined, so sweeps rotating by more than this are invalid input.
-#define c2d_MAX_SWEEP_ROTATION 3.0
+// Relative tolerance of the casts built on GJK ([`crate::cast::shape_cast`] and
+// [`crate::toi::time_of_impact`]): a hit stops within this fraction of the shapes' size of the
+// target distance.
+#define c2d_CAST_RELATIVE_TOLERANCE 1.0e-5
 
 // GJK iteration cap; reaching it reports [`DistanceStatus::NotConverged`].
 #define c2d_GJK_MAX_ITERATIONS 30
@@ -64,6 +58,13 @@ typedef struct c2d_BodyDef c2d_BodyDef;
 // landing flat on two points with about 70% of its bounce, because each point's impulse
 // disturbs the other; four passes bring it within 1%.
 #define c2d_RESTITUTION_PASSES 4
+
+// Outer iteration cap of [`time_of_impact`].
+#define c2d_TOI_MAX_ITERATIONS 40
+
+// Largest rotation a sweep may have (radians). The normalised lerp between rotations π apart
+// is undefined, so sweeps rotating by more than this are invalid input.
+#define c2d_MAX_SWEEP_ROTATION 3.0
 
 // Index meaning "no node".
 #define c2d_NULL_NODE UINT32_MAX
@@ -430,16 +431,6 @@ typedef struct c2d_Aabb {
   struct c2d_Vec2 max;
 } c2d_Aabb;
 
-// Mass properties of a shape with uniform density.
-typedef struct c2d_MassData {
-  // Mass (density × area).
-  float mass;
-  // Centre of mass, local space.
-  struct c2d_Vec2 center;
-  // Rotational inertia about the centre of mass.
-  float rotational_inertia;
-} c2d_MassData;
-
 // Closest points between two segments.
 typedef struct c2d_SegmentDistance {
   // Closest point on the first segment.
@@ -453,6 +444,64 @@ typedef struct c2d_SegmentDistance {
   // Squared distance between the closest points.
   float distance_squared;
 } c2d_SegmentDistance;
+
+// A solid circle.
+typedef struct c2d_Circle {
+  // Centre in local space.
+  struct c2d_Vec2 center;
+  // Radius, `>= 0`.
+  float radius;
+} c2d_Circle;
+
+// A solid capsule: all points within `radius` of the segment `center1`–`center2`.
+// With radius 0 it is a segment; with `center1 == center2` it behaves as a circle.
+typedef struct c2d_Capsule {
+  // First end of the core segment, local space.
+  struct c2d_Vec2 center1;
+  // Second end of the core segment, local space.
+  struct c2d_Vec2 center2;
+  // Radius, `>= 0`.
+  float radius;
+} c2d_Capsule;
+
+// A solid convex polygon with 3 to 8 counter-clockwise vertices and an optional rounding
+// radius (all points within `radius` of the core polygon).
+//
+// Make one through [`Polygon::new`], [`Polygon::make_box`] and friends: they compute the
+// hull, normals and centroid. Queries treat a polygon whose `count` is outside 3..=8 as empty
+// (no contact) rather than trusting it.
+typedef struct c2d_Polygon {
+  // Vertices, counter-clockwise, local space. Only the first `count` are used.
+  struct c2d_Vec2 vertices[c2d_MAX_POLYGON_VERTICES];
+  // Outward unit normal of edge `i` (from vertex `i` to vertex `i + 1`).
+  struct c2d_Vec2 normals[c2d_MAX_POLYGON_VERTICES];
+  // Area centroid of the core polygon, local space.
+  struct c2d_Vec2 centroid;
+  // Rounding radius, `>= 0`.
+  float radius;
+  // Number of vertices, 3..=8.
+  uint32_t count;
+} c2d_Polygon;
+
+// A convex shape for GJK: the convex hull of up to 8 points, grown by `radius`.
+typedef struct c2d_ShapeProxy {
+  // The points (local space); only the first `count` are used.
+  struct c2d_Vec2 points[c2d_MAX_POLYGON_VERTICES];
+  // Number of points, 1..=8.
+  uint32_t count;
+  // Radius added around the hull.
+  float radius;
+} c2d_ShapeProxy;
+
+// Mass properties of a shape with uniform density.
+typedef struct c2d_MassData {
+  // Mass (density × area).
+  float mass;
+  // Centre of mass, local space.
+  struct c2d_Vec2 center;
+  // Rotational inertia about the centre of mass.
+  float rotational_inertia;
+} c2d_MassData;
 
 // Solver tuning. [`SolverSettings::default`] gives Box2D v3's values.
 typedef struct c2d_SolverSettings {
@@ -544,6 +593,30 @@ typedef struct c2d_ContactConstraint {
   uint32_t count;
 } c2d_ContactConstraint;
 
+// Callback for `c2d_tree_query`: return false to stop.
+typedef bool (*c2d_TreeQueryCallback)(uint32_t id, uint64_t user_data, void *context);
+
+// Callback for `c2d_tree_ray_cast`: return 0 to stop, a fraction to clip, the ray's
+// `max_fraction` to continue, a negative value to ignore the proxy.
+typedef float (*c2d_TreeRayCastCallback)(const struct c2d_Ray *ray,
+                                         uint32_t id,
+                                         uint64_t user_data,
+                                         void *context);
+
+// Callback for `c2d_tree_query_pairs`.
+typedef void (*c2d_TreePairCallback)(uint32_t id_a,
+                                     uint64_t user_a,
+                                     uint32_t id_b,
+                                     uint64_t user_b,
+                                     void *context);
+
+// Callback for `c2d_tree_box_cast`: receives the sweep's current maximum fraction; returns as
+// for `c2d_TreeRayCastCallback`.
+typedef float (*c2d_TreeBoxCastCallback)(float max_fraction,
+                                         uint32_t id,
+                                         uint64_t user_data,
+                                         void *context);
+
 // A body handle: slot index plus generation. Stale handles are rejected.
 typedef struct c2d_BodyId {
   // Slot index.
@@ -573,78 +646,6 @@ typedef struct c2d_WorldRayHit {
 // Callback for `c2d_world_query_aabb`: return false to stop.
 typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
 
-// Callback for `c2d_tree_query`: return false to stop.
-typedef bool (*c2d_TreeQueryCallback)(uint32_t id, uint64_t user_data, void *context);
-
-// Callback for `c2d_tree_ray_cast`: return 0 to stop, a fraction to clip, the ray's
-// `max_fraction` to continue, a negative value to ignore the proxy.
-typedef float (*c2d_TreeRayCastCallback)(const struct c2d_Ray *ray,
-                                         uint32_t id,
-                                         uint64_t user_data,
-                                         void *context);
-
-// Callback for `c2d_tree_query_pairs`.
-typedef void (*c2d_TreePairCallback)(uint32_t id_a,
-                                     uint64_t user_a,
-                                     uint32_t id_b,
-                                     uint64_t user_b,
-                                     void *context);
-
-// Callback for `c2d_tree_box_cast`: receives the sweep's current maximum fraction; returns as
-// for `c2d_TreeRayCastCallback`.
-typedef float (*c2d_TreeBoxCastCallback)(float max_fraction,
-                                         uint32_t id,
-                                         uint64_t user_data,
-                                         void *context);
-
-// A solid circle.
-typedef struct c2d_Circle {
-  // Centre in local space.
-  struct c2d_Vec2 center;
-  // Radius, `>= 0`.
-  float radius;
-} c2d_Circle;
-
-// A solid capsule: all points within `radius` of the segment `center1`–`center2`.
-// With radius 0 it is a segment; with `center1 == center2` it behaves as a circle.
-typedef struct c2d_Capsule {
-  // First end of the core segment, local space.
-  struct c2d_Vec2 center1;
-  // Second end of the core segment, local space.
-  struct c2d_Vec2 center2;
-  // Radius, `>= 0`.
-  float radius;
-} c2d_Capsule;
-
-// A solid convex polygon with 3 to 8 counter-clockwise vertices and an optional rounding
-// radius (all points within `radius` of the core polygon).
-//
-// Make one through [`Polygon::new`], [`Polygon::make_box`] and friends: they compute the
-// hull, normals and centroid. Queries treat a polygon whose `count` is outside 3..=8 as empty
-// (no contact) rather than trusting it.
-typedef struct c2d_Polygon {
-  // Vertices, counter-clockwise, local space. Only the first `count` are used.
-  struct c2d_Vec2 vertices[c2d_MAX_POLYGON_VERTICES];
-  // Outward unit normal of edge `i` (from vertex `i` to vertex `i + 1`).
-  struct c2d_Vec2 normals[c2d_MAX_POLYGON_VERTICES];
-  // Area centroid of the core polygon, local space.
-  struct c2d_Vec2 centroid;
-  // Rounding radius, `>= 0`.
-  float radius;
-  // Number of vertices, 3..=8.
-  uint32_t count;
-} c2d_Polygon;
-
-// A convex shape for GJK: the convex hull of up to 8 points, grown by `radius`.
-typedef struct c2d_ShapeProxy {
-  // The points (local space); only the first `count` are used.
-  struct c2d_Vec2 points[c2d_MAX_POLYGON_VERTICES];
-  // Number of points, 1..=8.
-  uint32_t count;
-  // Radius added around the hull.
-  float radius;
-} c2d_ShapeProxy;
-
 // Surface and mass material of a body's shape.
 typedef struct c2d_Material {
   // Mass per unit area (kg/m²); must be positive for dynamic bodies.
@@ -658,38 +659,6 @@ typedef struct c2d_Material {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-// Makes a circle shape. Writes `*out` on success.
-//
-// # Safety
-// `out` must be NULL or point to a writable `c2d_Shape`.
-c2d_Status c2d_make_circle(struct c2d_Vec2 center, float radius, c2d_Shape *out);
-
-// Makes a capsule shape (radius 0: a segment). Writes `*out` on success.
-//
-// # Safety
-// `out` must be NULL or point to a writable `c2d_Shape`.
-c2d_Status c2d_make_capsule(struct c2d_Vec2 center1,
-                            struct c2d_Vec2 center2,
-                            float radius,
-                            c2d_Shape *out);
-
-// Makes a box polygon shape with half extents `hx`, `hy` centred on the local origin.
-//
-// # Safety
-// `out` must be NULL or point to a writable `c2d_Shape`.
-c2d_Status c2d_make_box(float hx, float hy, c2d_Shape *out);
-
-// Makes a convex polygon shape from the hull of `count` (3..=8) points with rounding
-// `radius`.
-//
-// # Safety
-// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` must be NULL or point
-// to a writable `c2d_Shape`.
-c2d_Status c2d_make_polygon(const struct c2d_Vec2 *points,
-                            uint32_t count,
-                            float radius,
-                            c2d_Shape *out);
 
 // Overlap test between two shapes; writes `*out_overlaps`.
 //
@@ -764,6 +733,225 @@ c2d_Status c2d_time_of_impact(const c2d_Shape *a,
                               float max_fraction,
                               struct c2d_ToiOutput *out);
 
+// Whether the world-space `*aabb` and the shape placed at `*xf` overlap or touch.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_aabb_shape(const struct c2d_Aabb *aabb,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   bool *out_overlaps);
+
+// Ray cast against a world-space AABB. Writes `*out_hit` and, on a hit, `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_ray_cast_aabb(const struct c2d_Aabb *aabb,
+                             const struct c2d_Ray *ray,
+                             bool *out_hit,
+                             struct c2d_RayHit *out);
+
+// Closest points between segments `p1`–`q1` and `p2`–`q2`.
+//
+// # Safety
+// `out` must be NULL or writable.
+c2d_Status c2d_segment_distance(struct c2d_Vec2 p1,
+                                struct c2d_Vec2 q1,
+                                struct c2d_Vec2 p2,
+                                struct c2d_Vec2 q2,
+                                struct c2d_SegmentDistance *out);
+
+// Manifold between two circles (see `c2d_collide`).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_circles(const struct c2d_Circle *a,
+                               const struct c2d_Transform *xa,
+                               const struct c2d_Circle *b,
+                               const struct c2d_Transform *xb,
+                               float margin,
+                               struct c2d_Manifold *out);
+
+// Manifold between a capsule (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_capsule_circle(const struct c2d_Capsule *a,
+                                      const struct c2d_Transform *xa,
+                                      const struct c2d_Circle *b,
+                                      const struct c2d_Transform *xb,
+                                      float margin,
+                                      struct c2d_Manifold *out);
+
+// Manifold between two capsules.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_capsules(const struct c2d_Capsule *a,
+                                const struct c2d_Transform *xa,
+                                const struct c2d_Capsule *b,
+                                const struct c2d_Transform *xb,
+                                float margin,
+                                struct c2d_Manifold *out);
+
+// Manifold between a polygon (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_polygon_circle(const struct c2d_Polygon *a,
+                                      const struct c2d_Transform *xa,
+                                      const struct c2d_Circle *b,
+                                      const struct c2d_Transform *xb,
+                                      float margin,
+                                      struct c2d_Manifold *out);
+
+// Manifold between a polygon (A) and a capsule (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_polygon_capsule(const struct c2d_Polygon *a,
+                                       const struct c2d_Transform *xa,
+                                       const struct c2d_Capsule *b,
+                                       const struct c2d_Transform *xb,
+                                       float margin,
+                                       struct c2d_Manifold *out);
+
+// Manifold between two polygons.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_polygons(const struct c2d_Polygon *a,
+                                const struct c2d_Transform *xa,
+                                const struct c2d_Polygon *b,
+                                const struct c2d_Transform *xb,
+                                float margin,
+                                struct c2d_Manifold *out);
+
+// Overlap of two circles (touching counts); writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_circles(const struct c2d_Circle *a,
+                                const struct c2d_Transform *xa,
+                                const struct c2d_Circle *b,
+                                const struct c2d_Transform *xb,
+                                bool *out);
+
+// Overlap of a capsule (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_capsule_circle(const struct c2d_Capsule *a,
+                                       const struct c2d_Transform *xa,
+                                       const struct c2d_Circle *b,
+                                       const struct c2d_Transform *xb,
+                                       bool *out);
+
+// Overlap of two capsules.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_capsules(const struct c2d_Capsule *a,
+                                 const struct c2d_Transform *xa,
+                                 const struct c2d_Capsule *b,
+                                 const struct c2d_Transform *xb,
+                                 bool *out);
+
+// Overlap of a polygon (A) and a circle (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_polygon_circle(const struct c2d_Polygon *a,
+                                       const struct c2d_Transform *xa,
+                                       const struct c2d_Circle *b,
+                                       const struct c2d_Transform *xb,
+                                       bool *out);
+
+// Overlap of a polygon (A) and a capsule (B).
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_polygon_capsule(const struct c2d_Polygon *a,
+                                        const struct c2d_Transform *xa,
+                                        const struct c2d_Capsule *b,
+                                        const struct c2d_Transform *xb,
+                                        bool *out);
+
+// Overlap of two polygons.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_polygons(const struct c2d_Polygon *a,
+                                 const struct c2d_Transform *xa,
+                                 const struct c2d_Polygon *b,
+                                 const struct c2d_Transform *xb,
+                                 bool *out);
+
+// Overlap of two AABBs (touching counts); writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_aabbs(const struct c2d_Aabb *a, const struct c2d_Aabb *b, bool *out);
+
+// Builds the GJK proxy of a shape (its core points and radius); writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_make_proxy(const c2d_Shape *shape, struct c2d_ShapeProxy *out);
+
+// GJK distance between two proxies placed at `*xa` and `*xb`; `cache` (may be NULL) warm
+// starts and is updated. Invalid proxies give `status = C2D_DISTANCE_STATUS_INVALID_INPUT`
+// in `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid; `cache`, when not NULL, readable and writable.
+c2d_Status c2d_proxy_distance(const struct c2d_ShapeProxy *a,
+                              const struct c2d_Transform *xa,
+                              const struct c2d_ShapeProxy *b,
+                              const struct c2d_Transform *xb,
+                              struct c2d_SimplexCache *cache,
+                              struct c2d_DistanceOutput *out);
+
+// The transform of a sweep at `beta` in [0, 1]; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_sweep_transform_at(const struct c2d_Sweep *sweep,
+                                  float beta,
+                                  struct c2d_Transform *out);
+
+// Makes a circle shape. Writes `*out` on success.
+//
+// # Safety
+// `out` must be NULL or point to a writable `c2d_Shape`.
+c2d_Status c2d_make_circle(struct c2d_Vec2 center, float radius, c2d_Shape *out);
+
+// Makes a capsule shape (radius 0: a segment). Writes `*out` on success.
+//
+// # Safety
+// `out` must be NULL or point to a writable `c2d_Shape`.
+c2d_Status c2d_make_capsule(struct c2d_Vec2 center1,
+                            struct c2d_Vec2 center2,
+                            float radius,
+                            c2d_Shape *out);
+
+// Makes a box polygon shape with half extents `hx`, `hy` centred on the local origin.
+//
+// # Safety
+// `out` must be NULL or point to a writable `c2d_Shape`.
+c2d_Status c2d_make_box(float hx, float hy, c2d_Shape *out);
+
+// Makes a convex polygon shape from the hull of `count` (3..=8) points with rounding
+// `radius`.
+//
+// # Safety
+// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` must be NULL or point
+// to a writable `c2d_Shape`.
+c2d_Status c2d_make_polygon(const struct c2d_Vec2 *points,
+                            uint32_t count,
+                            float radius,
+                            c2d_Shape *out);
+
 // Makes a box with half extents `hx`, `hy`, rounding `radius`, centred at `center` and
 // rotated by `rot` (local space).
 //
@@ -811,34 +999,6 @@ c2d_Status c2d_shape_contains_point(const c2d_Shape *shape,
 // # Safety
 // Pointers must be NULL or valid (`out` may alias `shape`).
 c2d_Status c2d_shape_inflate(const c2d_Shape *shape, float amount, c2d_Shape *out);
-
-// Whether the world-space `*aabb` and the shape placed at `*xf` overlap or touch.
-//
-// # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_aabb_shape(const struct c2d_Aabb *aabb,
-                                   const c2d_Shape *shape,
-                                   const struct c2d_Transform *xf,
-                                   bool *out_overlaps);
-
-// Ray cast against a world-space AABB. Writes `*out_hit` and, on a hit, `*out`.
-//
-// # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_ray_cast_aabb(const struct c2d_Aabb *aabb,
-                             const struct c2d_Ray *ray,
-                             bool *out_hit,
-                             struct c2d_RayHit *out);
-
-// Closest points between segments `p1`–`q1` and `p2`–`q2`.
-//
-// # Safety
-// `out` must be NULL or writable.
-c2d_Status c2d_segment_distance(struct c2d_Vec2 p1,
-                                struct c2d_Vec2 q1,
-                                struct c2d_Vec2 p2,
-                                struct c2d_Vec2 q2,
-                                struct c2d_SegmentDistance *out);
 
 // Writes Box2D v3's default solver settings (gravity (0, −10), 4 sub-steps, contacts at
 // 30 Hz with damping ratio 10, push-out at most 3 m/s, restitution threshold 1 m/s).
@@ -963,137 +1123,6 @@ c2d_Status c2d_solver_contacts(struct c2d_Body *bodies,
                                const struct c2d_SolverSettings *settings,
                                float h,
                                uint32_t pass);
-
-// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
-// `*out`. Free it with `c2d_world_free`.
-//
-// # Safety
-// `settings` NULL or readable; `out` NULL or writable.
-c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2d_World **out);
-
-// Frees a world (NULL is ignored).
-//
-// # Safety
-// `world` must be NULL or a live handle, not used afterwards.
-void c2d_world_free(struct c2d_World *world);
-
-// Adds a body; writes its id to `*out_id`.
-//
-// # Safety
-// `world` NULL or live; other pointers NULL or valid.
-c2d_Status c2d_world_add_body(struct c2d_World *world,
-                              const c2d_BodyDef *def,
-                              struct c2d_BodyId *out_id);
-
-// Removes a body (touching contacts produce end events). Stale ids:
-// `C2D_STATUS_INVALID_BODY`.
-//
-// # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
-
-// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64).
-//
-// # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
-
-// Sets the contact recycling distance in metres (default `c2d_CONTACT_RECYCLE_DISTANCE`;
-// 0 recomputes every manifold every step). Negative or non-finite:
-// `C2D_STATUS_INVALID_INPUT`.
-//
-// # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_recycle_distance(struct c2d_World *world, float distance);
-
-// Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
-//
-// # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_get_body(const struct c2d_World *world,
-                              struct c2d_BodyId id,
-                              struct c2d_Body *out);
-
-// Writes a body's user data (given at creation) to `*out`.
-//
-// # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_user_data(const struct c2d_World *world, struct c2d_BodyId id, uint64_t *out);
-
-// Sets a body's velocities (ignored for static bodies).
-//
-// # Safety
-// `world` NULL or live; `linear` NULL or readable.
-c2d_Status c2d_world_set_velocity(struct c2d_World *world,
-                                  struct c2d_BodyId id,
-                                  const struct c2d_Vec2 *linear,
-                                  float angular);
-
-// Teleports a body to `*xf`.
-//
-// # Safety
-// `world` NULL or live; `xf` NULL or readable.
-c2d_Status c2d_world_set_transform(struct c2d_World *world,
-                                   struct c2d_BodyId id,
-                                   const struct c2d_Transform *xf);
-
-// Writes the number of live bodies and of touching contacts (either pointer may be NULL).
-//
-// # Safety
-// `world` NULL or live; the outputs NULL or writable.
-c2d_Status c2d_world_counts(const struct c2d_World *world,
-                            uint32_t *out_bodies,
-                            uint32_t *out_contacts);
-
-// The last step's begin-touch events (with their first manifold); see `copy` rules:
-// up to `capacity` are copied into `buffer`, the total is written to `*out_count`.
-//
-// # Safety
-// `world` NULL or live; `buffer` room for `capacity` events (NULL with 0).
-c2d_Status c2d_world_begin_events(const struct c2d_World *world,
-                                  struct c2d_ContactEvent *buffer,
-                                  size_t capacity,
-                                  size_t *out_count);
-
-// The last step's end-touch events (and those of bodies removed since), copied as in
-// `c2d_world_begin_events`.
-//
-// # Safety
-// As `c2d_world_begin_events`.
-c2d_Status c2d_world_end_events(const struct c2d_World *world,
-                                struct c2d_ContactEvent *buffer,
-                                size_t capacity,
-                                size_t *out_count);
-
-// Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
-// was a hit to `*out_hit`, and the hit to `*out` only when there was.
-//
-// # Safety
-// `world` NULL or live; other pointers NULL or valid.
-c2d_Status c2d_world_ray_cast(const struct c2d_World *world,
-                              const struct c2d_Vec2 *origin,
-                              const struct c2d_Vec2 *translation,
-                              bool *out_hit,
-                              struct c2d_WorldRayHit *out);
-
-// Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
-//
-// # Safety
-// `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
-c2d_Status c2d_world_query_aabb(const struct c2d_World *world,
-                                const struct c2d_Aabb *aabb,
-                                c2d_WorldQueryCallback callback,
-                                void *context);
-
-// Makes a body definition with zero velocity, the default material (density 1,
-// friction 0.6, restitution 0) and no user data.
-//
-// # Safety
-// `shape` and `xf` NULL or readable; `out` NULL or writable.
-c2d_Status c2d_body_def(uint32_t kind,
-                        const struct c2d_Transform *xf,
-                        const c2d_Shape *shape,
-                        c2d_BodyDef *out);
 
 // Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with
 // `c2d_tree_free`.
@@ -1271,164 +1300,136 @@ c2d_Status c2d_tree_set_category_bits(struct c2d_Tree *tree, uint32_t id, uint64
 // Pointers must be NULL or valid.
 c2d_Status c2d_tree_root_bounds(const struct c2d_Tree *tree, bool *out_has, struct c2d_Aabb *out);
 
-// Manifold between two circles (see `c2d_collide`).
+// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
+// `*out`. Free it with `c2d_world_free`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_collide_circles(const struct c2d_Circle *a,
-                               const struct c2d_Transform *xa,
-                               const struct c2d_Circle *b,
-                               const struct c2d_Transform *xb,
-                               float margin,
-                               struct c2d_Manifold *out);
+// `settings` NULL or readable; `out` NULL or writable.
+c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2d_World **out);
 
-// Manifold between a capsule (A) and a circle (B).
+// Frees a world (NULL is ignored).
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_collide_capsule_circle(const struct c2d_Capsule *a,
-                                      const struct c2d_Transform *xa,
-                                      const struct c2d_Circle *b,
-                                      const struct c2d_Transform *xb,
-                                      float margin,
-                                      struct c2d_Manifold *out);
+// `world` must be NULL or a live handle, not used afterwards.
+void c2d_world_free(struct c2d_World *world);
 
-// Manifold between two capsules.
+// Adds a body; writes its id to `*out_id`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_collide_capsules(const struct c2d_Capsule *a,
-                                const struct c2d_Transform *xa,
-                                const struct c2d_Capsule *b,
-                                const struct c2d_Transform *xb,
-                                float margin,
-                                struct c2d_Manifold *out);
+// `world` NULL or live; other pointers NULL or valid.
+c2d_Status c2d_world_add_body(struct c2d_World *world,
+                              const c2d_BodyDef *def,
+                              struct c2d_BodyId *out_id);
 
-// Manifold between a polygon (A) and a circle (B).
+// Removes a body (touching contacts produce end events). Stale ids:
+// `C2D_STATUS_INVALID_BODY`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_collide_polygon_circle(const struct c2d_Polygon *a,
-                                      const struct c2d_Transform *xa,
-                                      const struct c2d_Circle *b,
-                                      const struct c2d_Transform *xb,
-                                      float margin,
-                                      struct c2d_Manifold *out);
+// `world` NULL or live.
+c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
 
-// Manifold between a polygon (A) and a capsule (B).
+// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64).
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_collide_polygon_capsule(const struct c2d_Polygon *a,
-                                       const struct c2d_Transform *xa,
-                                       const struct c2d_Capsule *b,
-                                       const struct c2d_Transform *xb,
-                                       float margin,
-                                       struct c2d_Manifold *out);
+// `world` NULL or live.
+c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
 
-// Manifold between two polygons.
+// Sets the contact recycling distance in metres (default `c2d_CONTACT_RECYCLE_DISTANCE`;
+// 0 recomputes every manifold every step). Negative or non-finite:
+// `C2D_STATUS_INVALID_INPUT`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_collide_polygons(const struct c2d_Polygon *a,
-                                const struct c2d_Transform *xa,
-                                const struct c2d_Polygon *b,
-                                const struct c2d_Transform *xb,
-                                float margin,
-                                struct c2d_Manifold *out);
+// `world` NULL or live.
+c2d_Status c2d_world_set_recycle_distance(struct c2d_World *world, float distance);
 
-// Overlap of two circles (touching counts); writes `*out`.
+// Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_circles(const struct c2d_Circle *a,
-                                const struct c2d_Transform *xa,
-                                const struct c2d_Circle *b,
-                                const struct c2d_Transform *xb,
-                                bool *out);
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_get_body(const struct c2d_World *world,
+                              struct c2d_BodyId id,
+                              struct c2d_Body *out);
 
-// Overlap of a capsule (A) and a circle (B).
+// Writes a body's user data (given at creation) to `*out`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_capsule_circle(const struct c2d_Capsule *a,
-                                       const struct c2d_Transform *xa,
-                                       const struct c2d_Circle *b,
-                                       const struct c2d_Transform *xb,
-                                       bool *out);
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_user_data(const struct c2d_World *world, struct c2d_BodyId id, uint64_t *out);
 
-// Overlap of two capsules.
+// Sets a body's velocities (ignored for static bodies).
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_capsules(const struct c2d_Capsule *a,
-                                 const struct c2d_Transform *xa,
-                                 const struct c2d_Capsule *b,
-                                 const struct c2d_Transform *xb,
-                                 bool *out);
+// `world` NULL or live; `linear` NULL or readable.
+c2d_Status c2d_world_set_velocity(struct c2d_World *world,
+                                  struct c2d_BodyId id,
+                                  const struct c2d_Vec2 *linear,
+                                  float angular);
 
-// Overlap of a polygon (A) and a circle (B).
+// Teleports a body to `*xf`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_polygon_circle(const struct c2d_Polygon *a,
-                                       const struct c2d_Transform *xa,
-                                       const struct c2d_Circle *b,
-                                       const struct c2d_Transform *xb,
-                                       bool *out);
+// `world` NULL or live; `xf` NULL or readable.
+c2d_Status c2d_world_set_transform(struct c2d_World *world,
+                                   struct c2d_BodyId id,
+                                   const struct c2d_Transform *xf);
 
-// Overlap of a polygon (A) and a capsule (B).
+// Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_polygon_capsule(const struct c2d_Polygon *a,
-                                        const struct c2d_Transform *xa,
-                                        const struct c2d_Capsule *b,
-                                        const struct c2d_Transform *xb,
-                                        bool *out);
+// `world` NULL or live; the outputs NULL or writable.
+c2d_Status c2d_world_counts(const struct c2d_World *world,
+                            uint32_t *out_bodies,
+                            uint32_t *out_contacts);
 
-// Overlap of two polygons.
+// The last step's begin-touch events (with their first manifold); see `copy` rules:
+// up to `capacity` are copied into `buffer`, the total is written to `*out_count`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_polygons(const struct c2d_Polygon *a,
-                                 const struct c2d_Transform *xa,
-                                 const struct c2d_Polygon *b,
-                                 const struct c2d_Transform *xb,
-                                 bool *out);
+// `world` NULL or live; `buffer` room for `capacity` events (NULL with 0).
+c2d_Status c2d_world_begin_events(const struct c2d_World *world,
+                                  struct c2d_ContactEvent *buffer,
+                                  size_t capacity,
+                                  size_t *out_count);
 
-// Overlap of two AABBs (touching counts); writes `*out`.
+// The last step's end-touch events (and those of bodies removed since), copied as in
+// `c2d_world_begin_events`.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_overlaps_aabbs(const struct c2d_Aabb *a, const struct c2d_Aabb *b, bool *out);
+// As `c2d_world_begin_events`.
+c2d_Status c2d_world_end_events(const struct c2d_World *world,
+                                struct c2d_ContactEvent *buffer,
+                                size_t capacity,
+                                size_t *out_count);
 
-// Builds the GJK proxy of a shape (its core points and radius); writes `*out`.
+// Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
+// was a hit to `*out_hit`, and the hit to `*out` only when there was.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_make_proxy(const c2d_Shape *shape, struct c2d_ShapeProxy *out);
+// `world` NULL or live; other pointers NULL or valid.
+c2d_Status c2d_world_ray_cast(const struct c2d_World *world,
+                              const struct c2d_Vec2 *origin,
+                              const struct c2d_Vec2 *translation,
+                              bool *out_hit,
+                              struct c2d_WorldRayHit *out);
 
-// GJK distance between two proxies placed at `*xa` and `*xb`; `cache` (may be NULL) warm
-// starts and is updated. Invalid proxies give `status = C2D_DISTANCE_STATUS_INVALID_INPUT`
-// in `*out`.
+// Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
 //
 // # Safety
-// Pointers must be NULL or valid; `cache`, when not NULL, readable and writable.
-c2d_Status c2d_proxy_distance(const struct c2d_ShapeProxy *a,
-                              const struct c2d_Transform *xa,
-                              const struct c2d_ShapeProxy *b,
-                              const struct c2d_Transform *xb,
-                              struct c2d_SimplexCache *cache,
-                              struct c2d_DistanceOutput *out);
+// `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
+c2d_Status c2d_world_query_aabb(const struct c2d_World *world,
+                                const struct c2d_Aabb *aabb,
+                                c2d_WorldQueryCallback callback,
+                                void *context);
 
-// The transform of a sweep at `beta` in [0, 1]; writes `*out`.
+// Makes a body definition with zero velocity, the default material (density 1,
+// friction 0.6, restitution 0) and no user data.
 //
 // # Safety
-// Pointers must be NULL or valid.
-c2d_Status c2d_sweep_transform_at(const struct c2d_Sweep *sweep,
-                                  float beta,
-                                  struct c2d_Transform *out);
+// `shape` and `xf` NULL or readable; `out` NULL or writable.
+c2d_Status c2d_body_def(uint32_t kind,
+                        const struct c2d_Transform *xf,
+                        const c2d_Shape *shape,
+                        c2d_BodyDef *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,4 +1,5 @@
-//! Distance queries: segment–segment closest points and GJK between any two shapes.
+//! Distance queries: GJK between any two shapes (segment–segment closest points live in
+//! [`crate::segment`] and are re-exported here).
 //!
 //! GJK works on a [`ShapeProxy`] (up to 8 points plus a radius), runs in shape A's local frame
 //! and uses tolerances relative to the proxies' size, so its accuracy depends neither on where
@@ -6,38 +7,9 @@
 //! sizes of 100–1000; these do not).
 
 use crate::geometry::{GeometryError, Shape, MAX_POLYGON_VERTICES};
-use crate::manifold::segment_closest;
 use crate::math::{Transform, Vec2};
+pub use crate::segment::{segment_distance, SegmentDistance};
 use bytemuck::{Pod, Zeroable};
-
-/// Closest points between two segments.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct SegmentDistance {
-    /// Closest point on the first segment.
-    pub closest1: Vec2,
-    /// Closest point on the second segment.
-    pub closest2: Vec2,
-    /// Fraction along the first segment (`p1 + fraction1 (q1 - p1)`), in `[0, 1]`.
-    pub fraction1: f32,
-    /// Fraction along the second segment, in `[0, 1]`.
-    pub fraction2: f32,
-    /// Squared distance between the closest points.
-    pub distance_squared: f32,
-}
-
-/// Closest points between segments `p1`–`q1` and `p2`–`q2` (zero-length segments allowed).
-#[must_use]
-pub fn segment_distance(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> SegmentDistance {
-    let s = segment_closest(p1, q1, p2, q2);
-    SegmentDistance {
-        closest1: s.c1,
-        closest2: s.c2,
-        fraction1: s.f1,
-        fraction2: s.f2,
-        distance_squared: s.dist_sq,
-    }
-}
 
 /// A convex shape for GJK: the convex hull of up to 8 points, grown by `radius`.
 #[repr(C)]
@@ -179,8 +151,9 @@ impl ShapeProxy {
         Some(extent)
     }
 
+    /// The index of the point furthest along `d` (the first of equals).
     #[inline]
-    fn support(&self, d: Vec2) -> usize {
+    pub(crate) fn support(&self, d: Vec2) -> usize {
         let pts = self.points();
         let mut best = 0;
         let mut best_v = pts[0].dot(d);
@@ -194,7 +167,9 @@ impl ShapeProxy {
         best
     }
 
-    fn extent(&self) -> f32 {
+    /// The largest absolute coordinate of the points, or the radius if larger: the scale of
+    /// the proxy's round-off in its own frame.
+    pub(crate) fn extent(&self) -> f32 {
         // Points are validated finite before this is called: plain compares, not NaN-aware max.
         let mut m = self.radius;
         for p in self.points() {
@@ -210,6 +185,11 @@ impl ShapeProxy {
         m
     }
 }
+
+/// Relative tolerance of the casts built on GJK ([`crate::cast::shape_cast`] and
+/// [`crate::toi::time_of_impact`]): a hit stops within this fraction of the shapes' size of the
+/// target distance.
+pub const CAST_RELATIVE_TOLERANCE: f32 = 1.0e-5;
 
 /// GJK warm-start cache: the support indices of the last simplex. Zero-initialise it before the
 /// first query (`SimplexCache::default()` or zeroed memory in C) and keep it per pair. A cache

@@ -19,6 +19,11 @@ pub(crate) fn atan2(y: f32, x: f32) -> f32 {
 }
 
 #[inline]
+pub(crate) fn tan(x: f32) -> f32 {
+    libm::tanf(x)
+}
+
+#[inline]
 pub(crate) fn sin(x: f32) -> f32 {
     libm::sinf(x)
 }

@@ -5,6 +5,7 @@
 
 use crate::fmath;
 use crate::math::{Aabb, Rot, Transform, Vec2};
+pub use crate::segment::closest_point_on_segment;
 use bytemuck::{Pod, Zeroable};
 use core::fmt;
 
@@ -245,19 +246,6 @@ impl Capsule {
     pub fn inflated(&self, amount: f32) -> Result<Capsule, GeometryError> {
         inflate_radius(self.radius, amount).map(|radius| Capsule { radius, ..*self })
     }
-}
-
-/// Closest point to `p` on the segment `a`–`b` (handles `a == b`).
-#[inline]
-#[must_use]
-pub fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
-    let e = b - a;
-    let ee = e.dot(e);
-    if ee <= 0.0 {
-        return a;
-    }
-    let t = ((p - a).dot(e) / ee).clamp(0.0, 1.0);
-    a.mul_add(t, e)
 }
 
 /// Builds the convex hull of up to 8 points: welds points closer than
@@ -776,5 +764,31 @@ impl From<Capsule> for Shape {
 impl From<Polygon> for Shape {
     fn from(s: Polygon) -> Shape {
         Shape::Polygon(s)
+    }
+}
+
+/// A segment is treated as a point when shorter than this fraction of the pair's scale.
+pub(crate) const DEGENERATE_SEGMENT: f32 = 1.0e-6;
+
+/// Capsule degenerate to a point (both centres closer than the tolerance): treat as a circle.
+#[inline]
+pub(crate) fn capsule_as_circle(c: &Capsule) -> Option<Circle> {
+    // Squared lengths (no square root on this path, which every capsule query takes); plain
+    // compares, where a NaN anywhere makes the test false and the capsule path rejects it.
+    let d = c.center2 - c.center1;
+    let len_sq = d.dot(d);
+    let (a1, a2) = (c.center1.abs(), c.center2.abs());
+    let larger = |x: f32, y: f32| if x > y { x } else { y };
+    let scale = larger(larger(larger(a1.x, a1.y), larger(a2.x, a2.y)), c.radius);
+    let tol = DEGENERATE_SEGMENT * scale;
+    let tol_sq = tol * tol;
+    // `tol_sq` overflows only for coordinates beyond 1e25; such a capsule stays a capsule.
+    if (len_sq <= tol_sq && tol_sq < f32::INFINITY) || len_sq == 0.0 {
+        Some(Circle {
+            center: (c.center1 + c.center2) * 0.5,
+            radius: c.radius,
+        })
+    } else {
+        None
     }
 }

@@ -39,6 +39,15 @@
 //! - `capi` (feature `capi`) — the whole API as `c2d_*` C functions; header
 //!   `include/collide2d.h`, static library from the `clib/` crate.
 //!
+//! ## Layout
+//! One module per algorithm family, each layer using only the ones before it (checked by
+//! `tests/layers.rs`): `fmath` (the only caller of `libm`) → [`math`] (`Vec2`, `Rot`,
+//! `Transform`, `Aabb`, `Ray`) → [`segment`] (closest points on segments) → [`geometry`]
+//! (shapes, hull, mass, bounds) → [`distance`] (GJK, proxies) → [`narrowphase`] (overlap and
+//! manifolds, one file per pair family) → [`raycast`], [`toi`], [`cast`] → [`tree`] → `solver` →
+//! `world` → `capi` (one file per C domain). The modules `manifold` and `overlap` keep the
+//! earlier paths of the narrow phase's two halves.
+//!
 //! ## Conventions
 //! | what | convention |
 //! |---|---|
@@ -100,44 +109,62 @@ pub mod cast;
 pub mod distance;
 mod fmath;
 pub mod geometry;
-pub mod manifold;
 pub mod math;
-pub mod overlap;
+pub mod narrowphase;
 pub mod raycast;
+pub mod segment;
 #[cfg(feature = "solver")]
 pub mod solver;
+#[cfg(test)]
+mod test_rng;
+pub mod toi;
 pub mod tree;
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub mod world;
 
-pub use cast::{
-    shape_cast, time_of_impact, CastOutput, CastState, Sweep, ToiOutput, ToiState, CAST_MAX_ITERATIONS,
-    CAST_RELATIVE_TOLERANCE, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS,
-};
+/// Contact manifolds: the manifold half of [`narrowphase`], under its earlier path.
+pub mod manifold {
+    pub use crate::narrowphase::{
+        collide, collide_capsule_circle, collide_capsules, collide_circles, collide_polygon_capsule,
+        collide_polygon_circle, collide_polygons, collide_with_margin, Manifold, ManifoldPoint,
+        CAPSULE_FACE_TOLERANCE, FEATURE_EDGE,
+    };
+}
+
+/// Boolean overlap tests: the overlap half of [`narrowphase`], under its earlier path.
+pub mod overlap {
+    pub use crate::narrowphase::{
+        overlaps, overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape,
+        overlaps_aabbs, overlaps_capsule_circle, overlaps_capsules, overlaps_circles,
+        overlaps_polygon_capsule, overlaps_polygon_circle, overlaps_polygons,
+    };
+}
+
+pub use cast::{shape_cast, CastOutput, CastState, CAST_MAX_ITERATIONS, CAST_RELATIVE_TOLERANCE};
 pub use distance::{
-    proxy_distance, segment_distance, shape_distance, DistanceOutput, DistanceStatus, SegmentDistance,
-    ShapeProxy, SimplexCache, GJK_MAX_ITERATIONS,
+    proxy_distance, shape_distance, DistanceOutput, DistanceStatus, ShapeProxy, SimplexCache,
+    GJK_MAX_ITERATIONS,
 };
 pub use geometry::{
-    closest_point_on_segment, compute_hull, Capsule, Circle, GeometryError, MassData, Polygon, Shape,
-    HULL_RELATIVE_TOLERANCE, MAX_POLYGON_VERTICES,
+    compute_hull, Capsule, Circle, GeometryError, MassData, Polygon, Shape, HULL_RELATIVE_TOLERANCE,
+    MAX_POLYGON_VERTICES,
 };
-pub use manifold::{
+pub use math::{Aabb, Ray, Rot, Transform, Vec2};
+pub use narrowphase::{
     collide, collide_capsule_circle, collide_capsules, collide_circles, collide_polygon_capsule,
     collide_polygon_circle, collide_polygons, collide_with_margin, Manifold, ManifoldPoint,
     CAPSULE_FACE_TOLERANCE, FEATURE_EDGE,
 };
-pub use math::{Aabb, Rot, Transform, Vec2};
-pub use overlap::{
+pub use narrowphase::{
     overlaps, overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape,
     overlaps_aabbs, overlaps_capsule_circle, overlaps_capsules, overlaps_circles, overlaps_polygon_capsule,
     overlaps_polygon_circle, overlaps_polygons,
 };
-pub use raycast::{
-    ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, Ray, RayHit,
-};
+pub use raycast::{ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, RayHit};
+pub use segment::{closest_point_on_segment, segment_distance, SegmentDistance};
 #[cfg(feature = "solver")]
 pub use solver::{Body, ConstraintPoint, ContactBlock, ContactConstraint, SolverError, SolverSettings};
+pub use toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 pub use tree::{DynamicTree, NodeStorage, TreeError, TreeNode, DEFAULT_AABB_MARGIN, NULL_NODE};
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{

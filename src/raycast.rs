@@ -12,35 +12,10 @@
 //!   of the side facing the ray.
 
 use crate::fmath;
-use crate::geometry::{Capsule, Circle, Polygon, Shape};
-use crate::manifold::capsule_as_circle;
+use crate::geometry::{capsule_as_circle, Capsule, Circle, Polygon, Shape};
+pub use crate::math::Ray;
 use crate::math::{Aabb, Transform, Vec2};
 use bytemuck::{Pod, Zeroable};
-
-/// A ray (or a segment sweep): `origin + t * translation`, `t` in `[0, max_fraction]`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
-pub struct Ray {
-    /// Start point, world space.
-    pub origin: Vec2,
-    /// Direction and length, world space.
-    pub translation: Vec2,
-    /// Largest fraction of `translation` to consider, usually 1.
-    pub max_fraction: f32,
-}
-
-impl Ray {
-    /// A ray from `origin` along `translation` with `max_fraction = 1`.
-    #[inline]
-    #[must_use]
-    pub fn new(origin: Vec2, translation: Vec2) -> Ray {
-        Ray {
-            origin,
-            translation,
-            max_fraction: 1.0,
-        }
-    }
-}
 
 /// Where a ray hits a shape.
 #[repr(C)]

@@ -54,11 +54,12 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::fmath;
 use crate::geometry::MassData;
-use crate::manifold::Manifold;
 use crate::math::{Rot, Transform, Vec2};
+use crate::narrowphase::Manifold;
 
 mod block;
 mod lanes;
+#[cfg(feature = "alloc")]
 pub(crate) use block::is_fixed;
 pub use block::ContactBlock;
 use block::Pass;

@@ -14,8 +14,7 @@
 //! - Misuse (stale or out-of-range ids, non-finite boxes, a full fixed buffer) returns a
 //!   [`TreeError`] and leaves the tree valid; [`DynamicTree::validate`] checks every invariant.
 
-use crate::math::{Aabb, Vec2};
-use crate::raycast::Ray;
+use crate::math::{Aabb, Ray, Vec2};
 use bytemuck::{Pod, Zeroable};
 
 /// Index meaning "no node".

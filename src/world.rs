@@ -49,10 +49,9 @@
 use alloc::vec::Vec;
 
 use crate::geometry::Shape;
-use crate::manifold::{collide_with_margin, Manifold};
-use crate::math::{Aabb, Rot, Transform, Vec2};
-use crate::overlap::overlaps_aabb_shape;
-use crate::raycast::{ray_cast, Ray, RayHit};
+use crate::math::{Aabb, Ray, Rot, Transform, Vec2};
+use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
+use crate::raycast::{ray_cast, RayHit};
 use crate::solver::{
     self, mix_friction, mix_restitution, non_negative, positive, Body, ContactConstraint, SolverError,
     SolverSettings,

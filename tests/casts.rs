@@ -4,13 +4,6 @@ mod common;
 use collide2d::*;
 use common::*;
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-fn at(x: f32, y: f32) -> Transform {
-    Transform::from_translation(v(x, y))
-}
-
 #[test]
 fn regression_big_circle_into_an_aabb_edge() {
     // Circle r 50 from (−4900, 30) moving (5000, 0) into the box [0, 200] × [−100, 100]: its

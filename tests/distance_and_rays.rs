@@ -4,13 +4,6 @@ mod common;
 use collide2d::*;
 use common::*;
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-fn at(x: f32, y: f32) -> Transform {
-    Transform::from_translation(v(x, y))
-}
-
 #[test]
 fn segment_distance_hand_cases() {
     // Parallel, offset by 1: closest points at the overlap start.

@@ -1,6 +1,8 @@
-//! Numbered hand-derived scenarios for every pair of kinds, including the degenerate ones.
+//! Hand-derived scenarios for every pair of kinds, including the degenerate ones.
 //! Expected values are worked out on paper in the comment above each assertion.
+mod common;
 use collide2d::*;
+use common::{at, v};
 
 const EPS: f32 = 1e-5;
 
@@ -25,12 +27,6 @@ macro_rules! ensure_small {
     };
 }
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-fn at(x: f32, y: f32) -> Transform {
-    Transform::from_translation(v(x, y))
-}
 fn circle(r: f32) -> Shape {
     Shape::Circle(Circle::new(Vec2::ZERO, r).unwrap())
 }
@@ -62,7 +58,7 @@ fn sorted_points(m: &Manifold) -> Vec<ManifoldPoint> {
 }
 
 #[test]
-fn t01_circles_overlapping() {
+fn circles_overlapping() {
     // r 1 at 0 and r 0.5 at (1.2, 0): depth 1.5 - 1.2 = 0.3, normal +x, surfaces at x = 1 and
     // x = 0.7, midpoint 0.85.
     let m = check_agrees(&circle(1.0), at(0.0, 0.0), &circle(0.5), at(1.2, 0.0));
@@ -74,7 +70,7 @@ fn t01_circles_overlapping() {
 }
 
 #[test]
-fn t02_circles_coincident_centres_use_a_x_axis() {
+fn circles_coincident_centres_use_a_x_axis() {
     // Same centre; A rotated by 90°: A's local +x is world +y. Depth = r1 + r2 = 1.5.
     let m = check_agrees(
         &circle(1.0),
@@ -89,7 +85,7 @@ fn t02_circles_coincident_centres_use_a_x_axis() {
 }
 
 #[test]
-fn t03_exactly_touching_counts_everywhere() {
+fn exactly_touching_counts_everywhere() {
     // Circles: 1 + 1 = distance 2 exactly.
     let m = check_agrees(&circle(1.0), at(0.0, 0.0), &circle(1.0), at(2.0, 0.0));
     assert_eq!(m.count, 1);
@@ -117,7 +113,7 @@ fn t03_exactly_touching_counts_everywhere() {
 }
 
 #[test]
-fn t04_capsule_circle_side_and_centre_on_segment() {
+fn capsule_circle_side_and_centre_on_segment() {
     // Capsule (−1,0)–(1,0) r 0.5; circle r 0.5 at (0, 0.8): depth 0.2, normal +y,
     // surfaces at y = 0.5 and 0.3, midpoint 0.4.
     let cap = capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.5);
@@ -141,7 +137,7 @@ fn t04_capsule_circle_side_and_centre_on_segment() {
 }
 
 #[test]
-fn t05_polygon_circle_face_vertex_inside_corner() {
+fn polygon_circle_face_vertex_inside_corner() {
     let b = boxs(1.0, 1.0);
     // Face region: circle r .5 at (1.3, .2): depth .2, normal +x, point x = (1 + .8)/2 = .9.
     let m = check_agrees(&b, at(0.0, 0.0), &circle(0.5), at(1.3, 0.2));
@@ -168,7 +164,7 @@ fn t05_polygon_circle_face_vertex_inside_corner() {
 }
 
 #[test]
-fn t06_capsules_parallel_give_two_points() {
+fn capsules_parallel_give_two_points() {
     // A (−1,0)–(1,0) r .25; B (−.5,.4)–(1.5,.4) r .25. Overlap of projections x ∈ [−.5, 1].
     // Gap between cores 0.4, depth 0.5 − 0.4 = 0.1, normal +y, points at y = (.25 + .15)/2 = .2.
     let m = check_agrees(
@@ -190,7 +186,7 @@ fn t06_capsules_parallel_give_two_points() {
 }
 
 #[test]
-fn t07_capsules_crossing_cores() {
+fn capsules_crossing_cores() {
     // A (−1,0)–(1,0) r .1; B (.3,−.3)–(.3,1) r .1. Cores cross; pushing B up by .3 clears
     // the cores, plus .2 for the radii: depth .5 along +y (SAT over the segment normals is exact).
     let m = check_agrees(
@@ -205,7 +201,7 @@ fn t07_capsules_crossing_cores() {
 }
 
 #[test]
-fn t08_box_on_box_two_points_with_stable_ids() {
+fn box_on_box_two_points_with_stable_ids() {
     // A half 1 at 0; B half .5 at (.2, 1.4): B's bottom at y = .9, depth .1, normal +y;
     // clipped x range [−.3, .7], points at y = (1 + .9)/2 = .95.
     let a = boxs(1.0, 1.0);
@@ -230,7 +226,7 @@ fn t08_box_on_box_two_points_with_stable_ids() {
 }
 
 #[test]
-fn t09_diamond_corner_poking_a_face() {
+fn diamond_corner_poking_a_face() {
     // B: half .5 box rotated 45° at (0, 1.6); its lowest corner at 1.6 − .5√2 = 0.892893.
     // Depth 1 − .892893 = .107107 at x = 0, one point at y = (1 + .892893)/2.
     let b = Shape::Polygon(
@@ -252,7 +248,7 @@ fn t09_diamond_corner_poking_a_face() {
 }
 
 #[test]
-fn t10_capsule_lying_on_a_face_gives_two_points() {
+fn capsule_lying_on_a_face_gives_two_points() {
     // Box half (2, .5); capsule (−1,.7)–(1,.7) r .25: bottom at .45, depth .05, points at
     // x = ±1, y = (.5 + .45)/2 = .475.
     let m = check_agrees(
@@ -273,7 +269,7 @@ fn t10_capsule_lying_on_a_face_gives_two_points() {
 }
 
 #[test]
-fn t11_capsule_core_crossing_a_polygon() {
+fn capsule_core_crossing_a_polygon() {
     // Capsule (0,−2)–(0,2) r .1 through the middle of a half-1 box. Least push: sideways by
     // 1 (to the face) + .1 (radius) = 1.1 along ±x; tie between A's faces and the capsule's
     // sides resolves to A's first best face, edge 1 (+x). Clipped to y ∈ [−1, 1]; points at
@@ -295,7 +291,7 @@ fn t11_capsule_core_crossing_a_polygon() {
 }
 
 #[test]
-fn t12_far_from_origin_matches_origin() {
+fn far_from_origin_matches_origin() {
     // The same box-on-box pair at (10000, −10000): depth .1 within f32 spacing at 1e4 (~1e-3).
     let a = boxs(1.0, 1.0);
     let b = boxs(0.5, 0.5);
@@ -310,7 +306,7 @@ fn t12_far_from_origin_matches_origin() {
 }
 
 #[test]
-fn t13_sizes_from_hundredth_to_ten_thousand() {
+fn sizes_from_hundredth_to_ten_thousand() {
     // Box-on-box scaled by s: depth .1 s, two points. cute_c2's GJK breaks at 100–1000.
     for s in [0.01f32, 0.1, 1.0, 100.0, 1000.0, 10000.0] {
         let a = Shape::Polygon(Polygon::make_box(s, s).unwrap());
@@ -327,7 +323,7 @@ fn t13_sizes_from_hundredth_to_ten_thousand() {
 }
 
 #[test]
-fn t14_rounded_boxes_corner_to_corner() {
+fn rounded_boxes_corner_to_corner() {
     // Two rounded boxes (core half .5, radius .1) with cores corner to corner along the
     // diagonal: cores' corners at (.5,.5) and (1.1,1.1) − (.5,.5)... B at (1.1, 1.1): core
     // corner (.6,.6); core distance .1√2 = .141421; depth .2 − .141421 = .058579 along
@@ -343,7 +339,7 @@ fn t14_rounded_boxes_corner_to_corner() {
 }
 
 #[test]
-fn t15_margin_reports_speculative_points() {
+fn margin_reports_speculative_points() {
     // Circles 0.05 apart: no contact at margin 0, one point with depth −0.05 at margin 0.1.
     let (a, b) = (circle(1.0), circle(1.0));
     assert_eq!(collide(&a, at(0.0, 0.0), &b, at(2.05, 0.0)).count, 0);
@@ -368,7 +364,7 @@ fn t15_margin_reports_speculative_points() {
 }
 
 #[test]
-fn t16_bad_input_is_no_contact() {
+fn bad_input_is_no_contact() {
     let shapes = [
         circle(1.0),
         boxs(1.0, 1.0),
@@ -438,7 +434,7 @@ fn t16_bad_input_is_no_contact() {
 }
 
 #[test]
-fn t17_degenerate_capsule_acts_as_circle() {
+fn degenerate_capsule_acts_as_circle() {
     // Capsule with equal centres (0,0) r .5 against box half 1: like a circle at (1.3, .2).
     let cap = capsule(v(1.3, 0.2), v(1.3, 0.2), 0.5);
     let m = check_agrees(&boxs(1.0, 1.0), at(0.0, 0.0), &cap, at(0.0, 0.0));
@@ -456,7 +452,7 @@ fn t17_degenerate_capsule_acts_as_circle() {
 }
 
 #[test]
-fn t18_aabb_overlaps_against_every_kind() {
+fn aabb_overlaps_against_every_kind() {
     let bx = Aabb::new(v(-1.0, -1.0), v(1.0, 1.0));
     assert!(overlaps_aabbs(bx, Aabb::new(v(1.0, 0.0), v(2.0, 1.0)))); // touching
     assert!(!overlaps_aabbs(bx, Aabb::new(v(1.1, 0.0), v(2.0, 1.0))));
@@ -505,7 +501,7 @@ fn t18_aabb_overlaps_against_every_kind() {
 }
 
 #[test]
-fn t19_non_unit_rotations_are_bad_input_everywhere() {
+fn non_unit_rotations_are_bad_input_everywhere() {
     // Found by fuzzing the C ABI: a "rotation" of length ~1e15 made the local computation
     // overflow differently from the world conversion, so overlaps said yes while collide said
     // no. A transform whose rotation is not unit length (within 1e-3) is now bad input for every
@@ -561,7 +557,7 @@ fn t19_non_unit_rotations_are_bad_input_everywhere() {
 /// edge's perpendicular: both orders must give it, checked here against the segment's world
 /// direction computed in f64.
 #[test]
-fn t20_capsule_end_near_a_segment_far_from_the_origin() {
+fn capsule_end_near_a_segment_far_from_the_origin() {
     let a = Capsule {
         center1: v(-378.26434, 185.52946),
         center2: v(388.31958, -132.28777),

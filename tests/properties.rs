@@ -1,6 +1,6 @@
 //! quickcheck properties of overlap and manifolds for every pair of kinds at scales 0.01 … 10 000.
 //! Inputs come from integer seeds turned into integer-scaled floats (never NaN by accident);
-//! NaN is fed on purpose in `manifold_cases::t16`.
+//! NaN is fed on purpose in `manifold_cases::bad_input_is_no_contact`.
 mod common;
 use collide2d::*;
 use common::*;

@@ -5,10 +5,6 @@ use collide2d::*;
 use common::*;
 use core::mem::{align_of, size_of};
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-
 #[test]
 fn layout_matches_the_c_header() {
     assert_eq!(size_of::<Vec2>(), 8);

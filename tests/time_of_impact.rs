@@ -4,10 +4,6 @@ mod common;
 use collide2d::*;
 use common::*;
 
-fn v(x: f32, y: f32) -> Vec2 {
-    Vec2::new(x, y)
-}
-
 fn still(xf: Transform) -> Sweep {
     Sweep::from_transforms(Vec2::ZERO, xf, xf)
 }

@@ -1,9 +1,8 @@
 //! The dynamic tree behind an opaque `c2d_Tree` handle: `c2d_tree_create` / `c2d_tree_free`
 //! (heap, needs `alloc`), or `c2d_tree_init` inside caller-provided memory (no allocator).
 
-use super::Status;
-use crate::math::Aabb;
-use crate::raycast::Ray;
+use super::status::{read, write, Status};
+use crate::math::{Aabb, Ray};
 use crate::tree::{DynamicTree, TreeError, TreeNode};
 use core::ffi::c_void;
 
@@ -168,7 +167,7 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
     out_id: *mut u32,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
+    let (t, b) = match unsafe { (tree_mut(tree), read(aabb)) } {
         (Ok(t), Ok(b)) => (t, b),
         (Err(e), _) | (_, Err(e)) => return e,
     };
@@ -177,7 +176,7 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
     }
     match with_tree!(mut t, tr => tr.create_proxy(b, category_bits, user_data)) {
         // SAFETY: `out_id` checked non-null; writable by the caller's contract.
-        Ok(id) => unsafe { super::write(out_id, id) },
+        Ok(id) => unsafe { write(out_id, id) },
         Err(e) => e.into(),
     }
 }
@@ -232,7 +231,7 @@ unsafe fn update_proxy(
     op: impl FnOnce(&mut Tree, u32, Aabb) -> Result<bool, TreeError>,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, b) = match unsafe { (tree_mut(tree), super::read(aabb)) } {
+    let (t, b) = match unsafe { (tree_mut(tree), read(aabb)) } {
         (Ok(t), Ok(b)) => (t, b),
         (Err(e), _) | (_, Err(e)) => return e,
     };
@@ -264,7 +263,7 @@ unsafe fn write_leaf<T>(
     };
     match get(t) {
         // SAFETY: `out` is checked by `write`; writable by the caller's contract.
-        Ok(v) => unsafe { super::write(out, v) },
+        Ok(v) => unsafe { write(out, v) },
         Err(e) => e.into(),
     }
 }
@@ -294,7 +293,7 @@ pub unsafe extern "C" fn c2d_tree_query(
     context: *mut c_void,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, b) = match unsafe { (tree_ref(tree), super::read(aabb)) } {
+    let (t, b) = match unsafe { (tree_ref(tree), read(aabb)) } {
         (Ok(t), Ok(b)) => (t, b),
         (Err(e), _) | (_, Err(e)) => return e,
     };
@@ -319,7 +318,7 @@ pub unsafe extern "C" fn c2d_tree_ray_cast(
     context: *mut c_void,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, r) = match unsafe { (tree_ref(tree), super::read(ray)) } {
+    let (t, r) = match unsafe { (tree_ref(tree), read(ray)) } {
         (Ok(t), Ok(r)) => (t, r),
         (Err(e), _) | (_, Err(e)) => return e,
     };
@@ -458,7 +457,7 @@ pub unsafe extern "C" fn c2d_tree_box_cast(
     context: *mut c_void,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, b) = match unsafe { (tree_ref(tree), super::read(aabb)) } {
+    let (t, b) = match unsafe { (tree_ref(tree), read(aabb)) } {
         (Ok(t), Ok(b)) => (t, b),
         (Err(e), _) | (_, Err(e)) => return e,
     };
@@ -563,8 +562,8 @@ pub unsafe extern "C" fn c2d_tree_root_bounds(
     let b = with_tree!(t, tr => tr.root_bounds());
     if let Some(b) = b {
         // SAFETY: `out` checked non-null; writable by the caller's contract.
-        unsafe { super::write(out, b) };
+        unsafe { write(out, b) };
     }
     // SAFETY: `out_has` checked non-null; writable by the caller's contract.
-    unsafe { super::write(out_has, b.is_some()) }
+    unsafe { write(out_has, b.is_some()) }
 }

@@ -571,27 +571,14 @@ mod tests {
     extern crate std;
     use super::*;
     use crate::geometry::{Polygon, Shape};
-    use crate::manifold::collide_with_margin;
     use crate::math::Transform;
+    use crate::narrowphase::collide_with_margin;
     use crate::solver::{
         integrate_positions, integrate_velocities, prepare_contact, solve_pass, SolverSettings,
         RESTITUTION_PASSES,
     };
 
-    /// SplitMix64.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-        }
-    }
+    use crate::test_rng::Rng;
 
     /// A jumble of boxes at `scale` (some static, some bouncy, all moving), their contacts in
     /// random order with impulses from a first step.
@@ -602,15 +589,14 @@ mod tests {
         for (i, b) in bodies.iter_mut().enumerate() {
             let xf = Transform::new(
                 crate::math::Vec2::new((i % 8) as f32 * 0.95 * scale, (i / 8) as f32 * 0.95 * scale),
-                rng.range(-0.1, 0.1),
+                rng.f(-0.1, 0.1),
             );
             *b = if i % 7 == 0 {
                 Body::new_static(xf)
             } else {
                 let mut d = Body::new_dynamic(xf, unit.mass(1.0)).unwrap();
-                d.linear_velocity =
-                    crate::math::Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)) * scale;
-                d.angular_velocity = rng.range(-2.0, 2.0);
+                d.linear_velocity = crate::math::Vec2::new(rng.f(-2.0, 2.0), rng.f(-2.0, 2.0)) * scale;
+                d.angular_velocity = rng.f(-2.0, 2.0);
                 d
             };
         }

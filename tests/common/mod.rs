@@ -4,6 +4,16 @@
 
 use collide2d::*;
 
+/// `Vec2::new(x, y)`.
+pub fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+/// A pure translation to `(x, y)`.
+pub fn at(x: f32, y: f32) -> Transform {
+    Transform::from_translation(v(x, y))
+}
+
 /// SplitMix64: tiny, deterministic, good enough for test inputs.
 pub struct Rng(pub u64);
 

@@ -1,0 +1,154 @@
+//! Status codes and the pointer plumbing every C entry point shares: NULL checks, unaligned
+//! reads of plain values, a shape's tag validated before the shape is read as a Rust enum, and
+//! out-parameters written only on success.
+
+use crate::geometry::{GeometryError, Shape};
+use crate::solver::SolverError;
+
+/// Result of every C ABI call. Values are stable and never reused.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Success; out-parameters were written.
+    Ok = 0,
+    /// A required pointer was NULL.
+    NullPointer = 1,
+    /// A `c2d_Shape` tag is not one of the defined kinds.
+    InvalidShapeTag = 2,
+    /// A coordinate, extent or radius is NaN or infinite.
+    NonFinite = 3,
+    /// A radius is negative.
+    NegativeRadius = 4,
+    /// Fewer than 3 distinct points.
+    TooFewPoints = 5,
+    /// More than 8 points.
+    TooManyPoints = 6,
+    /// The points are collinear.
+    Collinear = 7,
+    /// A box half extent is not positive.
+    InvalidExtent = 8,
+    /// Deflation removed the whole shape.
+    Collapsed = 9,
+    /// A tree AABB is not finite or has min > max.
+    InvalidAabb = 10,
+    /// The tree's caller-provided memory has no room for another proxy.
+    TreeFull = 11,
+    /// A proxy id is stale, out of range or names an internal node.
+    InvalidProxy = 12,
+    /// `c2d_tree_validate` found a broken invariant.
+    TreeCorrupt = 13,
+    /// Caller memory for `c2d_tree_init` is not 8-byte aligned.
+    Misaligned = 14,
+    /// Caller memory for `c2d_tree_init` is smaller than one node plus the header.
+    BufferTooSmall = 15,
+    /// Solver/world step: `dt` not finite and positive, or sub-steps outside 1..=64.
+    InvalidStep = 16,
+    /// A body index out of range, a stale body id, or a pair naming one body twice.
+    InvalidBody = 17,
+    /// Solver/world input not finite or out of range (transform, velocity, mass, material,
+    /// settings).
+    InvalidInput = 18,
+    /// A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
+    InvalidBodyKind = 19,
+}
+
+impl From<GeometryError> for Status {
+    fn from(e: GeometryError) -> Status {
+        match e {
+            GeometryError::NonFinite => Status::NonFinite,
+            GeometryError::NegativeRadius => Status::NegativeRadius,
+            GeometryError::TooFewPoints => Status::TooFewPoints,
+            GeometryError::TooManyPoints => Status::TooManyPoints,
+            GeometryError::Collinear => Status::Collinear,
+            GeometryError::InvalidExtent => Status::InvalidExtent,
+            GeometryError::Collapsed => Status::Collapsed,
+        }
+    }
+}
+
+/// Reads a shape from C, validating the tag first (an invalid enum discriminant must never be
+/// read as a Rust enum).
+///
+/// # Safety
+/// `p` must be NULL or point to readable memory of `size_of::<Shape>()` bytes.
+pub(crate) unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
+    if p.is_null() {
+        return Err(Status::NullPointer);
+    }
+    // SAFETY: `p` is non-null and, by the caller's contract, points to a readable c2d_Shape
+    // whose first 4 bytes are the u32 tag (repr(C, u32) layout).
+    let tag = unsafe { core::ptr::read_unaligned(p as *const u32) };
+    if tag > 2 {
+        return Err(Status::InvalidShapeTag);
+    }
+    // SAFETY: the tag names a valid variant and every bit pattern of the variant's payload
+    // (plain f32/u32 fields) is a valid value, so reading the whole enum is sound.
+    Ok(unsafe { core::ptr::read_unaligned(p) })
+}
+
+/// Reads two shapes and their placements (transforms or sweeps) from C, failing with the first
+/// problem found, in argument order.
+///
+/// # Safety
+/// Each pointer must be NULL or point to a readable value of its type.
+pub(crate) unsafe fn read_pair<T: Copy>(
+    a: *const Shape,
+    xa: *const T,
+    b: *const Shape,
+    xb: *const T,
+) -> Result<(Shape, T, Shape, T), Status> {
+    // SAFETY: each helper checks its pointer; readability is the caller's contract.
+    unsafe { Ok((read_shape(a)?, read(xa)?, read_shape(b)?, read(xb)?)) }
+}
+
+/// # Safety
+/// `p` must be NULL or point to a readable value of type `T`.
+pub(crate) unsafe fn read<T: Copy>(p: *const T) -> Result<T, Status> {
+    if p.is_null() {
+        Err(Status::NullPointer)
+    } else {
+        // SAFETY: non-null and readable by the caller's contract; T is a plain-old-data type.
+        Ok(unsafe { core::ptr::read_unaligned(p) })
+    }
+}
+
+/// # Safety
+/// `out` must be NULL or point to writable memory for a `T`.
+pub(crate) unsafe fn write<T>(out: *mut T, value: T) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { core::ptr::write_unaligned(out, value) };
+    Status::Ok
+}
+
+impl From<SolverError> for Status {
+    fn from(e: SolverError) -> Status {
+        match e {
+            SolverError::InvalidStep => Status::InvalidStep,
+            SolverError::InvalidBody => Status::InvalidBody,
+            SolverError::InvalidInput => Status::InvalidInput,
+        }
+    }
+}
+
+/// `Ok` or the solver error's status.
+pub(crate) fn status(r: Result<(), SolverError>) -> Status {
+    r.map_or_else(Status::from, |()| Status::Ok)
+}
+
+/// A slice from a C array; NULL is allowed only with `count == 0`.
+///
+/// # Safety
+/// `p` must be NULL or point to `count` readable and writable values, not aliased elsewhere.
+pub(crate) unsafe fn slice_mut<'a, T>(p: *mut T, count: usize) -> Result<&'a mut [T], Status> {
+    if count == 0 {
+        return Ok(&mut []);
+    }
+    if p.is_null() {
+        return Err(Status::NullPointer);
+    }
+    // SAFETY: non-null, `count` valid elements, exclusively ours for the call (caller's contract).
+    Ok(unsafe { core::slice::from_raw_parts_mut(p, count) })
+}
