@@ -131,6 +131,9 @@ enum c2d_Status
   C2D_STATUS_INVALID_INPUT = 18,
   // A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
   C2D_STATUS_INVALID_BODY_KIND = 19,
+  // Polygon points are finite but their extent overflows f32 (coordinates beyond about
+  // ±1.3e19).
+  C2D_STATUS_OUT_OF_RANGE = 20,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -453,10 +453,11 @@ impl Simplex {
     }
 }
 
-/// Raw GJK between two proxies given in the same frame, ignoring radii.
-/// Returns (witness on A, witness on B, iterations, converged, cores overlap).
+/// The result of raw GJK between two proxies given in the same frame, ignoring radii.
 pub(crate) struct GjkResult {
+    /// Witness point on A's core (the proxies' frame).
     pub pa: Vec2,
+    /// Witness point on B's core.
     pub pb: Vec2,
     /// Unit normal from A to B taken from the final simplex: the perpendicular of a simplex
     /// segment (exact for a vertex against an edge, however small the gap) or the direction to
@@ -464,8 +465,11 @@ pub(crate) struct GjkResult {
     pub normal: Option<Vec2>,
     /// Distance between the cores along `normal` (0 when they overlap).
     pub distance: f32,
+    /// GJK iterations taken.
     pub iterations: u32,
+    /// False when the iteration cap or a stall ended the search before the distance settled.
     pub converged: bool,
+    /// The cores overlap (or touch within round-off).
     pub overlap: bool,
 }
 

@@ -34,6 +34,10 @@ pub enum GeometryError {
     InvalidExtent = 6,
     /// Deflating removed the whole shape (the amount exceeds its inner size).
     Collapsed = 7,
+    /// The points are finite but so far apart that their extent (the diagonal of their
+    /// bounding box) overflows `f32`: coordinates beyond about ±1.3e19. The hull's tolerances
+    /// and every query square lengths, so such a shape cannot be represented.
+    OutOfRange = 8,
 }
 
 impl fmt::Display for GeometryError {
@@ -46,6 +50,7 @@ impl fmt::Display for GeometryError {
             GeometryError::Collinear => "points are collinear",
             GeometryError::InvalidExtent => "box half extent must be positive",
             GeometryError::Collapsed => "deflation removed the whole shape",
+            GeometryError::OutOfRange => "points too far apart: their extent overflows f32",
         };
         f.write_str(s)
     }
@@ -248,6 +253,23 @@ impl Capsule {
     }
 }
 
+/// The diagonal of the bounding box of `points` (finite, checked by the caller), or
+/// [`GeometryError::OutOfRange`] when it overflows `f32`: the one range rule of every shape
+/// maker.
+fn finite_extent(points: &[Vec2]) -> Result<f32, GeometryError> {
+    let (mut lo, mut hi) = (points[0], points[0]);
+    for &p in points {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let extent = (hi - lo).length();
+    if extent.is_finite() {
+        Ok(extent)
+    } else {
+        Err(GeometryError::OutOfRange)
+    }
+}
+
 /// Builds the convex hull of up to 8 points: welds points closer than
 /// [`HULL_RELATIVE_TOLERANCE`] × extent, drops collinear points, orders CCW.
 /// Returns the hull vertices and their count.
@@ -261,16 +283,7 @@ pub fn compute_hull(points: &[Vec2]) -> Result<([Vec2; MAX_POLYGON_VERTICES], us
     if points.len() < 3 {
         return Err(GeometryError::TooFewPoints);
     }
-    let mut lo = points[0];
-    let mut hi = points[0];
-    for &p in points {
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
-    let extent = (hi - lo).length();
-    if !extent.is_finite() {
-        return Err(GeometryError::NonFinite);
-    }
+    let extent = finite_extent(points)?;
     let tol = HULL_RELATIVE_TOLERANCE * extent;
     let tol_sq = tol * tol;
 
@@ -428,6 +441,10 @@ impl Polygon {
             p.vertices[i] = xf.apply(local[i]);
             p.normals[i] = rot.rotate(normals[i]);
         }
+        if !p.vertices[..4].iter().all(|v| v.is_finite()) {
+            return Err(GeometryError::OutOfRange);
+        }
+        finite_extent(&p.vertices[..4])?;
         Ok(p)
     }
 
@@ -441,6 +458,7 @@ impl Polygon {
             return Err(GeometryError::InvalidExtent);
         }
         let (lo, hi) = (aabb.min, aabb.max);
+        finite_extent(&[lo, hi])?;
         let mut p = Polygon::make_box(1.0, 1.0)?;
         p.vertices[0] = lo;
         p.vertices[1] = Vec2::new(hi.x, lo.y);

@@ -42,6 +42,9 @@ fn c_abi_checks_pointers_and_tags() {
             c2d_make_polygon(core::ptr::null(), 3, 0.0, &mut s),
             Status::NullPointer
         );
+        let far = [Vec2::new(-1e30, 0.0), Vec2::new(1e30, 0.0), Vec2::new(0.0, 1e30)];
+        assert_eq!(c2d_make_polygon(far.as_ptr(), 3, 0.0, &mut s), Status::OutOfRange);
+        assert_eq!(Status::OutOfRange as u32, 20);
     }
     // A shape with a garbage tag coming from C is refused, not read as an enum.
     let mut raw = [0u32; 37];

@@ -49,6 +49,22 @@ fn hull_errors_are_named() {
         Polygon::new(&[v(0.0, 0.0), v(1.0, 0.0), v(f32::INFINITY, 1.0)]),
         Err(GeometryError::NonFinite)
     );
+    // Finite but too far apart for f32 arithmetic: named for what it is, not "non-finite"
+    // (1e30 was reported as NonFinite). 1e18 still works; the limit is about 1.3e19.
+    assert_eq!(
+        Polygon::new(&[v(-1e30, 0.0), v(1e30, 0.0), v(0.0, 1e30)]),
+        Err(GeometryError::OutOfRange)
+    );
+    assert_eq!(Polygon::make_box(1e30, 1e30), Err(GeometryError::OutOfRange));
+    assert_eq!(
+        Polygon::from_aabb(Aabb::new(v(-3e38, 0.0), v(3e38, 1.0))),
+        Err(GeometryError::OutOfRange)
+    );
+    assert!(Polygon::new(&[v(-1e18, 0.0), v(1e18, 0.0), v(0.0, 1e18)]).is_ok());
+    assert_eq!(
+        GeometryError::OutOfRange.to_string(),
+        "points too far apart: their extent overflows f32"
+    );
     assert_eq!(Polygon::new(&[v(0.0, 0.0); 9]), Err(GeometryError::TooManyPoints));
     assert_eq!(
         Polygon::new_rounded(&[v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0)], -0.1),

@@ -50,6 +50,9 @@ pub enum Status {
     InvalidInput = 18,
     /// A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
     InvalidBodyKind = 19,
+    /// Polygon points are finite but their extent overflows f32 (coordinates beyond about
+    /// ±1.3e19).
+    OutOfRange = 20,
 }
 
 impl From<GeometryError> for Status {
@@ -62,6 +65,7 @@ impl From<GeometryError> for Status {
             GeometryError::Collinear => Status::Collinear,
             GeometryError::InvalidExtent => Status::InvalidExtent,
             GeometryError::Collapsed => Status::Collapsed,
+            GeometryError::OutOfRange => Status::OutOfRange,
         }
     }
 }

@@ -235,28 +235,53 @@ fn edge_feature(f: f32, v0: usize, v1: usize) -> u8 {
     }
 }
 
+/// Closest points of two cores with their features (vertex `i` or `FEATURE_EDGE | i`).
+#[derive(Clone, Copy, Debug)]
+struct CorePoints {
+    /// The point on A's core (the query's local frame).
+    pa: Vec2,
+    /// The point on B's core.
+    pb: Vec2,
+    /// Squared distance between them.
+    dist_sq: f32,
+    /// A's feature.
+    fa: u8,
+    /// B's feature.
+    fb: u8,
+}
+
 /// Closest points between two separated convex cores by checking every edge pair: the exact
 /// fallback of [`closest_cores`].
-/// Returns (point on A, point on B, squared distance, feature of A, feature of B).
-fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
-    let mut best = (Vec2::ZERO, Vec2::ZERO, f32::INFINITY, 0u8, 0u8);
+fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> CorePoints {
+    let mut best = CorePoints {
+        pa: Vec2::ZERO,
+        pb: Vec2::ZERO,
+        dist_sq: f32::INFINITY,
+        fa: 0,
+        fb: 0,
+    };
     for i in 0..pa.count() {
         let (a0, a1) = (pa.v[i], pa.v[pa.next(i)]);
         for j in 0..pb.count() {
             let (b0, b1) = (pb.v[j], pb.v[pb.next(j)]);
             let sc = segment_closest(a0, a1, b0, b1);
-            if sc.dist_sq < best.2 {
+            if sc.dist_sq < best.dist_sq {
                 let fa = edge_feature(sc.f1, i, pa.next(i));
                 let fb = edge_feature(sc.f2, j, pb.next(j));
-                best = (sc.c1, sc.c2, sc.dist_sq, fa, fb);
+                best = CorePoints {
+                    pa: sc.c1,
+                    pb: sc.c2,
+                    dist_sq: sc.dist_sq,
+                    fa,
+                    fb,
+                };
             }
         }
     }
     best
 }
 
-/// Closest points between two separated convex cores, exact up to round-off. Returns (point
-/// on A, point on B, squared distance, feature of A, feature of B).
+/// Closest points between two separated convex cores, exact up to round-off.
 ///
 /// First the closest points of the SAT reference edge and the other core's incident edge
 /// (Box2D's choice of features), kept only when certified: the plane through each point,
@@ -269,7 +294,7 @@ fn closest_cores(
     sep_a: (f32, usize),
     sep_b: (f32, usize),
     scale: f32,
-) -> (Vec2, Vec2, f32, u8, u8) {
+) -> CorePoints {
     certified_edge_pair(pa, pb, sep_a, sep_b, scale).unwrap_or_else(|| closest_cores_gjk(pa, pb))
 }
 
@@ -306,7 +331,7 @@ fn certified_edge_pair(
     sep_a: (f32, usize),
     sep_b: (f32, usize),
     scale: f32,
-) -> Option<(Vec2, Vec2, f32, u8, u8)> {
+) -> Option<CorePoints> {
     let (r, i, e1, flip) = if sep_a.0 >= sep_b.0 {
         (pa, pb, sep_a.1, false)
     } else {
@@ -327,16 +352,28 @@ fn certified_edge_pair(
     if certified {
         let (fr, fi) = (edge_feature(sc.f1, e1, r1), edge_feature(sc.f2, e2, i1));
         return Some(if flip {
-            (sc.c2, sc.c1, sc.dist_sq, fi, fr)
+            CorePoints {
+                pa: sc.c2,
+                pb: sc.c1,
+                dist_sq: sc.dist_sq,
+                fa: fi,
+                fb: fr,
+            }
         } else {
-            (sc.c1, sc.c2, sc.dist_sq, fr, fi)
+            CorePoints {
+                pa: sc.c1,
+                pb: sc.c2,
+                dist_sq: sc.dist_sq,
+                fa: fr,
+                fb: fi,
+            }
         });
     }
     None
 }
 
 /// [`closest_cores`] by GJK.
-fn closest_cores_gjk(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8) {
+fn closest_cores_gjk(pa: &LocalPoly, pb: &LocalPoly) -> CorePoints {
     let proxy = |p: &LocalPoly| ShapeProxy {
         points: p.v,
         count: p.count() as u32,
@@ -362,7 +399,13 @@ fn closest_cores_gjk(pa: &LocalPoly, pb: &LocalPoly) -> (Vec2, Vec2, f32, u8, u8
     let last = cache.count as usize - 1;
     let fa = feature(pa, cache.index_a[0], cache.index_a[last]);
     let fb = feature(pb, cache.index_b[0], cache.index_b[last]);
-    (g.pa, g.pb, g.pa.distance_squared(g.pb), fa, fb)
+    CorePoints {
+        pa: g.pa,
+        pb: g.pb,
+        dist_sq: g.pa.distance_squared(g.pb),
+        fa,
+        fb,
+    }
 }
 
 /// The shared contact decision of every polygon pair, used by both `overlaps` and `collide`
@@ -406,7 +449,13 @@ pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Poly
     } else {
         // Cores are apart: the SAT separation is only a lower bound on their distance.
         let scale = coord_scale(a, b);
-        let (pa, pb, dist_sq, fa, fb) = closest_cores(a, b, (sep_a, edge_a), (sep_b, edge_b), scale);
+        let CorePoints {
+            pa,
+            pb,
+            dist_sq,
+            fa,
+            fb,
+        } = closest_cores(a, b, (sep_a, edge_a), (sep_b, edge_b), scale);
         let max_d = radius + margin;
         if !(dist_sq <= max_d * max_d) {
             return PolyVerdict::Apart;
@@ -846,18 +895,21 @@ mod tests {
                 continue;
             }
             total += 1;
-            let (_, _, brute, _, _) = brute_force_closest(&a, &b);
+            let brute = brute_force_closest(&a, &b).dist_sq;
             let brute = brute.sqrt();
             // Round-off of coordinates about 1000·s from the origin.
             let tol = 1e-5 * brute + 64.0 * f32::EPSILON * 1500.0 * s;
             let scale = coord_scale(&a, &b);
-            if let Some((pa, pb, d2, _, _)) = certified_edge_pair(&a, &b, sa, sb, scale) {
+            if let Some(CorePoints {
+                pa, pb, dist_sq: d2, ..
+            }) = certified_edge_pair(&a, &b, sa, sb, scale)
+            {
                 certified += 1;
                 let d = d2.sqrt();
                 assert!((d - brute).abs() <= tol, "case {case}: {d} vs {brute}");
                 assert!((pa.distance(pb) - d).abs() <= tol);
             }
-            let (_, _, d2, _, _) = closest_cores(&a, &b, sa, sb, scale);
+            let d2 = closest_cores(&a, &b, sa, sb, scale).dist_sq;
             assert!(
                 (d2.sqrt() - brute).abs() <= tol,
                 "case {case}: {} vs {brute}",
