@@ -542,6 +542,44 @@ fn non_unit_rotations_are_bad_input_everywhere() {
             }
         }
     }
+    // AABB queries validate as the pair queries do, for every kind (the circle once skipped
+    // the transform and radius checks: a zero rotation or an infinite radius gave `true`).
+    let boxes = [
+        Aabb::new(v(-1.0, -1.0), v(1.0, 1.0)),
+        Aabb::new(v(-1.0, 0.0), v(1.0, 0.0)),
+        Aabb::new(v(0.5, 0.0), v(0.5, 0.0)),
+    ];
+    let far_inf = Circle {
+        center: v(0.0, 0.0),
+        radius: f32::INFINITY,
+    };
+    let nan_centre = Circle {
+        center: v(f32::NAN, 0.0),
+        radius: 1.0,
+    };
+    for aabb in boxes {
+        for s in shapes
+            .iter()
+            .chain(&[Shape::Circle(far_inf), Shape::Circle(nan_centre)])
+        {
+            for q in bad {
+                assert!(
+                    !overlaps_aabb_shape(aabb, s, Transform { p: Vec2::ZERO, q }),
+                    "{s:?} {q:?}"
+                );
+            }
+            let nan_p = Transform::new(v(f32::NAN, 0.0), 0.0);
+            assert!(!overlaps_aabb_shape(aabb, s, nan_p));
+        }
+        assert!(!overlaps_aabb_circle(aabb, &far_inf, Transform::IDENTITY));
+        assert!(!overlaps_aabb_circle(aabb, &nan_centre, Transform::IDENTITY));
+        for s in &shapes {
+            assert!(
+                overlaps_aabb_shape(aabb, s, Transform::IDENTITY),
+                "{aabb:?} {s:?}"
+            );
+        }
+    }
     // Slightly off unit (as after integration drift) is still accepted.
     let drift = Transform {
         p: Vec2::ZERO,

@@ -1,7 +1,7 @@
 //! A world-space AABB against every kind: the box becomes a polygon (or, flat, a segment; a
 //! point, a circle of radius 0) at the identity transform and goes through the pair tests.
 
-use super::overlaps;
+use super::{overlaps, radii_ok};
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::math::{Aabb, Transform};
 
@@ -12,13 +12,16 @@ pub fn overlaps_aabbs(a: Aabb, b: Aabb) -> bool {
     a.overlaps(b)
 }
 
-/// True when a world-space AABB and a circle placed at `xf` overlap or touch.
+/// True when a world-space AABB and a circle placed at `xf` overlap or touch. Validated as the
+/// pair queries are: an invalid box, transform (see [`Transform::is_valid`]), centre or radius
+/// gives `false`.
 #[must_use]
 pub fn overlaps_aabb_circle(a: Aabb, b: &Circle, xf: Transform) -> bool {
-    if !a.is_valid() || !(b.radius >= 0.0) {
+    if !(a.is_valid() && xf.is_valid() && radii_ok(b.radius, 0.0)) {
         return false;
     }
     let c = xf.apply(b.center);
+    // A non-finite centre makes the squared distance NaN or infinite: false.
     a.closest_point(c).distance_squared(c) <= b.radius * b.radius
 }
 
