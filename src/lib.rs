@@ -57,7 +57,8 @@
 //! | [`ManifoldPoint::point`] | world space, midway between the two surfaces |
 //! | [`ManifoldPoint::depth`] | `> 0` penetrating; `< 0` only for speculative points within the margin |
 //! | [`ManifoldPoint::id`] | high byte: A's feature, low byte: B's (`i` vertex, `0x80 \| i` edge) |
-//! | touching | counts as contact, everywhere: `overlaps == (collide().count > 0)` |
+//! | touching | counts as contact, everywhere: `overlaps == (collide().count > 0)`, bit for bit |
+//! | swapping A and B | normal negated; count, points and depths bit-identical; feature bytes swapped (same-kind pairs run in a canonical order of the pair; the exception is coincident circle centres, see below) |
 //! | [`DistanceOutput`] | world points on each surface, world unit normal A→B, `distance >= 0`; [`DistanceStatus::Overlapping`] with distance exactly 0 when touching or overlapping; [`DistanceStatus::NotConverged`] instead of a false "separated" |
 //! | [`RayHit`] | `fraction` of the translation in `[0, max_fraction]`, world `point`, world unit `normal` pointing out of the shape; a ray starting inside or on a shape, or with zero length, reports no hit |
 //! | [`CastOutput`] | `fraction` of both translations, world `point` on A's surface, world unit `normal` A→B (never zero for a hit); starting in contact and moving apart or sliding is a miss; starting penetrating is [`CastState::Overlapping`] with `depth` |
@@ -70,8 +71,9 @@
 //! - A circle centre exactly on a capsule's core segment: the segment's left normal.
 //! - A circle centre inside a polygon: pushed out through the face of least penetration.
 //! - A capsule whose two centres coincide behaves as a circle.
-//! - Polygon reference face: the face with the larger separation; on an exact tie, A's.
-//!   No hysteresis bias, so swapping A and B gives the same contact.
+//! - Polygon reference face: the face with the larger separation; on an exact tie, that of
+//!   the shape first in the pair's canonical order. No hysteresis bias, so swapping A and B
+//!   gives the same contact, bit for bit.
 //!
 //! ## Numeric advice
 //! Sizes from 0.01 to 10 000 work in the same scene: tolerances are relative to the shapes'

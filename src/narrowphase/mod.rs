@@ -110,6 +110,47 @@ impl Manifold {
     }
 }
 
+impl Manifold {
+    /// [`Manifold::flipped`] when `flip`, else unchanged, without a branch on `flip` (the
+    /// canonical order of a same-kind pair is as good as random per pair).
+    #[inline(always)]
+    pub(crate) fn flipped_if(mut self, flip: bool) -> Manifold {
+        let sign = if flip { -1.0 } else { 1.0 };
+        self.normal *= sign;
+        for p in &mut self.points {
+            let swapped = swap_id(p.id);
+            p.id = if flip { swapped } else { p.id };
+        }
+        self
+    }
+}
+
+/// Whether a pair of shapes of the same kind is computed with B as the first shape: a strict
+/// order on the pair's bit patterns (A's transform against B's, word by word, then the shapes),
+/// so exactly one of the two orders of a pair is canonical unless both are bit-identical. Same-
+/// kind pairs are computed in the canonical order and flipped back when it is B first, so
+/// swapping A and B gives bit-identical decisions, depths and points (mixed-kind pairs already
+/// have a canonical order: the more complex kind first). The first word (the positions' `x`)
+/// almost always decides.
+#[inline(always)]
+pub(crate) fn b_first<T: Pod>(a: &T, xfa: &Transform, b: &T, xfb: &Transform) -> bool {
+    let (ka, kb) = (xfa.p.x.to_bits(), xfb.p.x.to_bits());
+    if ka != kb {
+        return ka > kb;
+    }
+    b_first_slow(bytemuck::bytes_of(a), xfa, bytemuck::bytes_of(b), xfb)
+}
+
+/// [`b_first`] past the first word.
+#[inline(never)]
+fn b_first_slow(a: &[u8], xfa: &Transform, b: &[u8], xfb: &Transform) -> bool {
+    let (ta, tb) = (bytemuck::bytes_of(xfa), bytemuck::bytes_of(xfb));
+    match ta.cmp(tb) {
+        core::cmp::Ordering::Equal => a > b,
+        o => o == core::cmp::Ordering::Greater,
+    }
+}
+
 #[inline]
 pub(crate) fn make_id(a: u8, b: u8) -> u32 {
     (u32::from(a) << 8) | u32::from(b)

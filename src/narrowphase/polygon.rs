@@ -16,8 +16,8 @@
 
 use super::box_pair::{box_pair_decide, is_canonical_box, BoxPair};
 use super::{
-    make_id, pair_frame, point_in_frame, polygon_pair_frames, radii_ok, sanitize_margin, segment_feature,
-    surface_midpoint, LocalManifold, Manifold, FEATURE_EDGE,
+    b_first, make_id, pair_frame, point_in_frame, polygon_pair_frames, radii_ok, sanitize_margin,
+    segment_feature, surface_midpoint, LocalManifold, Manifold, FEATURE_EDGE,
 };
 use crate::distance::{gjk, ShapeProxy, SimplexCache};
 use crate::fmath;
@@ -537,14 +537,16 @@ fn clip_polygons(p1: &LocalPoly, p2: &LocalPoly, e1: usize, margin: f32, m: &mut
                 w = j;
             }
         }
-        if best - radius <= margin {
-            ids[0] = w as u8;
-            m.push(
-                p2.v[w].mul_add(0.5 * (p1.radius - p2.radius - best), n1),
-                radius - best,
-                0,
-            );
-        }
+        // The verdict already decided contact (its SAT separation is within the margin); this
+        // separation, computed as `(w − v) · n` rather than `n · w − n · v`, can round a hair
+        // beyond it. The point is kept, its depth clamped to the margin, so `collide` never
+        // reports fewer contacts than `overlaps` decided.
+        ids[0] = w as u8;
+        m.push(
+            p2.v[w].mul_add(0.5 * (p1.radius - p2.radius - best), n1),
+            (radius - best).max(-margin),
+            0,
+        );
     }
     ids
 }
@@ -623,6 +625,21 @@ fn push_vertex_contact(m: &mut LocalManifold, a: &LocalPoly, b: &LocalPoly, c: &
 #[inline]
 #[must_use]
 pub fn collide_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform, margin: f32) -> Manifold {
+    // Computed in the canonical order of the pair (see `b_first`), so both orders agree bit
+    // for bit.
+    let flip = b_first(a, &xfa, b, &xfb);
+    let (a, xfa, b, xfb) = if flip { (b, xfb, a, xfa) } else { (a, xfa, b, xfb) };
+    polygons_ordered(a, xfa, b, xfb, margin).flipped_if(flip)
+}
+
+#[inline]
+pub(super) fn polygons_ordered(
+    a: &Polygon,
+    xfa: Transform,
+    b: &Polygon,
+    xfb: Transform,
+    margin: f32,
+) -> Manifold {
     let Some(xf) = pair_frame(xfa, xfb) else {
         return Manifold::default();
     };
@@ -838,6 +855,12 @@ pub fn overlaps_polygon_capsule(a: &Polygon, xfa: Transform, b: &Capsule, xfb: T
 /// True when two polygons overlap or touch (SAT; exact distance for rounded polygons).
 #[must_use]
 pub fn overlaps_polygons(a: &Polygon, xfa: Transform, b: &Polygon, xfb: Transform) -> bool {
+    // The same canonical order as `collide_polygons`, so the two make one decision.
+    let (a, xfa, b, xfb) = if b_first(a, &xfa, b, &xfb) {
+        (b, xfb, a, xfa)
+    } else {
+        (a, xfa, b, xfb)
+    };
     let Some(xf) = pair_frame(xfa, xfb) else {
         return false;
     };

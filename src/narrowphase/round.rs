@@ -2,8 +2,8 @@
 //! by the overlap test and the manifold, then the manifold, then the overlap test.
 
 use super::{
-    make_id, pair_frame, point_in_frame, radii_ok, sanitize_margin, segment_feature, surface_midpoint,
-    LocalManifold, Manifold, ManifoldPoint, FEATURE_EDGE,
+    b_first, make_id, pair_frame, point_in_frame, radii_ok, sanitize_margin, segment_feature,
+    surface_midpoint, LocalManifold, Manifold, ManifoldPoint, FEATURE_EDGE,
 };
 use crate::fmath;
 use crate::geometry::{Capsule, Circle, DEGENERATE_SEGMENT};
@@ -19,11 +19,12 @@ pub const CAPSULE_FACE_TOLERANCE: f32 = 0.001;
 // ---------------------------------------------------------------------------------------------
 // Circle and capsule pairs
 
-/// The circle pair's shared decision (used by [`collide_circles`] and
-/// `overlaps_circles`, so the two agree bit for bit): A's centre relative to A's origin
-/// (`ca`, world axes), B's centre relative to A's centre (`d`, world axes, computed from the
-/// origins' difference first, so it is as accurate at 1e4 as at 0) and its squared length,
-/// when the transforms and radii are valid and the centres are within `max_gap` of touching.
+/// The circle pair's shared decision (used by [`collide_circles`] and `overlaps_circles`, so the
+/// two agree bit for bit): the centres' offsets from their origins (`ca`, `cb`, world axes), B's
+/// centre relative to A's (`d = (pb − pa) + (cb − ca)`, from the origins' difference first, so
+/// it is as accurate at 1e4 as at 0) and its squared length, when the transforms and radii are
+/// valid and the centres are within `max_gap` of touching. Every step is antisymmetric in A and
+/// B (`d` of the swapped pair is exactly `−d`), so both orders decide alike bit for bit.
 #[inline(always)]
 pub(crate) fn circle_pair(
     a: &Circle,
@@ -31,7 +32,7 @@ pub(crate) fn circle_pair(
     b: &Circle,
     xfb: Transform,
     max_gap: f32,
-) -> Option<(Vec2, Vec2, f32)> {
+) -> Option<CirclePair> {
     // The rotations must be unit length (as `Transform::is_valid`) and the radii valid.
     // Non-finite positions or rotations need no test of their own: they make `d` non-finite,
     // so the squared distance fails the comparison below (NaN or infinite, never `<=` a
@@ -40,29 +41,45 @@ pub(crate) fn circle_pair(
         return None;
     }
     let ca = xfa.q.rotate(a.center);
-    let d = (xfb.p - xfa.p) + xfb.q.rotate(b.center) - ca;
+    let cb = xfb.q.rotate(b.center);
+    let d = (xfb.p - xfa.p) + (cb - ca);
     let dist_sq = d.length_squared();
     let max_d = a.radius + b.radius + max_gap;
-    (dist_sq <= max_d * max_d).then_some((ca, d, dist_sq))
+    (dist_sq <= max_d * max_d).then_some(CirclePair { ca, cb, d, dist_sq })
+}
+
+/// What [`circle_pair`] found.
+#[derive(Clone, Copy)]
+pub(crate) struct CirclePair {
+    /// A's centre minus A's origin, world axes.
+    ca: Vec2,
+    /// B's centre minus B's origin, world axes.
+    cb: Vec2,
+    /// B's centre minus A's centre.
+    d: Vec2,
+    /// `|d|²`.
+    dist_sq: f32,
 }
 
 /// Contact manifold between two circles.
 #[inline]
 #[must_use]
 pub fn collide_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform, margin: f32) -> Manifold {
-    let Some((ca, d, dist_sq)) = circle_pair(a, xfa, b, xfb, sanitize_margin(margin)) else {
+    let Some(CirclePair { ca, cb, d, dist_sq }) = circle_pair(a, xfa, b, xfb, sanitize_margin(margin)) else {
         return Manifold::default();
     };
     let dist = fmath::sqrt(dist_sq);
     // Coincident centres (or a gap below f32's normal range): A's +x axis, a documented
-    // arbitrary but fixed choice.
+    // arbitrary but fixed choice (the one case where swapping A and B is not symmetric).
     let n = if dist > f32::MIN_POSITIVE {
         d * (1.0 / dist)
     } else {
         xfa.q.x_axis()
     };
-    let rel = surface_midpoint(ca, ca + d, n, a.radius, b.radius);
-    let point = xfa.p + rel;
+    // Midway between the surfaces: the centres' midpoint moved by half the radii's difference,
+    // written so that the swapped pair computes the same bits (sums commute, the negations are
+    // exact).
+    let point = ((xfa.p + ca) + (xfb.p + cb)) * 0.5 + n * (0.5 * (a.radius - b.radius));
     if !point.is_finite() {
         return Manifold::default();
     }
@@ -334,6 +351,15 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
 #[inline]
 #[must_use]
 pub fn collide_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
+    // Computed in the canonical order of the pair (see `b_first`), so both orders agree bit
+    // for bit.
+    let flip = b_first(a, &xfa, b, &xfb);
+    let (a, xfa, b, xfb) = if flip { (b, xfb, a, xfa) } else { (a, xfa, b, xfb) };
+    capsules_ordered(a, xfa, b, xfb, margin).flipped_if(flip)
+}
+
+#[inline]
+fn capsules_ordered(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform, margin: f32) -> Manifold {
     let Some(xf) = pair_frame(xfa, xfb) else {
         return Manifold::default();
     };
@@ -356,5 +382,11 @@ pub fn overlaps_capsule_circle(a: &Capsule, xfa: Transform, b: &Circle, xfb: Tra
 /// True when two capsules overlap or touch.
 #[must_use]
 pub fn overlaps_capsules(a: &Capsule, xfa: Transform, b: &Capsule, xfb: Transform) -> bool {
+    // The same canonical order as `collide_capsules`, so the two make one decision.
+    let (a, xfa, b, xfb) = if b_first(a, &xfa, b, &xfb) {
+        (b, xfb, a, xfa)
+    } else {
+        (a, xfa, b, xfb)
+    };
     pair_frame(xfa, xfb).is_some_and(|xf| capsules_local(a, b, xf, 0.0).0.count > 0)
 }
