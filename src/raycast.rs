@@ -8,8 +8,11 @@
 //! - A zero-length translation reports no hit.
 //! - Grazing counts: a ray that touches a shape tangentially hits it at the touching point.
 //! - Non-finite input, a negative or NaN `max_fraction` report no hit.
-//! - Segments (capsules of radius 0) have no inside: a ray crossing one hits it, with the normal
-//!   of the side facing the ray.
+//! - Segments (capsules of radius 0) have no inside, so the rule above does not apply to them:
+//!   a ray crossing one hits it, with the normal of the side facing the ray; a ray starting on
+//!   one hits it at fraction `+0.0` (as Box2D's `b2RayCastSegment`); a ray running exactly
+//!   along a segment's line hits the end it reaches first (or at `+0.0` when it starts on the
+//!   segment), with the normal opposing the ray (Box2D reports no hit for such a ray).
 
 use crate::fmath;
 use crate::geometry::{capsule_as_circle, Capsule, Circle, Polygon, Shape};
@@ -174,10 +177,14 @@ pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit>
         (-w, -rel.dot(w), -cross_d)
     };
     let rl = r * len;
-    // A segment has no inside: an origin on it still hits the facing side at t = 0.
+    if r == 0.0 && rate == 0.0 && height == 0.0 {
+        return collinear_segment_hit(xf, ray, &lr, along, l2, e, len);
+    }
+    // A segment has no inside: an origin on it still hits the facing side at t = +0.
     let above = if r > 0.0 { height > rl } else { height >= 0.0 };
     let cap = if rate < 0.0 && above {
-        let t = (height - rl) / -rate;
+        // `+ 0.0` turns the -0.0 of an origin on a segment (height -0.0) into +0.0.
+        let t = (height - rl) / -rate + 0.0;
         if !(t <= lr.max) {
             return None;
         }
@@ -213,6 +220,33 @@ pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit>
         cap
     };
     circle_hit(cap, r, &lr).map(|(t, n)| to_world(xf, ray, t, n))
+}
+
+/// A ray running exactly along a segment's line (`along` is the origin's position on it times
+/// the length, `l2` the squared length, `e` the segment's direction): an origin on the segment
+/// hits at `+0.0`; an origin before one end, moving towards it, hits that end; the normal
+/// opposes the ray (it points out of the end the ray meets).
+fn collinear_segment_hit(
+    xf: Transform,
+    ray: &Ray,
+    lr: &LocalRay,
+    along: f32,
+    l2: f32,
+    e: Vec2,
+    len: f32,
+) -> Option<RayHit> {
+    let speed = lr.d.dot(e);
+    let n = (if speed > 0.0 { -e } else { e }) * (1.0 / len);
+    let t = if (0.0..=l2).contains(&along) {
+        0.0
+    } else if along < 0.0 && speed > 0.0 {
+        -along / speed
+    } else if along > l2 && speed < 0.0 {
+        (l2 - along) / speed
+    } else {
+        return None;
+    };
+    (t <= lr.max).then(|| to_world(xf, ray, t, n))
 }
 
 /// Ray cast against a polygon (sharp or rounded) placed at `xf`.

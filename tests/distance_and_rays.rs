@@ -399,3 +399,68 @@ fn proxy_from_shape_copies_the_used_points_and_zeroes_the_rest() {
     bad.count = 9;
     assert_eq!(ShapeProxy::from_shape(&Shape::Polygon(bad)).count, 0);
 }
+
+/// Rays and segments follow one documented rule (a segment has no inside): a ray running along
+/// a segment's line hits the end it reaches, with the normal opposing the ray (it was not
+/// reported, although a collinear ray into a box edge hits); a ray starting on a segment hits
+/// at fraction +0.0 (it reported -0.0 when it left towards the segment's right side). Both
+/// directions, unrotated and rotated by an exact quarter turn, and through the C ABI's shape.
+#[test]
+fn rays_along_and_from_segments_follow_one_rule() {
+    let seg = Shape::Capsule(Capsule::segment(v(0.0, 0.0), v(1.0, 0.0)).unwrap());
+    let quarter = Transform {
+        p: v(5.0, -2.0),
+        q: Rot { c: 0.0, s: 1.0 },
+    };
+    for xf in [Transform::IDENTITY, quarter] {
+        // `w(x, y)`: the local point (x, y) in world space; `d(x, y)`: a local direction.
+        let w = |x: f32, y: f32| xf.apply(v(x, y));
+        let d = |x: f32, y: f32| xf.q.rotate(v(x, y));
+        let exact = |a: Vec2, b: Vec2| (a - b).length() < 1e-6;
+        // Along the line from before the start: hits (0, 0) at 1/3, normal against the ray.
+        let h = ray_cast(&seg, xf, &Ray::new(w(-1.0, 0.0), d(3.0, 0.0))).expect("collinear hit");
+        assert!((h.fraction - 1.0 / 3.0).abs() < 1e-6, "{h:?}");
+        assert!(
+            exact(h.point, w(0.0, 0.0)) && exact(h.normal, d(-1.0, 0.0)),
+            "{h:?}"
+        );
+        // The other direction: hits (1, 0) at 1/3, normal +x.
+        let h = ray_cast(&seg, xf, &Ray::new(w(2.0, 0.0), d(-3.0, 0.0))).expect("collinear hit");
+        assert!((h.fraction - 1.0 / 3.0).abs() < 1e-6, "{h:?}");
+        assert!(
+            exact(h.point, w(1.0, 0.0)) && exact(h.normal, d(1.0, 0.0)),
+            "{h:?}"
+        );
+        // Too short, or moving away: no hit.
+        assert!(ray_cast(&seg, xf, &Ray::new(w(-1.0, 0.0), d(0.5, 0.0))).is_none());
+        assert!(ray_cast(&seg, xf, &Ray::new(w(2.0, 0.0), d(1.0, 0.0))).is_none());
+        assert!(ray_cast(&seg, xf, &Ray::new(w(-1.0, 0.0), d(-1.0, 0.0))).is_none());
+        if xf == Transform::IDENTITY {
+            // (Exactly on the segment only where the transform adds no round-off.)
+            // Starting on the segment and leaving on either side, or along it either way:
+            // fraction +0.0 (sign bit clear), normal opposing the ray.
+            for (dir, n) in [
+                (v(0.0, 1.0), v(0.0, -1.0)),
+                (v(0.0, -1.0), v(0.0, 1.0)),
+                (v(1.0, 0.0), v(-1.0, 0.0)),
+                (v(-1.0, 0.0), v(1.0, 0.0)),
+                (v(1.0, 1.0), v(0.0, -1.0)),
+            ] {
+                let h = ray_cast(&seg, xf, &Ray::new(v(0.5, 0.0), dir)).expect("starts on it");
+                assert_eq!(h.fraction.to_bits(), 0.0f32.to_bits(), "{dir:?}: {h:?}");
+                assert!(
+                    exact(h.normal, n) && exact(h.point, v(0.5, 0.0)),
+                    "{dir:?}: {h:?}"
+                );
+            }
+            // An end counts as on the segment.
+            let h = ray_cast(&seg, xf, &Ray::new(v(1.0, 0.0), v(0.0, -2.0))).unwrap();
+            assert_eq!(h.fraction.to_bits(), 0);
+        }
+    }
+    // A rounded capsule keeps the solid rule: starting on it, no hit; along it, the cap.
+    let cap = Shape::Capsule(Capsule::new(v(0.0, 0.0), v(1.0, 0.0), 0.5).unwrap());
+    assert!(ray_cast(&cap, Transform::IDENTITY, &Ray::new(v(0.5, 0.5), v(0.0, 1.0))).is_none());
+    let h = ray_cast(&cap, Transform::IDENTITY, &Ray::new(v(-1.0, 0.0), v(3.0, 0.0))).unwrap();
+    assert!((h.fraction - 1.0 / 6.0).abs() < 1e-6 && h.normal == v(-1.0, 0.0));
+}
