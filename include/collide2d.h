@@ -134,6 +134,10 @@ enum c2d_Status
   // Polygon points are finite but their extent overflows f32 (coordinates beyond about
   // ±1.3e19).
   C2D_STATUS_OUT_OF_RANGE = 20,
+  // A polygon does not hold what the constructors guarantee (count outside 3..=8,
+  // non-finite data, not convex and counter-clockwise, or normals that are not the unit
+  // outward normals of its edges): see `c2d_shape_validate`.
+  C2D_STATUS_INVALID_SHAPE = 21,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1002,6 +1006,18 @@ c2d_Status c2d_shape_contains_point(const c2d_Shape *shape,
 // # Safety
 // Pointers must be NULL or valid (`out` may alias `shape`).
 c2d_Status c2d_shape_inflate(const c2d_Shape *shape, float amount, c2d_Shape *out);
+
+// Checks a shape as every C entry point checks the shapes it is given: `C2D_STATUS_OK`, or why
+// it is refused (`C2D_STATUS_NULL_POINTER`, `C2D_STATUS_INVALID_SHAPE_TAG`, or
+// `C2D_STATUS_INVALID_SHAPE` for a polygon whose count is outside 3..=8, whose data is not
+// finite, which is not convex and counter-clockwise, or whose normals are not the unit outward
+// normals of its edges). Shapes from the `c2d_make_*` functions always pass. Circles and
+// capsules are not refused: queries turn their non-finite data or negative radius into "no
+// contact".
+//
+// # Safety
+// `shape` must be NULL or point to a readable `c2d_Shape`.
+c2d_Status c2d_shape_validate(const c2d_Shape *shape);
 
 // Writes Box2D v3's default solver settings (gravity (0, −10), 4 sub-steps, contacts at
 // 30 Hz with damping ratio 10, push-out at most 3 m/s, restitution threshold 1 m/s).

@@ -468,6 +468,50 @@ impl Polygon {
         Ok(p)
     }
 
+    /// Whether the polygon holds what its constructors guarantee, checked in O(`count`): a
+    /// `count` in 3..=8; finite vertices, centroid and radius (radius `>= 0`); edges of non-zero
+    /// length turning strictly left at every vertex and winding around exactly once (so the
+    /// polygon is convex, counter-clockwise and simple); and unit normals (within 1e-4) that
+    /// are perpendicular to their edges (within 1e-4 rad) and point outward.
+    ///
+    /// Polygons made by the constructors always pass. The C ABI checks every polygon it is given
+    /// (a hand-filled `c2d_Shape` is refused with `C2D_STATUS_INVALID_SHAPE`); in Rust, queries
+    /// on a hand-filled polygon that fails this give memory-safe but unspecified results.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        let n = self.count as usize;
+        if !((3..=MAX_POLYGON_VERTICES).contains(&n) && self.radius >= 0.0 && self.radius < f32::INFINITY) {
+            return false;
+        }
+        if !self.centroid.is_finite() {
+            return false;
+        }
+        let (v, normals) = (&self.vertices[..n], &self.normals[..n]);
+        // How often the edge direction passes the +x direction, turning counter-clockwise:
+        // each turn is below π, so a direction going from below the x axis to on or above it
+        // has passed angle 0. Strict left turns that pass it exactly once wind once.
+        let mut windings = 0;
+        for i in 0..n {
+            let (j, k) = ((i + 1) % n, (i + 2) % n);
+            let e = v[j] - v[i];
+            let f = v[k] - v[j];
+            let ee = e.dot(e);
+            let nrm = normals[i];
+            let along = nrm.dot(e);
+            let ok = ee > 0.0
+                && ee < f32::INFINITY
+                && (nrm.dot(nrm) - 1.0).abs() <= 1.0e-4
+                && along * along <= 1.0e-8 * ee
+                && nrm.dot(e.right_perp()) > 0.0
+                && e.cross(f) > 0.0;
+            if !ok {
+                return false;
+            }
+            windings += usize::from(e.y < 0.0 && f.y >= 0.0);
+        }
+        windings == 1
+    }
+
     /// Number of vertices actually usable (the stored `count` clamped to 0..=8).
     #[inline]
     #[must_use]

@@ -949,3 +949,79 @@ fn world_through_the_c_abi_matches_rust() {
         c2d_world_free(core::ptr::null_mut());
     }
 }
+
+/// Hand-filled polygons are checked on entry (the fuzz finding: a polygon with 8 denormal
+/// vertices and normals of length 4.5e11 made `c2d_ray_cast` report a fraction of 1.069 for a
+/// ray whose `max_fraction` is 1, with a non-unit normal). Every entry point that takes a shape
+/// refuses it with `InvalidShape` and writes nothing; `c2d_shape_validate` says the same; made
+/// shapes pass.
+#[test]
+fn hand_filled_polygons_are_checked_on_entry() {
+    let mut raw = Polygon::make_box(1.0, 1.0).unwrap();
+    raw.count = 8;
+    for (i, w) in raw.vertices.iter_mut().enumerate() {
+        let a = i as f32 * 0.785;
+        *w = Vec2::new(a.cos(), a.sin()) * 1e-39;
+    }
+    for (i, n) in raw.normals.iter_mut().enumerate() {
+        *n = Vec2::new(4.5e11, -(i as f32) * 1e10);
+    }
+    let bad = Shape::Polygon(raw);
+    let good = Shape::Polygon(Polygon::make_box(1.0, 1.0).unwrap());
+    let circle = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
+    let id = Transform::IDENTITY;
+    let ray = Ray::new(Vec2::new(-2.0, 0.0), Vec2::new(4.0, 0.0));
+    let sentinel = RayHit {
+        fraction: 7.0,
+        ..RayHit::default()
+    };
+    // SAFETY: every pointer refers to a live local of its type.
+    unsafe {
+        assert_eq!(c2d_shape_validate(&bad), Status::InvalidShape);
+        assert_eq!(c2d_shape_validate(&good), Status::Ok);
+        assert_eq!(c2d_shape_validate(&circle), Status::Ok);
+        assert_eq!(c2d_shape_validate(core::ptr::null()), Status::NullPointer);
+        let (mut hit, mut out) = (false, sentinel);
+        assert_eq!(
+            c2d_ray_cast(&bad, &id, &ray, &mut hit, &mut out),
+            Status::InvalidShape
+        );
+        assert_eq!(out, sentinel);
+        assert_eq!(c2d_ray_cast(&good, &id, &ray, &mut hit, &mut out), Status::Ok);
+        assert!(hit && (out.fraction - 0.25).abs() < 1e-6);
+        let mut m = Manifold::default();
+        assert_eq!(
+            c2d_collide(&bad, &id, &circle, &id, 0.0, &mut m),
+            Status::InvalidShape
+        );
+        assert_eq!(
+            c2d_collide(&circle, &id, &bad, &id, 0.0, &mut m),
+            Status::InvalidShape
+        );
+        let mut over = false;
+        assert_eq!(
+            c2d_overlaps(&bad, &id, &good, &id, &mut over),
+            Status::InvalidShape
+        );
+        assert_eq!(
+            c2d_collide_polygons(&raw, &id, &raw, &id, 0.0, &mut m),
+            Status::InvalidShape
+        );
+        let c = Circle::new(Vec2::ZERO, 1.0).unwrap();
+        assert_eq!(
+            c2d_collide_polygon_circle(&raw, &id, &c, &id, 0.0, &mut m),
+            Status::InvalidShape
+        );
+        let mut def = core::mem::zeroed::<BodyDef>();
+        assert_eq!(c2d_body_def(2, &id, &bad, &mut def), Status::InvalidShape);
+        let mut w: *mut World = core::ptr::null_mut();
+        assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+        assert_eq!(c2d_body_def(2, &id, &good, &mut def), Status::Ok);
+        if let Shape::Polygon(p) = &mut def.shape {
+            p.normals[0] = -p.normals[0];
+        }
+        let mut b = BodyId::default();
+        assert_eq!(c2d_world_add_body(w, &def, &mut b), Status::InvalidShape);
+        c2d_world_free(w);
+    }
+}

@@ -324,3 +324,97 @@ fn transform_validity() {
     }
     .is_valid());
 }
+
+/// `Polygon::is_valid` (what the C ABI checks on entry) accepts everything the constructors
+/// make, at scales 0.01 … 10 000, and refuses hand-filled polygons that break any promise:
+/// wrong count, non-finite data, clockwise or non-convex or self-intersecting (a pentagram
+/// turns left at every vertex but winds twice), duplicate vertices, denormal coordinates whose
+/// edges vanish, and normals that are scaled, inward or not perpendicular.
+#[test]
+fn polygon_validity_accepts_every_made_polygon_and_refuses_broken_ones() {
+    let mut rng = Rng(31);
+    for scale in [0.01f32, 1.0, 100.0, 10_000.0] {
+        for n in 3..=8 {
+            for _ in 0..200 {
+                let p = random_polygon(&mut rng, scale, n, 0.0);
+                assert!(p.is_valid(), "{p:?}");
+                let r = random_polygon(&mut rng, scale, n, 0.1 * scale);
+                assert!(r.is_valid(), "{r:?}");
+                if let Ok(d) = r.inflated(-0.2 * scale) {
+                    assert!(d.is_valid(), "{d:?}");
+                }
+            }
+        }
+        for _ in 0..200 {
+            let b = Polygon::make_offset_rounded_box(
+                rng.range(0.1, 1.0) * scale,
+                rng.range(0.1, 1.0) * scale,
+                rng.vec(scale),
+                Rot::from_angle(rng.range(-3.2, 3.2)),
+                rng.range(0.0, 0.1) * scale,
+            )
+            .unwrap();
+            assert!(b.is_valid(), "{b:?}");
+            let lo = rng.vec(scale);
+            let a = Polygon::from_aabb(Aabb::new(lo, lo + v(0.5, 0.25) * scale)).unwrap();
+            assert!(a.is_valid());
+        }
+    }
+    let good = Polygon::make_box(1.0, 0.5).unwrap();
+    let broken = |f: &dyn Fn(&mut Polygon)| {
+        let mut p = good;
+        f(&mut p);
+        p
+    };
+    let cases: Vec<(&str, Polygon)> = vec![
+        ("count 2", broken(&|p| p.count = 2)),
+        ("count 9", broken(&|p| p.count = 9)),
+        ("NaN vertex", broken(&|p| p.vertices[1].x = f32::NAN)),
+        ("infinite radius", broken(&|p| p.radius = f32::INFINITY)),
+        ("negative radius", broken(&|p| p.radius = -0.1)),
+        ("NaN centroid", broken(&|p| p.centroid.y = f32::NAN)),
+        ("scaled normal", broken(&|p| p.normals[2] *= 4.5e11)),
+        ("inward normal", broken(&|p| p.normals[0] = -p.normals[0])),
+        ("tilted normal", broken(&|p| p.normals[1] = v(0.999, 0.0447))),
+        (
+            "clockwise",
+            broken(&|p| {
+                p.vertices.swap(1, 3);
+            }),
+        ),
+        ("duplicate vertex", broken(&|p| p.vertices[2] = p.vertices[1])),
+        (
+            "denormal",
+            broken(&|p| {
+                for w in &mut p.vertices[..4] {
+                    *w *= 1e-40;
+                }
+            }),
+        ),
+        ("reflex vertex", broken(&|p| p.vertices[2] = v(0.0, -0.25))),
+    ];
+    for (name, p) in &cases {
+        assert!(!p.is_valid(), "{name} accepted: {p:?}");
+    }
+    // A pentagram: every turn is to the left, but the edges wind twice around.
+    let mut star = Polygon {
+        vertices: [Vec2::ZERO; 8],
+        normals: [Vec2::ZERO; 8],
+        centroid: Vec2::ZERO,
+        radius: 0.0,
+        count: 5,
+    };
+    for i in 0..5 {
+        let a = (i as f32) * 2.0 * 2.0 * std::f32::consts::PI / 5.0;
+        star.vertices[i] = v(a.cos(), a.sin());
+    }
+    for i in 0..5 {
+        let e = star.vertices[(i + 1) % 5] - star.vertices[i];
+        star.normals[i] = v(e.y, -e.x) * (1.0 / e.length());
+    }
+    assert!(!star.is_valid(), "a pentagram winds twice");
+    // The same points in convex order are fine.
+    let conv: Vec<Vec2> = (0..5).map(|i| star.vertices[(i * 3) % 5]).collect();
+    assert!(Polygon::new(&conv).unwrap().is_valid());
+    assert!(good.is_valid());
+}

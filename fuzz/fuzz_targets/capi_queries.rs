@@ -1,6 +1,8 @@
 //! Arbitrary bytes through the C ABI query entry points: raw `c2d_Shape` values (any tag, any
 //! payload, including NaN and huge floats), transforms, rays, sweeps and margins. Nothing may
-//! panic, and for inputs below 1e18 in magnitude `c2d_overlaps` must agree with `c2d_collide`.
+//! panic; for inputs below 1e18 in magnitude `c2d_overlaps` must agree with `c2d_collide`; and
+//! every output keeps its documented invariants (at most 2 manifold points, unit normals,
+//! finite points and depths, ray fractions within [0, max_fraction]).
 #![no_main]
 use collide2d::capi::*;
 use collide2d::*;
@@ -55,13 +57,27 @@ fuzz_target!(|data: &[u8]| {
         if s1 == Status::Ok && bytes_small {
             assert_eq!(over, m.count > 0, "overlaps and collide disagree");
         }
-        if s1 == Status::Ok {
+        // Every output keeps its documented invariants (polygons that break the constructors'
+        // promises are refused on entry with InvalidShape).
+        let unit = |n: Vec2| (n.length() - 1.0).abs() <= 1e-3;
+        let check_manifold = |m: &Manifold| {
             assert!(m.count <= 2);
+            if m.count > 0 {
+                assert!(unit(m.normal), "manifold normal {m:?}");
+            }
+            for p in m.points() {
+                assert!(p.point.is_finite() && p.depth.is_finite(), "{m:?}");
+            }
+        };
+        if s1 == Status::Ok {
+            check_manifold(&m);
         }
-        let _ = c2d_collide(a, &xa, b, &xb, margin, &mut m);
-        let _ = c2d_ray_cast(a, &xa, &ray, &mut hit, &mut rh);
-        if hit {
-            assert!(rh.fraction >= 0.0 && rh.fraction <= ray.max_fraction);
+        if c2d_collide(a, &xa, b, &xb, margin, &mut m) == Status::Ok {
+            check_manifold(&m);
+        }
+        if c2d_ray_cast(a, &xa, &ray, &mut hit, &mut rh) == Status::Ok && hit {
+            assert!(rh.fraction >= 0.0 && rh.fraction <= ray.max_fraction, "{rh:?}");
+            assert!(unit(rh.normal) && rh.point.is_finite(), "{rh:?}");
         }
         let _ = c2d_shape_distance(a, &xa, b, &xb, &mut cache, d.as_mut_ptr());
         let _ = c2d_shape_cast(a, &xa, Vec2::new(v[8], v[9]), b, &xb, Vec2::new(v[10], v[11]), margin, cast.as_mut_ptr());

@@ -3,7 +3,7 @@
 //! canonical order (no dispatch, for C callers who know their shape kinds), plus shape
 //! proxies, proxy distance and sweep interpolation.
 
-use super::status::{read, read_pair, read_shape, write, Status};
+use super::status::{read, read_pair, read_shape, write, Checked, Status};
 use crate::cast::shape_cast;
 use crate::cast::CastOutput;
 use crate::distance::{proxy_distance, shape_distance, DistanceOutput, ShapeProxy, SimplexCache};
@@ -242,7 +242,7 @@ pub unsafe extern "C" fn c2d_segment_distance(
 ///
 /// # Safety
 /// Each pointer must be NULL or valid for its type.
-unsafe fn pair<A: Copy, B: Copy, R>(
+unsafe fn pair<A: Checked, B: Checked, R>(
     a: *const A,
     xa: *const Transform,
     b: *const B,
@@ -251,7 +251,11 @@ unsafe fn pair<A: Copy, B: Copy, R>(
     f: impl FnOnce(&A, Transform, &B, Transform) -> R,
 ) -> Status {
     // SAFETY: every read checks for NULL; readability is the caller's contract.
-    let (a, xa, b, xb) = match unsafe { (read(a), read(xa), read(b), read(xb)) } {
+    let (a, b) = (
+        unsafe { read(a) }.and_then(A::checked),
+        unsafe { read(b) }.and_then(B::checked),
+    );
+    let (a, xa, b, xb) = match (a, unsafe { read(xa) }, b, unsafe { read(xb) }) {
         (Ok(a), Ok(xa), Ok(b), Ok(xb)) => (a, xa, b, xb),
         (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
     };

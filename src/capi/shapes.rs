@@ -195,3 +195,22 @@ pub unsafe extern "C" fn c2d_shape_inflate(shape: *const Shape, amount: f32, out
         Err(e) => e.into(),
     }
 }
+
+/// Checks a shape as every C entry point checks the shapes it is given: `C2D_STATUS_OK`, or why
+/// it is refused (`C2D_STATUS_NULL_POINTER`, `C2D_STATUS_INVALID_SHAPE_TAG`, or
+/// `C2D_STATUS_INVALID_SHAPE` for a polygon whose count is outside 3..=8, whose data is not
+/// finite, which is not convex and counter-clockwise, or whose normals are not the unit outward
+/// normals of its edges). Shapes from the `c2d_make_*` functions always pass. Circles and
+/// capsules are not refused: queries turn their non-finite data or negative radius into "no
+/// contact".
+///
+/// # Safety
+/// `shape` must be NULL or point to a readable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_shape_validate(shape: *const Shape) -> Status {
+    // SAFETY: NULL is checked; readability is the caller's contract.
+    match unsafe { read_shape(shape) } {
+        Ok(_) => Status::Ok,
+        Err(e) => e,
+    }
+}

@@ -2,7 +2,8 @@
 //! reads of plain values, a shape's tag validated before the shape is read as a Rust enum, and
 //! out-parameters written only on success.
 
-use crate::geometry::{GeometryError, Shape};
+use crate::distance::ShapeProxy;
+use crate::geometry::{Capsule, Circle, GeometryError, Polygon, Shape};
 use crate::solver::SolverError;
 
 /// Result of every C ABI call. Values are stable and never reused.
@@ -53,6 +54,10 @@ pub enum Status {
     /// Polygon points are finite but their extent overflows f32 (coordinates beyond about
     /// ±1.3e19).
     OutOfRange = 20,
+    /// A polygon does not hold what the constructors guarantee (count outside 3..=8,
+    /// non-finite data, not convex and counter-clockwise, or normals that are not the unit
+    /// outward normals of its edges): see `c2d_shape_validate`.
+    InvalidShape = 21,
 }
 
 impl From<GeometryError> for Status {
@@ -87,7 +92,39 @@ pub(crate) unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
     }
     // SAFETY: the tag names a valid variant and every bit pattern of the variant's payload
     // (plain f32/u32 fields) is a valid value, so reading the whole enum is sound.
-    Ok(unsafe { core::ptr::read_unaligned(p) })
+    check_shape(unsafe { core::ptr::read_unaligned(p) })
+}
+
+/// A shape from C as the queries may take it: polygons must pass [`Polygon::is_valid`] (a
+/// hand-filled polygon with bad normals or vertices could otherwise give outputs outside their
+/// documented ranges). Circles and capsules need no check: the queries themselves turn
+/// non-finite data and negative radii into "no contact".
+pub(crate) fn check_shape(s: Shape) -> Result<Shape, Status> {
+    match &s {
+        Shape::Polygon(p) if !p.is_valid() => Err(Status::InvalidShape),
+        _ => Ok(s),
+    }
+}
+
+/// A shape type the typed C functions read: checked as [`check_shape`] checks its kind.
+pub(crate) trait Checked: Copy {
+    /// `Ok(self)` when the queries may take it.
+    fn checked(self) -> Result<Self, Status> {
+        Ok(self)
+    }
+}
+impl Checked for Circle {}
+impl Checked for Capsule {}
+// GJK validates a proxy itself (count, finiteness) and any point cloud is a convex hull.
+impl Checked for ShapeProxy {}
+impl Checked for Polygon {
+    fn checked(self) -> Result<Self, Status> {
+        if self.is_valid() {
+            Ok(self)
+        } else {
+            Err(Status::InvalidShape)
+        }
+    }
 }
 
 /// Reads two shapes and their placements (transforms or sweeps) from C, failing with the first

@@ -1,6 +1,6 @@
 //! The C `c2d_World`: an opaque heap handle over [`crate::world::World`] (feature `alloc`).
 
-use super::status::{read, read_shape, slice_mut, status, write, Status};
+use super::status::{check_shape, read, read_shape, slice_mut, status, write, Status};
 use crate::geometry::Shape;
 use crate::math::{Aabb, Transform, Vec2};
 use crate::solver::{Body, SolverSettings};
@@ -48,7 +48,9 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
         return Err(Status::InvalidShapeTag);
     }
     // SAFETY: both enum tags are valid and every other field is plain f32/u32/u64 data.
-    Ok(unsafe { core::ptr::read_unaligned(p) })
+    let def: BodyDef = unsafe { core::ptr::read_unaligned(p) };
+    check_shape(def.shape)?;
+    Ok(def)
 }
 
 /// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
