@@ -232,6 +232,39 @@ impl<'a> SeparationFn<'a> {
     }
 }
 
+/// Steps of a fixed angle along a normalised lerp between two rotations `phi` apart
+/// (`0 <= phi <= MAX_SWEEP_ROTATION`). The lerp's direction at fraction `t` is
+/// `(1 − t + t cos φ, t sin φ)`; turning it by the step and solving for the fraction gives the
+/// next one, with no transcendental function per step.
+struct NlerpStep {
+    /// `(cos φ, sin φ)`: the lerp's end direction.
+    end: Rot,
+    /// The step's rotation.
+    step: Rot,
+}
+
+impl NlerpStep {
+    fn new(phi: f32, step: f32) -> NlerpStep {
+        NlerpStep {
+            end: Rot::from_angle(phi),
+            step: Rot::from_angle(step),
+        }
+    }
+
+    /// The fraction after `t` at which the lerp has turned a further step, or 1 when it
+    /// reaches its end first.
+    fn advance(&self, t: f32) -> f32 {
+        let (c, s) = (self.end.c, self.end.s);
+        let u = self.step.rotate(Vec2::new((1.0 - t) + t * c, t * s));
+        // Past the end direction (the angles involved stay below π apart).
+        if !(Vec2::new(c, s).cross(u) < 0.0) {
+            return 1.0;
+        }
+        // (1 − t' + t' cos φ, t' sin φ) ∥ u; the denominator is |u|(sin(φ − θ) + sin θ) > 0.
+        (u.y / (s * u.x + (1.0 - c) * u.y)).clamp(t, 1.0)
+    }
+}
+
 /// Time of impact of two shapes moving along sweeps with rotation (Box2D's
 /// `b2TimeOfImpact`): the first fraction in `[0, max_fraction]` at which their surfaces come
 /// within a tolerance of touching.
@@ -239,8 +272,9 @@ impl<'a> SeparationFn<'a> {
 /// Box2D's separating-axis advancement, hardened against rotational tunneling:
 /// - a `Separated` verdict must be proven by a bound on the relative speed of any two points
 ///   (relative centre motion plus angular rate × reach);
-/// - each advance along a separating axis is limited to 0.25 rad of rotation, and an advance
-///   that lands in contact is bisected back to the crossing instead of failing.
+/// - each advance along a separating axis is limited to 0.25 rad of rotation of either body
+///   (measured in the normalised lerp's own angle, which turns fastest mid-sweep), and an
+///   advance that lands in contact is bisected back to the crossing instead of failing.
 ///
 /// Known limit, shared with Box2D: a contact that begins and ends within one such 0.25 rad
 /// step (a brief graze by a fast-rotating body) can be missed. Sweeps may rotate by at most
@@ -294,9 +328,19 @@ pub fn time_of_impact(
     let speed_bound = ((sb.c2 - sb.c1) - (sa.c2 - sa.c1)).length()
         + omega(phi_a) * reach(&pa, sa.local_center)
         + omega(phi_b) * reach(&pb, sb.local_center);
-    // Each advance along a separating axis is limited to this much rotation, so the separation
-    // function stays close to concave (exactly concave without rotation) over the step.
-    let step_limit = MAX_AXIS_STEP_ROTATION / phi_a.max(phi_b).max(f32::MIN_POSITIVE);
+    // Each advance along a separating axis is limited to MAX_AXIS_STEP_ROTATION of real
+    // rotation of either body, so the separation function stays close to concave (exactly
+    // concave without rotation) over the step. Measured in the lerp's own angle: it does not
+    // turn uniformly (up to 2·tan(φ/2) per unit fraction near the middle, against φ on
+    // average), so a step of 0.25/φ in fraction could turn a body by 2 rad at φ = 3.
+    // The step is shared between the bodies in proportion to their rotations, so their
+    // relative rotation (which turns one body's points in the other's frame) stays within it.
+    let share = MAX_AXIS_STEP_ROTATION / (phi_a + phi_b).max(f32::MIN_POSITIVE);
+    let (step_a, step_b) = (
+        NlerpStep::new(phi_a, share * phi_a),
+        NlerpStep::new(phi_b, share * phi_b),
+    );
+    let step_end = |t: f32| step_a.advance(t).min(step_b.advance(t));
 
     let mut cache = SimplexCache::default();
     let mut t1 = 0.0f32;
@@ -379,7 +423,7 @@ pub fn time_of_impact(
             };
         };
         // Resolve the deepest points along this axis, pushing back the end of the interval.
-        let mut t2 = max_fraction.min((t1 + step_limit).max(safe_t));
+        let mut t2 = max_fraction.min(step_end(t1).max(safe_t));
         let mut done = None;
         for _ in 0..MAX_POLYGON_VERTICES {
             let (s2, ia, ib) = f.find_min(t2);

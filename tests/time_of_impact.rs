@@ -209,3 +209,76 @@ fn toi_matches_box2d() {
     assert!(compared > 500, "{compared}");
     eprintln!("time of impact vs Box2D: {compared} hits compared, {box2d_missed} earlier real contacts Box2D skipped");
 }
+
+/// Large rotations (up to `MAX_SWEEP_ROTATION`, 3 rad, per sweep): sampled densely, no sample
+/// before the reported fraction may overlap beyond the documented graze limit. Before the
+/// axis step was measured in the normalised lerp's own angle, an advance near the middle of a
+/// sweep turning ~3 rad covered ~2 rad of real rotation (the lerp turns at up to 2·tan(φ/2)
+/// rad per unit fraction, 23 for φ = 2.97, not φ), and a circle of radius 0.9 was reported to
+/// hit a box turning -2.97 rad at 0.528 while they overlapped by 1.2 at 0.461.
+#[test]
+fn toi_large_rotations_never_skip_an_overlap() {
+    let mut rng = Rng(79);
+    let (mut hits, mut seps) = (0, 0);
+    for i in 0..2000 {
+        let s = [0.01f32, 1.0, 100.0, 10000.0][i % 4];
+        let (ka, kb) = (rng.index(6), rng.index(6));
+        let a = random_shape(&mut rng, ka, s);
+        let b = random_shape(&mut rng, kb, s);
+        let turn = |rng: &mut Rng| {
+            let t = rng.range(2.0, MAX_SWEEP_ROTATION);
+            if rng.index(2) == 0 {
+                t
+            } else {
+                -t
+            }
+        };
+        let xa1 = random_transform(&mut rng, 2.0 * s);
+        let xa2 = Transform::new(xa1.p + rng.vec(0.5 * s), xa1.q.angle() + turn(&mut rng));
+        let xb1 = Transform::new(xa1.p + rng.vec(3.0 * s), rng.range(-3.2, 3.2));
+        let xb2 = Transform::new(xa1.p + rng.vec(1.5 * s), xb1.q.angle() + turn(&mut rng));
+        let sa = Sweep::from_transforms(a.mass(1.0).center, xa1, xa2);
+        let sb = Sweep::from_transforms(b.mass(1.0).center, xb1, xb2);
+        let out = time_of_impact(&a, &sa, &b, &sb, 1.0);
+        let gap = |t: f32| surface_distance(&a, sa.transform_at(t), &b, sb.transform_at(t));
+        let tol = 1e-4 * s as f64 + 2e-6 * (xa1.p.length() + xb1.p.length()) as f64;
+        let reach = |sh: &Shape, c: Vec2| {
+            ShapeProxy::from_shape(sh)
+                .points()
+                .iter()
+                .fold(0.0f32, |m, q| m.max(q.distance(c)))
+        };
+        let graze = ((reach(&a, sa.local_center) + reach(&b, sb.local_center)) * 0.25 * 0.25 / 8.0) as f64;
+        let end = match out.state {
+            ToiState::Hit => {
+                hits += 1;
+                out.fraction
+            }
+            ToiState::Separated => {
+                seps += 1;
+                1.0
+            }
+            ToiState::Overlapped => {
+                assert!(gap(0.0) <= tol, "case {i}");
+                continue;
+            }
+            ToiState::Failed | ToiState::InvalidInput => panic!("case {i}: {out:?}"),
+        };
+        for k in 0..=1000 {
+            let t = end * k as f32 / 1000.0;
+            assert!(
+                gap(t) > -tol - graze,
+                "case {i}: {out:?} but overlapping by {} at {t} (graze limit {graze})\nA {a:?} {sa:?}\nB {b:?} {sb:?}",
+                -gap(t)
+            );
+        }
+    }
+    assert!(hits > 200 && seps > 200, "hits {hits} separated {seps}");
+    // Beyond MAX_SWEEP_ROTATION (up to π, where the lerp is undefined) a sweep is refused.
+    let a = Shape::Circle(Circle::new(Vec2::ZERO, 1.0).unwrap());
+    for turn in [3.05f32, 3.14] {
+        let sb = Sweep::from_transforms(Vec2::ZERO, at(3.0, 0.0), Transform::new(v(3.0, 0.0), turn));
+        let out = time_of_impact(&a, &still(Transform::IDENTITY), &a, &sb, 1.0);
+        assert_eq!(out.state, ToiState::InvalidInput, "{turn}");
+    }
+}
