@@ -276,7 +276,7 @@ fn toi_large_rotations_never_skip_an_overlap() {
     assert!(hits > 200 && seps > 200, "hits {hits} separated {seps}");
     // Beyond MAX_SWEEP_ROTATION (up to π, where the lerp is undefined) a sweep is refused.
     let a = Shape::Circle(Circle::new(Vec2::ZERO, 1.0).unwrap());
-    for turn in [3.05f32, 3.14] {
+    for turn in [3.05f32, 3.1, core::f32::consts::PI - 1e-3] {
         let sb = Sweep::from_transforms(Vec2::ZERO, at(3.0, 0.0), Transform::new(v(3.0, 0.0), turn));
         let out = time_of_impact(&a, &still(Transform::IDENTITY), &a, &sb, 1.0);
         assert_eq!(out.state, ToiState::InvalidInput, "{turn}");
