@@ -644,3 +644,47 @@ fn capsule_end_near_a_segment_far_from_the_origin() {
     assert!((m.points[0].depth - f.points[0].depth).abs() < 2e-3);
     assert!(m.points[0].point.distance(f.points[0].point) < 2e-3);
 }
+
+/// Fuzz find (capi_queries): two circles whose centres are 4e26 apart with a radius of 2.8e26
+/// overflow the squared distance to infinity, which compared `<=` an infinite squared reach, so
+/// `collide` reported a contact with a zero normal and a depth of -inf. Every pair that tests a
+/// squared distance now counts an overflowed one as no contact, and `overlaps` agrees.
+#[test]
+fn overflowing_squared_distances_are_no_contact() {
+    let big = 2.8460483e26;
+    let far = v(2.847992e26, 2.8460483e26);
+    let xa = Transform {
+        p: v(0.00071040133, 0.000954539),
+        q: Rot {
+            c: 0.0007109676,
+            s: 1.0000002,
+        },
+    };
+    let xb = Transform {
+        p: v(1.4e-44, 0.00071040133),
+        q: Rot {
+            c: 0.0007095341,
+            s: 1.0000002,
+        },
+    };
+    let dot = Shape::Circle(Circle::new(v(0.0, 0.0), 0.0).unwrap());
+    let shapes = [
+        Shape::Circle(Circle::new(far, big).unwrap()),
+        Shape::Capsule(Capsule::new(far, far * 0.5, big).unwrap()),
+        Shape::Capsule(Capsule::new(v(0.0, 0.0), v(1.0, 0.0), 0.0).unwrap()),
+        Shape::Polygon(Polygon::make_rounded_box(1.0, 1.0, 0.5).unwrap()),
+    ];
+    for b in &shapes {
+        for (p, xp, q, xq) in [(&dot, xa, b, xb), (b, xb, &dot, xa), (&shapes[0], xa, b, xb)] {
+            for margin in [0.0, 0.001, f32::MAX] {
+                let m = collide_with_margin(p, xp, q, xq, margin);
+                if m.count > 0 {
+                    assert!((m.normal.length() - 1.0).abs() < 1e-3, "{m:?}");
+                    assert!(m.points().iter().all(|c| c.depth.is_finite() && c.point.is_finite()), "{m:?}");
+                }
+            }
+            assert_eq!(overlaps(p, xp, q, xq), collide(p, xp, q, xq).count > 0, "{p:?} {q:?}");
+        }
+    }
+    assert_eq!(collide(&dot, xa, &shapes[0], xb).count, 0);
+}

@@ -241,6 +241,14 @@ fn radii_ok(ra: f32, rb: f32) -> bool {
     ra >= 0.0 && rb >= 0.0 && ra + rb < f32::INFINITY
 }
 
+/// The touching test of every pair that compares a squared distance: within `max_d` (the radii
+/// plus the margin) and finite. Coordinates beyond about 1e19 overflow the squared distance; that
+/// is "no contact", never a contact of infinite depth and zero normal.
+#[inline(always)]
+fn within(dist_sq: f32, max_d: f32) -> bool {
+    dist_sq <= max_d * max_d && dist_sq < f32::INFINITY
+}
+
 /// Midpoint between the surface of A (`ca + n·ra`) and of B (`cb - n·rb`).
 #[inline]
 fn surface_midpoint(ca: Vec2, cb: Vec2, n: Vec2, ra: f32, rb: f32) -> Vec2 {

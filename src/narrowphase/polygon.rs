@@ -17,7 +17,7 @@
 use super::box_pair::{box_pair_decide, is_canonical_box, BoxPair};
 use super::{
     b_first, make_id, pair_frame, point_in_frame, polygon_pair_frames, radii_ok, sanitize_margin,
-    segment_feature, surface_midpoint, LocalManifold, Manifold, FEATURE_EDGE,
+    segment_feature, surface_midpoint, within, LocalManifold, Manifold, FEATURE_EDGE,
 };
 use crate::distance::{gjk, ShapeProxy, SimplexCache};
 use crate::fmath;
@@ -457,7 +457,7 @@ pub(crate) fn polygon_verdict(a: &LocalPoly, b: &LocalPoly, margin: f32) -> Poly
             fb,
         } = closest_cores(a, b, (sep_a, edge_a), (sep_b, edge_b), scale);
         let max_d = radius + margin;
-        if !(dist_sq <= max_d * max_d) {
+        if !within(dist_sq, max_d) {
             return PolyVerdict::Apart;
         }
         Some(Closest {
@@ -739,7 +739,7 @@ pub(crate) fn polygon_circle_decide(
     match vertex {
         Some((vi, v)) => {
             let dist_sq = (c - v).length_squared();
-            (dist_sq <= max_d * max_d).then_some((edge, sep, CircleRegion::Vertex(vi, v, dist_sq)))
+            within(dist_sq, max_d).then_some((edge, sep, CircleRegion::Vertex(vi, v, dist_sq)))
         }
         None => Some((edge, sep, CircleRegion::Face)),
     }

@@ -3,7 +3,7 @@
 
 use super::{
     b_first, make_id, pair_frame, point_in_frame, radii_ok, sanitize_margin, segment_feature,
-    surface_midpoint, LocalManifold, Manifold, ManifoldPoint, FEATURE_EDGE,
+    surface_midpoint, within, LocalManifold, Manifold, ManifoldPoint, FEATURE_EDGE,
 };
 use crate::fmath;
 use crate::geometry::{Capsule, Circle, DEGENERATE_SEGMENT};
@@ -45,7 +45,7 @@ pub(crate) fn circle_pair(
     let d = (xfb.p - xfa.p) + (cb - ca);
     let dist_sq = d.length_squared();
     let max_d = a.radius + b.radius + max_gap;
-    (dist_sq <= max_d * max_d).then_some(CirclePair { ca, cb, d, dist_sq })
+    within(dist_sq, max_d).then_some(CirclePair { ca, cb, d, dist_sq })
 }
 
 /// What [`circle_pair`] found.
@@ -118,7 +118,7 @@ pub(crate) fn capsule_circle_decide(
     let c1 = q1 * t;
     let dist_sq = (c - c1).length_squared();
     let max_d = a.radius + b.radius + margin;
-    (dist_sq <= max_d * max_d).then_some((c, c1, t, dist_sq))
+    within(dist_sq, max_d).then_some((c, c1, t, dist_sq))
 }
 
 #[inline]
@@ -214,7 +214,7 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
     // scale; decide crossing by orientation signs so zero-radius segments that cross always
     // touch.
     let crossing = segments_cross(p1, q1, p2, q2);
-    if !(sc.dist_sq <= max_d * max_d) && !crossing {
+    if !within(sc.dist_sq, max_d) && !crossing {
         return (m, origin);
     }
     let dist = if crossing { 0.0 } else { fmath::sqrt(sc.dist_sq) };
