@@ -123,13 +123,12 @@ pub fn shape_cast(
     let core_dist = g.distance;
     if core_dist <= target + tol {
         let m = collide_with_margin(a, xfa, b, xfb, target_distance + 2.0 * tol);
-        let (n, depth, point) = if m.count > 0 {
-            (m.normal, m.max_depth(), m.points[0].point)
-        } else {
-            match core.try_normalize() {
+        let (n, depth, point) = match m.max_depth() {
+            Some(depth) => (m.normal, depth, m.points[0].point),
+            None => match core.try_normalize() {
                 Some(n) => (xfa.q.rotate(n), ra + rb - core_dist, xfa.apply(g.pa + n * ra)),
                 None => return CastOutput::with_state(CastState::Failed, 1),
-            }
+            },
         };
         if depth > 2.0 * tol {
             return CastOutput {

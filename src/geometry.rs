@@ -40,6 +40,8 @@ pub enum GeometryError {
     OutOfRange = 8,
 }
 
+impl core::error::Error for GeometryError {}
+
 impl fmt::Display for GeometryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self {
@@ -762,7 +764,131 @@ impl MassAccumulator {
     }
 }
 
+/// Whether `x` is a usable size for the infallible makers: finite and not negative, and (for
+/// extents) small enough that the shape's extent stays within `f32` (see
+/// [`GeometryError::OutOfRange`]).
+const fn usable(x: f32) -> bool {
+    x >= 0.0 && x < 1.0e18
+}
+
 impl Shape {
+    /// A circle of radius `r` centred on the local origin, for shapes known when the program
+    /// is written (`const` where the value is). For untrusted sizes use [`Circle::new`].
+    ///
+    /// # Panics
+    /// When `r` is negative, NaN or 1e18 or more.
+    #[must_use]
+    pub const fn circle(r: f32) -> Shape {
+        Shape::circle_at(Vec2::ZERO, r)
+    }
+
+    /// A circle of radius `r` centred at `center` (local space). See [`Shape::circle`].
+    ///
+    /// # Panics
+    /// When `r` is negative, NaN or 1e18 or more, or a coordinate of `center` is not finite or
+    /// its magnitude is 1e18 or more.
+    #[must_use]
+    pub const fn circle_at(center: Vec2, r: f32) -> Shape {
+        assert!(
+            usable(r),
+            "Shape::circle: radius must be finite, >= 0 and below 1e18"
+        );
+        assert!(
+            usable(center.x.abs()) && usable(center.y.abs()),
+            "Shape::circle_at: centre must be finite and within 1e18"
+        );
+        Shape::Circle(Circle { center, radius: r })
+    }
+
+    /// A box with half extents `hx`, `hy` centred on the local origin: the same polygon as
+    /// [`Polygon::make_box`]. For untrusted sizes use that.
+    ///
+    /// # Panics
+    /// When `hx` or `hy` is not positive, NaN, or 1e18 or more.
+    #[must_use]
+    pub const fn rect(hx: f32, hy: f32) -> Shape {
+        assert!(
+            hx > 0.0 && hy > 0.0 && usable(hx) && usable(hy),
+            "Shape::rect: half extents must be positive, finite and below 1e18"
+        );
+        let mut vertices = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut normals = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        vertices[0] = Vec2::new(-hx, -hy);
+        vertices[1] = Vec2::new(hx, -hy);
+        vertices[2] = Vec2::new(hx, hy);
+        vertices[3] = Vec2::new(-hx, hy);
+        normals[0] = Vec2::new(0.0, -1.0);
+        normals[1] = Vec2::new(1.0, 0.0);
+        normals[2] = Vec2::new(0.0, 1.0);
+        normals[3] = Vec2::new(-1.0, 0.0);
+        Shape::Polygon(Polygon {
+            vertices,
+            normals,
+            centroid: Vec2::ZERO,
+            radius: 0.0,
+            count: 4,
+        })
+    }
+
+    /// A capsule around the segment `a`–`b` with radius `r` (0: a segment). For untrusted
+    /// data use [`Capsule::new`].
+    ///
+    /// # Panics
+    /// When `r` is negative, NaN or 1e18 or more, or a coordinate is not finite or its
+    /// magnitude is 1e18 or more.
+    #[must_use]
+    pub const fn capsule(a: Vec2, b: Vec2, r: f32) -> Shape {
+        assert!(
+            usable(r),
+            "Shape::capsule: radius must be finite, >= 0 and below 1e18"
+        );
+        assert!(
+            usable(a.x.abs()) && usable(a.y.abs()) && usable(b.x.abs()) && usable(b.y.abs()),
+            "Shape::capsule: ends must be finite and within 1e18"
+        );
+        Shape::Capsule(Capsule {
+            center1: a,
+            center2: b,
+            radius: r,
+        })
+    }
+
+    /// The segment `a`–`b` (a capsule of radius 0). See [`Shape::capsule`].
+    ///
+    /// # Panics
+    /// As [`Shape::capsule`].
+    #[must_use]
+    pub const fn segment(a: Vec2, b: Vec2) -> Shape {
+        Shape::capsule(a, b, 0.0)
+    }
+
+    /// The circle, if this is one.
+    #[must_use]
+    pub const fn as_circle(&self) -> Option<&Circle> {
+        match self {
+            Shape::Circle(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The capsule (or segment), if this is one.
+    #[must_use]
+    pub const fn as_capsule(&self) -> Option<&Capsule> {
+        match self {
+            Shape::Capsule(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The polygon, if this is one.
+    #[must_use]
+    pub const fn as_polygon(&self) -> Option<&Polygon> {
+        match self {
+            Shape::Polygon(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// Mass properties for `density`.
     #[must_use]
     pub fn mass(&self, density: f32) -> MassData {

@@ -89,26 +89,40 @@ impl Vec2 {
         (o - self).length_squared()
     }
 
-    /// Unit vector in the same direction, or `None` when the length is zero, subnormal or not
-    /// finite.
+    /// Unit vector in the same direction, or `None` when the length is zero, below about
+    /// 1e-19 (the squared length leaves `f32`'s normal range, and with it the precision a unit
+    /// result needs) or not finite.
     #[inline]
     #[must_use]
+    // Plain compares (a range's `contains` compiles to float classification).
+    #[allow(clippy::manual_range_contains)]
     pub fn try_normalize(self) -> Option<Vec2> {
-        let len = self.length();
-        if len > f32::MIN_POSITIVE && len.is_finite() {
-            Some(self * (1.0 / len))
+        let len_sq = self.dot(self);
+        if len_sq >= f32::MIN_POSITIVE && len_sq < f32::INFINITY {
+            Some(self * (1.0 / fmath::sqrt(len_sq)))
         } else {
             None
         }
     }
 
-    /// Unit vector and length. The unit vector is `(0, 0)` when the length is zero or not
-    /// finite.
+    /// Unit vector in the same direction, or `(0, 0)` where [`Vec2::try_normalize`] gives
+    /// `None`.
     #[inline]
     #[must_use]
+    pub fn normalize_or_zero(self) -> Vec2 {
+        self.try_normalize().unwrap_or(Vec2::ZERO)
+    }
+
+    /// Unit vector and length. The unit vector is `(0, 0)` where [`Vec2::try_normalize`]
+    /// gives `None`.
+    #[inline]
+    #[must_use]
+    // Plain compares, as `try_normalize`.
+    #[allow(clippy::manual_range_contains)]
     pub fn normalize_and_length(self) -> (Vec2, f32) {
-        let len = self.length();
-        if len > f32::MIN_POSITIVE && len.is_finite() {
+        let len_sq = self.dot(self);
+        let len = fmath::sqrt(len_sq);
+        if len_sq >= f32::MIN_POSITIVE && len_sq < f32::INFINITY {
             (self * (1.0 / len), len)
         } else {
             (Vec2::ZERO, len)
@@ -556,5 +570,34 @@ impl Ray {
             translation,
             max_fraction: 1.0,
         }
+    }
+}
+
+impl From<(f32, f32)> for Vec2 {
+    #[inline]
+    fn from((x, y): (f32, f32)) -> Vec2 {
+        Vec2::new(x, y)
+    }
+}
+
+impl From<[f32; 2]> for Vec2 {
+    #[inline]
+    fn from([x, y]: [f32; 2]) -> Vec2 {
+        Vec2::new(x, y)
+    }
+}
+
+impl From<Vec2> for [f32; 2] {
+    #[inline]
+    fn from(v: Vec2) -> [f32; 2] {
+        [v.x, v.y]
+    }
+}
+
+/// A pure translation (as [`Transform::from_translation`]).
+impl From<Vec2> for Transform {
+    #[inline]
+    fn from(p: Vec2) -> Transform {
+        Transform::from_translation(p)
     }
 }

@@ -148,6 +148,8 @@ pub fn ray_cast_circle(c: &Circle, xf: Transform, ray: &Ray) -> Option<RayHit> {
 /// end cap beyond which it crossed can be hit. If it starts within the slab, only the cap
 /// of the end it lies beyond can be hit. So at most one side and one cap are tested.
 #[must_use]
+// Plain compares (a range's `contains` compiles to float classification).
+#[allow(clippy::manual_range_contains)]
 pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit> {
     if let Some(circle) = capsule_as_circle(c) {
         return ray_cast_circle(&circle, xf, ray);
@@ -161,7 +163,8 @@ pub fn ray_cast_capsule(c: &Capsule, xf: Transform, ray: &Ray) -> Option<RayHit>
     let e = q - p;
     let l2 = e.dot(e);
     let len = fmath::sqrt(l2);
-    if !(len > f32::MIN_POSITIVE && len < f32::INFINITY) {
+    // (A squared length below f32's normal range cannot give a unit side normal.)
+    if !(l2 >= f32::MIN_POSITIVE && l2 < f32::INFINITY) {
         return None;
     }
     // Along the segment and across it, both times `len`.

@@ -76,6 +76,8 @@ pub enum SolverError {
     InvalidInput = 3,
 }
 
+impl core::error::Error for SolverError {}
+
 impl core::fmt::Display for SolverError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {

@@ -42,8 +42,8 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
         let ours = collide_with_margin(&a, xa, &b, xb, margin);
         let theirs = b2collide_world(&a, xa, &b, xb).expect("canonical pair");
         // Near the speculative boundary the two may legitimately disagree by round-off.
-        let our_sep = -ours.max_depth();
-        let their_sep = -theirs.max_depth();
+        let our_sep = -deepest(&ours);
+        let their_sep = -deepest(&theirs);
         let borderline = (our_sep - margin).abs() < 1e-4 || (their_sep - margin).abs() < 1e-4;
         if (ours.count > 0) != (theirs.count > 0) {
             if !borderline {
@@ -60,11 +60,11 @@ fn compare(ka: usize, kb: usize, n: usize, seed: u64) -> Stats {
         st.contacts += 1;
         // Compare only real contacts (penetrating by Box2D's count), where the normal is defined
         // by the geometry rather than by speculative heuristics.
-        if theirs.max_depth() <= 1e-3 {
+        if deepest(&theirs) <= 1e-3 {
             continue;
         }
         let dot = ours.normal.dot(theirs.normal);
-        let depth_differs = (ours.max_depth() - theirs.max_depth()).abs() > 2e-3;
+        let depth_differs = (deepest(&ours) - deepest(&theirs)).abs() > 2e-3;
         let ours_res = residual_after_resolve(&ours, &a, xa, &b, xb);
         let theirs_res = residual_after_resolve(&theirs, &a, xa, &b, xb);
         let ours_exact = matches!((ours_res, theirs_res), (Some(o), Some(t)) if o <= 1e-5 && t > o + 1e-5);

@@ -680,11 +680,60 @@ fn overflowing_squared_distances_are_no_contact() {
                 let m = collide_with_margin(p, xp, q, xq, margin);
                 if m.count > 0 {
                     assert!((m.normal.length() - 1.0).abs() < 1e-3, "{m:?}");
-                    assert!(m.points().iter().all(|c| c.depth.is_finite() && c.point.is_finite()), "{m:?}");
+                    assert!(
+                        m.points()
+                            .iter()
+                            .all(|c| c.depth.is_finite() && c.point.is_finite()),
+                        "{m:?}"
+                    );
                 }
             }
-            assert_eq!(overlaps(p, xp, q, xq), collide(p, xp, q, xq).count > 0, "{p:?} {q:?}");
+            assert_eq!(
+                overlaps(p, xp, q, xq),
+                collide(p, xp, q, xq).count > 0,
+                "{p:?} {q:?}"
+            );
         }
     }
     assert_eq!(collide(&dot, xa, &shapes[0], xb).count, 0);
+}
+
+/// Fuzz find (capi_queries): a point circle 3.7e-23 from a segment, within a margin of 7e-4:
+/// the squared distance (1.4e-45) is below f32's normal range, so its square root was too
+/// coarse to normalise the direction, and the normal came out 1.029 long. Directions from
+/// squared distances below `f32::MIN_POSITIVE` now fall back to the documented choice (here
+/// the segment's left normal), and `Vec2::try_normalize` refuses such vectors.
+#[test]
+fn subnormal_squared_distances_give_unit_normals() {
+    let a = Shape::Circle(Circle {
+        center: v(2.3509886e-38, 0.0),
+        radius: 0.0,
+    });
+    let xa = Transform {
+        p: v(3.8510934e-23, 0.00071040133),
+        q: Rot {
+            c: 0.0007109676,
+            s: 1.0000002,
+        },
+    };
+    let b = Shape::Capsule(Capsule {
+        center1: v(0.0, 0.0),
+        center2: v(0.00071039796, 0.00071040133),
+        radius: 2.0888e-41,
+    });
+    let xb = Transform {
+        p: v(1.4e-44, 0.00071040133),
+        q: Rot {
+            c: 0.0007095341,
+            s: 1.0000002,
+        },
+    };
+    for (p, xp, q, xq) in [(&a, xa, &b, xb), (&b, xb, &a, xa), (&a, xa, &a, xb)] {
+        let m = collide_with_margin(p, xp, q, xq, 0.00071040133);
+        assert_eq!(m.count, 1);
+        assert!((m.normal.length() - 1.0).abs() < 1e-6, "{m:?}");
+    }
+    assert_eq!(v(1e-22, 0.0).try_normalize(), None);
+    assert_eq!(v(1e-22, 0.0).normalize_or_zero(), Vec2::ZERO);
+    assert_eq!(v(1e-18, 0.0).try_normalize(), Some(v(1.0, 0.0)));
 }

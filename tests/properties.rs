@@ -77,15 +77,15 @@ fn p_translation(seed: u64, ka: u8, kb: u8, si: u8) -> TestResult {
     // f32 spacing at 2e4 is ~2e-3: a few ulps of the offset plus relative round-off.
     let tol = 8e-3 + 1e-4 * s;
     if m0.count == 0 || m1.count == 0 {
-        let d = m0.max_depth().max(m1.max_depth());
+        let d = deepest(&m0).max(deepest(&m1));
         return TestResult::from_bool(m0.count == m1.count || d.abs() <= tol);
     }
-    if m0.max_depth().abs() <= tol {
+    if deepest(&m0).abs() <= tol {
         return TestResult::discard();
     }
     let same_n = m0.normal.dot(m1.normal) > 1.0 - 1e-3;
-    let same_d = (m0.max_depth() - m1.max_depth()).abs() <= tol;
-    TestResult::from_bool((same_n && same_d) || (m0.max_depth() - m1.max_depth()).abs() <= tol)
+    let same_d = (deepest(&m0) - deepest(&m1)).abs() <= tol;
+    TestResult::from_bool((same_n && same_d) || (deepest(&m0) - deepest(&m1)).abs() <= tol)
 }
 
 fn p_rotation(seed: u64, ka: u8, kb: u8, si: u8, angle: i16) -> TestResult {
@@ -95,11 +95,9 @@ fn p_rotation(seed: u64, ka: u8, kb: u8, si: u8, angle: i16) -> TestResult {
     let m1 = collide(&a, r * xa, &b, r * xb);
     let tol = 1e-4 * s;
     if m0.count == 0 || m1.count == 0 {
-        return TestResult::from_bool(
-            m0.count == m1.count || m0.max_depth().max(m1.max_depth()).abs() <= tol,
-        );
+        return TestResult::from_bool(m0.count == m1.count || deepest(&m0).max(deepest(&m1)).abs() <= tol);
     }
-    if (m0.max_depth() - m1.max_depth()).abs() > tol {
+    if (deepest(&m0) - deepest(&m1)).abs() > tol {
         return TestResult::failed();
     }
     let rn = r.q.rotate(m0.normal);
@@ -123,7 +121,7 @@ fn p_depth(seed: u64, ka: u8, kb: u8, si: u8) -> TestResult {
         return TestResult::failed();
     }
     let moved = Transform {
-        p: xb.p + m.normal * m.max_depth(),
+        p: xb.p + m.normal * deepest(&m),
         q: xb.q,
     };
     let d = surface_distance(&a, xa, &b, moved);
@@ -139,7 +137,7 @@ fn p_midway(seed: u64, ka: u8, kb: u8, si: u8) -> TestResult {
         return TestResult::discard();
     }
     let tol = (3e-3 * s) as f64;
-    let deepest = m.max_depth();
+    let deepest = deepest(&m);
     for p in m.points() {
         if p.depth < -0.05 * s * 1.0001 {
             return TestResult::failed();
@@ -279,7 +277,7 @@ fn replay() {
     eprintln!("surface distance {}", surface_distance(&a, xa, &b, xb));
     if m.count > 0 {
         let moved = Transform {
-            p: xb.p + m.normal * m.max_depth(),
+            p: xb.p + m.normal * deepest(&m),
             q: xb.q,
         };
         eprintln!("after resolve {}", surface_distance(&a, xa, &b, moved));

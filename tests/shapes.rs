@@ -418,3 +418,74 @@ fn polygon_validity_accepts_every_made_polygon_and_refuses_broken_ones() {
     assert!(Polygon::new(&conv).unwrap().is_valid());
     assert!(good.is_valid());
 }
+
+/// The infallible makers give exactly what the fallible constructors give, in const context
+/// too; the accessors, conversions and error traits a Rust caller expects exist.
+#[test]
+fn shortcuts_accessors_conversions_and_errors() {
+    const BALL: Shape = Shape::circle(0.4);
+    const WALL: Shape = Shape::rect(2.0, 0.5);
+    const PILL: Shape = Shape::capsule(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.25);
+    assert_eq!(BALL, Shape::Circle(Circle::new(Vec2::ZERO, 0.4).unwrap()));
+    assert_eq!(WALL, Shape::Polygon(Polygon::make_box(2.0, 0.5).unwrap()));
+    assert_eq!(
+        PILL,
+        Shape::Capsule(Capsule::new(v(0.0, -0.5), v(0.0, 0.5), 0.25).unwrap())
+    );
+    assert_eq!(
+        Shape::segment(v(1.0, 2.0), v(3.0, 4.0)),
+        Shape::Capsule(Capsule::segment(v(1.0, 2.0), v(3.0, 4.0)).unwrap())
+    );
+    assert_eq!(
+        Shape::circle_at(v(1.0, 2.0), 3.0),
+        Shape::Circle(Circle::new(v(1.0, 2.0), 3.0).unwrap())
+    );
+    assert!(WALL.as_polygon().unwrap().is_valid());
+    assert_eq!(BALL.as_circle().unwrap().radius, 0.4);
+    assert!(BALL.as_polygon().is_none() && BALL.as_capsule().is_none());
+    assert_eq!(PILL.as_capsule().unwrap().radius, 0.25);
+    assert!(PILL.as_circle().is_none() && WALL.as_capsule().is_none());
+    // Bad constants panic with a message.
+    for bad in [
+        std::panic::catch_unwind(|| Shape::circle(-1.0)),
+        std::panic::catch_unwind(|| Shape::circle(f32::NAN)),
+        std::panic::catch_unwind(|| Shape::rect(0.0, 1.0)),
+        std::panic::catch_unwind(|| Shape::rect(1.0, f32::INFINITY)),
+        std::panic::catch_unwind(|| Shape::capsule(v(f32::NAN, 0.0), v(1.0, 0.0), 0.1)),
+    ] {
+        assert!(bad.is_err());
+    }
+    // Conversions.
+    assert_eq!(Vec2::from((1.0, 2.0)), v(1.0, 2.0));
+    assert_eq!(Vec2::from([1.0, 2.0]), v(1.0, 2.0));
+    assert_eq!(<[f32; 2]>::from(v(3.0, 4.0)), [3.0, 4.0]);
+    assert_eq!(Transform::from(v(3.0, 4.0)), at(3.0, 4.0));
+    assert_eq!(v(3.0, 4.0).normalize_or_zero(), v(0.6, 0.8));
+    assert_eq!(Vec2::ZERO.normalize_or_zero(), Vec2::ZERO);
+    assert_eq!(v(f32::NAN, 1.0).normalize_or_zero(), Vec2::ZERO);
+    // max_depth: None without contact, the deepest point otherwise.
+    let m = collide(&WALL, Transform::IDENTITY, &BALL, at(0.0, 0.8));
+    assert_eq!(m.count, 1);
+    assert!((m.max_depth().unwrap() - 0.1).abs() < 1e-6);
+    assert_eq!(
+        collide(&WALL, Transform::IDENTITY, &BALL, at(0.0, 5.0)).max_depth(),
+        None
+    );
+    // Every error type is a `core::error::Error` with a message, so `?` into a boxed error works.
+    fn boxed() -> Result<(), Box<dyn std::error::Error>> {
+        Polygon::make_box(-1.0, 1.0)?;
+        Ok(())
+    }
+    assert_eq!(
+        boxed().unwrap_err().to_string(),
+        "box half extent must be positive"
+    );
+    let errors: [&dyn std::error::Error; 3] = [
+        &GeometryError::Collinear,
+        &TreeError::InvalidProxy,
+        &SolverError::InvalidStep,
+    ];
+    for e in errors {
+        assert!(!e.to_string().is_empty());
+    }
+}

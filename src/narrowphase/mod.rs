@@ -90,12 +90,11 @@ impl Manifold {
         &self.points[..(self.count as usize).min(2)]
     }
 
-    /// Largest depth among the points, or `f32::NEG_INFINITY` when empty.
+    /// The largest depth among the points (positive when penetrating), or `None` without
+    /// contact (`count == 0`).
     #[must_use]
-    pub fn max_depth(&self) -> f32 {
-        self.points()
-            .iter()
-            .fold(f32::NEG_INFINITY, |m, p| m.max(p.depth))
+    pub fn max_depth(&self) -> Option<f32> {
+        self.points().iter().map(|p| p.depth).reduce(f32::max)
     }
 
     /// The same contact seen from B: normal negated, feature bytes swapped, points unchanged.

@@ -755,7 +755,8 @@ pub(crate) fn polygon_circle_local(a: &Polygon, b: &Circle, c: Vec2, margin: f32
     match region {
         CircleRegion::Vertex(vi, v, dist_sq) => {
             let dist = fmath::sqrt(dist_sq);
-            let n = if dist > f32::MIN_POSITIVE {
+            // (A squared distance below f32's normal range gives a direction of noise.)
+            let n = if dist_sq >= f32::MIN_POSITIVE {
                 (c - v) * (1.0 / dist)
             } else {
                 a.normals[edge]

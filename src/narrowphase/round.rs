@@ -69,9 +69,10 @@ pub fn collide_circles(a: &Circle, xfa: Transform, b: &Circle, xfb: Transform, m
         return Manifold::default();
     };
     let dist = fmath::sqrt(dist_sq);
-    // Coincident centres (or a gap below f32's normal range): A's +x axis, a documented
-    // arbitrary but fixed choice (the one case where swapping A and B is not symmetric).
-    let n = if dist > f32::MIN_POSITIVE {
+    // Coincident centres (or closer than ~1e-19, where the squared distance leaves f32's
+    // normal range and the direction is noise): A's +x axis, a documented arbitrary but fixed
+    // choice (the one case where swapping A and B is not symmetric).
+    let n = if dist_sq >= f32::MIN_POSITIVE {
         d * (1.0 / dist)
     } else {
         xfa.q.x_axis()
@@ -129,7 +130,8 @@ pub(crate) fn capsule_circle_local(a: &Capsule, b: &Circle, cb: Vec2, margin: f3
         return (m, origin);
     };
     let dist = fmath::sqrt(dist_sq);
-    let n = if dist > f32::MIN_POSITIVE {
+    // (A squared distance below f32's normal range gives a direction of noise.)
+    let n = if dist_sq >= f32::MIN_POSITIVE {
         (c - c1) * (1.0 / dist)
     } else {
         // Circle centre on the core segment: the segment's left normal (or +x for a point).

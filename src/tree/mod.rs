@@ -163,6 +163,19 @@ pub enum TreeError {
     Corrupt = 4,
 }
 
+impl core::fmt::Display for TreeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            TreeError::InvalidAabb => "AABB is not finite or has min > max",
+            TreeError::Full => "the fixed node buffer is full",
+            TreeError::InvalidProxy => "stale, out-of-range or internal proxy id",
+            TreeError::Corrupt => "tree invariant broken",
+        })
+    }
+}
+
+impl core::error::Error for TreeError {}
+
 /// A dynamic AABB tree over a node storage `S`.
 ///
 /// `DynamicTree<Vec<TreeNode>>` (feature `alloc`, see [`DynamicTree::new`]) grows as needed;

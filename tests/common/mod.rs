@@ -4,6 +4,11 @@
 
 use collide2d::*;
 
+/// The deepest point's depth, or -inf without contact (the tests' comparisons rely on it).
+pub fn deepest(m: &Manifold) -> f32 {
+    m.max_depth().unwrap_or(f32::NEG_INFINITY)
+}
+
 /// `Vec2::new(x, y)`.
 pub fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -303,7 +308,7 @@ pub fn residual_after_resolve(
         return None;
     }
     let moved = Transform {
-        p: xb.p + m.normal * m.max_depth(),
+        p: xb.p + m.normal * deepest(m),
         q: xb.q,
     };
     Some(surface_distance(a, xa, b, moved).abs())
