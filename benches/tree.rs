@@ -86,7 +86,7 @@ fn tree_benches(c: &mut Criterion) {
     let steps: Vec<Vec2> = (0..N).map(|_| rng.vec(0.05)).collect();
     let build_ours = || {
         let mut t = DynamicTree::with_capacity(2 * N);
-        let ids: Vec<u32> = bx
+        let ids: Vec<ProxyId> = bx
             .iter()
             .enumerate()
             .map(|(i, b)| t.create_proxy(*b, 1, i as u64).unwrap())
@@ -159,8 +159,17 @@ fn tree_benches(c: &mut Criterion) {
             for q in &queries {
                 ours.query(*q, u64::MAX, |_, _| {
                     n += 1;
-                    true
+                    Visit::Continue
                 });
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function("collide2d-iter", |bch| {
+        bch.iter(|| {
+            let mut n = 0usize;
+            for q in &queries {
+                n += ours.query_iter(*q, u64::MAX).count();
             }
             black_box(n)
         })
@@ -207,9 +216,9 @@ fn tree_benches(c: &mut Criterion) {
                     match entry(p, d, r.max_fraction, fat[user as usize]) {
                         Some(t) => {
                             best = best.min(t);
-                            t
+                            Visit::Clip(t)
                         }
-                        None => -1.0,
+                        None => Visit::Continue,
                     }
                 });
                 s += best.min(1.0);

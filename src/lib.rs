@@ -167,7 +167,9 @@ pub use segment::{closest_point_on_segment, segment_distance, SegmentDistance};
 #[cfg(feature = "solver")]
 pub use solver::{Body, ConstraintPoint, ContactBlock, ContactConstraint, SolverError, SolverSettings};
 pub use toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
-pub use tree::{DynamicTree, NodeStorage, TreeError, TreeNode, DEFAULT_AABB_MARGIN, NULL_NODE};
+pub use tree::{
+    DynamicTree, NodeStorage, ProxyId, QueryIter, TreeError, TreeNode, Visit, DEFAULT_AABB_MARGIN, NULL_NODE,
+};
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
     BodyDef, BodyId, BodyKind, ContactEvent, Material, World, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE,

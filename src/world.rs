@@ -56,7 +56,7 @@ use crate::solver::{
     self, mix_friction, mix_restitution, non_negative, positive, Body, ContactConstraint, SolverError,
     SolverSettings,
 };
-use crate::tree::DynamicTree;
+use crate::tree::{DynamicTree, ProxyId, Visit};
 
 /// Base speculative distance (m), Box2D's `4 × linearSlop`.
 pub const SPECULATIVE_DISTANCE: f32 = 0.02;
@@ -174,7 +174,7 @@ struct Slot {
     kind: BodyKind,
     shape: Shape,
     material: Material,
-    proxy: u32,
+    proxy: ProxyId,
     reach: f32,
     user_data: u64,
 }
@@ -727,9 +727,9 @@ impl World {
                         body: self.id_of(i as u32),
                         hit,
                     });
-                    hit.fraction
+                    Visit::Clip(hit.fraction)
                 }
-                None => -1.0,
+                None => Visit::Continue,
             }
         });
         best
@@ -740,10 +740,12 @@ impl World {
     pub fn query_aabb(&self, aabb: Aabb, mut f: impl FnMut(BodyId) -> bool) {
         self.tree.query(aabb, u64::MAX, |_, user| {
             let i = user as usize;
-            if overlaps_aabb_shape(aabb, &self.slots[i].shape, self.bodies[i].transform) {
-                f(self.id_of(i as u32))
+            if overlaps_aabb_shape(aabb, &self.slots[i].shape, self.bodies[i].transform)
+                && !f(self.id_of(i as u32))
+            {
+                Visit::Stop
             } else {
-                true
+                Visit::Continue
             }
         });
     }

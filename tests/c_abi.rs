@@ -233,7 +233,7 @@ fn c_broadphase_prints_what_rust_computes() {
         u64::MAX,
         |_, u| {
             sum += u + 1;
-            true
+            Visit::Continue
         },
     );
     want += &format!("query sum {sum}\n");
@@ -246,9 +246,9 @@ fn c_broadphase_prints_what_rust_computes() {
                     best = h.fraction;
                     best_user = u;
                 }
-                h.fraction
+                Visit::Clip(h.fraction)
             }
-            None => -1.0,
+            None => Visit::Continue,
         }
     });
     want += &format!("ray user {best_user} fraction {best:.6}\n");
@@ -444,7 +444,7 @@ fn tree_through_the_c_abi_matches_rust() {
         let big = Aabb::from_center_half_extents(Vec2::new(100.0, 100.0), Vec2::new(1.0, 1.0));
         assert_eq!(c2d_tree_enlarge_proxy(t, ids[0], &big, &mut grew), Status::Ok);
         assert!(grew);
-        rust.enlarge_proxy(ids[0], big).unwrap();
+        rust.enlarge_proxy(ProxyId::from_index(ids[0]), big).unwrap();
         assert_eq!(c2d_tree_rebuild(t), Status::Ok);
         rust.rebuild();
         assert_eq!(c2d_tree_validate(t), Status::Ok);
@@ -463,9 +463,9 @@ fn tree_through_the_c_abi_matches_rust() {
             Status::Ok
         );
         let mut want = 0;
-        rust.box_cast(cast, Vec2::new(80.0, 0.0), u64::MAX, |max, _, _| {
+        rust.box_cast(cast, Vec2::new(80.0, 0.0), u64::MAX, |_, _, _| {
             want += 1;
-            max
+            Visit::Continue
         });
         assert_eq!(n, want);
         assert!(n > 0);

@@ -74,19 +74,19 @@ fn exercise<S: NodeStorage>(
     s: f32,
 ) -> Result<(), String> {
     let mut rng = Rng(seed);
-    let mut model: BTreeMap<u32, Proxy> = BTreeMap::new();
-    let mut moved: BTreeSet<u32> = BTreeSet::new();
+    let mut model: BTreeMap<ProxyId, Proxy> = BTreeMap::new();
+    let mut moved: BTreeSet<ProxyId> = BTreeSet::new();
     let margin = tree.margin();
     for step in 0..steps {
         let op = rng.index(100);
-        let ids: Vec<u32> = model.keys().copied().collect();
-        let pick = |rng: &mut Rng| -> u32 {
+        let ids: Vec<ProxyId> = model.keys().copied().collect();
+        let pick = |rng: &mut Rng| -> ProxyId {
             // Mostly live ids, sometimes stale or out of range.
             match rng.index(10) {
-                0 => rng.next_u64() as u32,
-                1 => (tree_capacity_hint(&ids) + rng.index(8)) as u32,
+                0 => ProxyId::from_index(rng.next_u64() as u32),
+                1 => ProxyId::from_index((tree_capacity_hint(&ids) + rng.index(8)) as u32),
                 _ if !ids.is_empty() => ids[rng.index(ids.len())],
-                _ => 7,
+                _ => ProxyId::from_index(7),
             }
         };
         if op < 35 {
@@ -96,7 +96,7 @@ fn exercise<S: NodeStorage>(
             match tree.create_proxy(b, cat, user) {
                 Ok(id) => {
                     if model.contains_key(&id) {
-                        return Err(format!("step {step}: id {id} reused while alive"));
+                        return Err(format!("step {step}: id {id:?} reused while alive"));
                     }
                     model.insert(
                         id,
@@ -119,7 +119,7 @@ fn exercise<S: NodeStorage>(
                     moved.remove(&id);
                 }
                 (None, Err(TreeError::InvalidProxy)) => {}
-                (m, r) => return Err(format!("step {step}: destroy {id}: model {m:?} tree {r:?}")),
+                (m, r) => return Err(format!("step {step}: destroy {id:?}: model {m:?} tree {r:?}")),
             }
         } else if op < 80 {
             let id = pick(&mut rng);
@@ -155,7 +155,7 @@ fn exercise<S: NodeStorage>(
                     }
                 }
                 (None, Err(TreeError::InvalidProxy)) => {}
-                (m, r) => return Err(format!("step {step}: move {id}: model {m:?} tree {r:?}")),
+                (m, r) => return Err(format!("step {step}: move {id:?}: model {m:?} tree {r:?}")),
             }
         } else if op < 83 {
             tree.rebuild();
@@ -175,7 +175,7 @@ fn exercise<S: NodeStorage>(
             let mut got = BTreeSet::new();
             let mut dup = false;
             // The first id is a moved proxy, the lower one when both moved.
-            let mut report = |a: u32, ua: u64, b: u32, ub: u64| {
+            let mut report = |a: ProxyId, ua: u64, b: ProxyId, ub: u64| {
                 let key = (a.min(b), a.max(b));
                 dup |= !got.insert(key);
                 dup |= model.get(&a).map(|p| p.user) != Some(ua) || model.get(&b).map(|p| p.user) != Some(ub);
@@ -210,9 +210,9 @@ fn exercise<S: NodeStorage>(
             let mut got = BTreeSet::new();
             tree.query(q, mask, |id, _| {
                 got.insert(id);
-                true
+                Visit::Continue
             });
-            let want: BTreeSet<u32> = model
+            let want: BTreeSet<ProxyId> = model
                 .iter()
                 .filter(|(_, p)| p.fat.overlaps(q) && p.cat & mask != 0)
                 .map(|(&id, _)| id)
@@ -224,8 +224,13 @@ fn exercise<S: NodeStorage>(
             let mut n = 0;
             tree.query(q, mask, |_, _| {
                 n += 1;
-                false
+                Visit::Stop
             });
+            // The iterator reports the same set.
+            let iterated: BTreeSet<ProxyId> = tree.query_iter(q, mask).map(|(id, _)| id).collect();
+            if iterated != want {
+                return Err(format!("step {step}: query_iter differs"));
+            }
             if n != want.len().min(1) {
                 return Err(format!("step {step}: early stop reported {n}"));
             }
@@ -233,11 +238,11 @@ fn exercise<S: NodeStorage>(
             let d = rng.vec(300.0 * s);
             let ray = Ray::new(p, d);
             let mut all = BTreeSet::new();
-            tree.ray_cast(&ray, u64::MAX, |r, id, _| {
+            tree.ray_cast(&ray, u64::MAX, |_, id, _| {
                 all.insert(id);
-                r.max_fraction
+                Visit::Continue
             });
-            let want_all: BTreeSet<u32> = model
+            let want_all: BTreeSet<ProxyId> = model
                 .iter()
                 .filter(|(_, pr)| segment_hits_box(p, d, 1.0, pr.fat))
                 .map(|(&id, _)| id)
@@ -248,14 +253,14 @@ fn exercise<S: NodeStorage>(
                 let grazing = segment_hits_box(p, d, 1.0, b.inflated(1e-4 * s))
                     && !segment_hits_box(p, d, 1.0, b.inflated(-1e-4 * s));
                 if !grazing {
-                    return Err(format!("step {step}: ray all-hits differ on {id}"));
+                    return Err(format!("step {step}: ray all-hits differ on {id:?}"));
                 }
             }
             // Any hit: stopping at the first reports exactly one when any exists.
             let mut any = 0;
             tree.ray_cast(&ray, u64::MAX, |_, _, _| {
                 any += 1;
-                0.0
+                Visit::Stop
             });
             if any != all.len().min(1) {
                 return Err(format!("step {step}: any-hit reported {any}"));
@@ -265,13 +270,13 @@ fn exercise<S: NodeStorage>(
             let cast_box = random_box(&mut rng, s);
             let tr = rng.vec(200.0 * s);
             let mut swept = BTreeSet::new();
-            tree.box_cast(cast_box, tr, u64::MAX, |max, id, _| {
+            tree.box_cast(cast_box, tr, u64::MAX, |_, id, _| {
                 swept.insert(id);
-                max
+                Visit::Continue
             });
             let he = cast_box.half_extents();
             let grown = |b: Aabb| Aabb::new(b.min - he, b.max + he);
-            let want_swept: BTreeSet<u32> = model
+            let want_swept: BTreeSet<ProxyId> = model
                 .iter()
                 .filter(|(_, pr)| segment_hits_box(cast_box.center(), tr, 1.0, grown(pr.fat)))
                 .map(|(&id, _)| id)
@@ -282,20 +287,20 @@ fn exercise<S: NodeStorage>(
                 let grazing = segment_hits_box(c, tr, 1.0, b.inflated(1e-4 * s))
                     && !segment_hits_box(c, tr, 1.0, b.inflated(-1e-4 * s));
                 if !grazing {
-                    return Err(format!("step {step}: box cast differs on {id}"));
+                    return Err(format!("step {step}: box cast differs on {id:?}"));
                 }
             }
             // Closest hit: clip to each box's entry fraction.
-            let mut best = (f32::INFINITY, NULL_NODE);
+            let mut best: (f32, Option<ProxyId>) = (f32::INFINITY, None);
             tree.ray_cast(&ray, u64::MAX, |r, id, _| {
                 match segment_box_entry(p, d, r.max_fraction, model[&id].fat) {
                     Some(t) => {
                         if t < best.0 {
-                            best = (t, id);
+                            best = (t, Some(id));
                         }
-                        t
+                        Visit::Clip(t)
                     }
-                    None => -1.0,
+                    None => Visit::Continue,
                 }
             });
             let brute = model
@@ -317,15 +322,15 @@ fn exercise<S: NodeStorage>(
                 || tree.user_data(id) != Ok(p.user)
                 || tree.category_bits(id) != Ok(p.cat)
             {
-                return Err(format!("step {step}: proxy {id} data differs"));
+                return Err(format!("step {step}: proxy {id:?} data differs"));
             }
         }
     }
     Ok(())
 }
 
-fn tree_capacity_hint(ids: &[u32]) -> usize {
-    ids.iter().copied().max().unwrap_or(0) as usize + 1
+fn tree_capacity_hint(ids: &[ProxyId]) -> usize {
+    ids.iter().map(|id| id.index()).max().unwrap_or(0) as usize + 1
 }
 
 const SCALES: [f32; 4] = [0.01, 1.0, 100.0, 10000.0];
@@ -381,11 +386,18 @@ fn misuse_is_refused_and_harmless() {
     tree.destroy_proxy(a).unwrap();
     assert_eq!(tree.destroy_proxy(a), Err(TreeError::InvalidProxy));
     assert_eq!(tree.move_proxy(a, b), Err(TreeError::InvalidProxy));
-    assert_eq!(tree.enlarge_proxy(u32::MAX, b), Err(TreeError::InvalidProxy));
-    assert_eq!(tree.user_data(12345), Err(TreeError::InvalidProxy));
+    assert_eq!(
+        tree.enlarge_proxy(ProxyId::from_index(u32::MAX), b),
+        Err(TreeError::InvalidProxy)
+    );
+    assert_eq!(
+        tree.user_data(ProxyId::from_index(12345)),
+        Err(TreeError::InvalidProxy)
+    );
     // The internal node index is not a proxy.
     let d = tree.create_proxy(b, 1, 12).unwrap();
     for i in 0..tree.capacity() as u32 {
+        let i = ProxyId::from_index(i);
         if i != c && i != d {
             assert!(tree.destroy_proxy(i).is_err());
         }

@@ -3,7 +3,20 @@
 
 use super::status::{read, write, Status};
 use crate::math::{Aabb, Ray};
-use crate::tree::{DynamicTree, TreeError, TreeNode};
+use crate::tree::{DynamicTree, ProxyId, TreeError, TreeNode, Visit};
+
+/// A cast callback's C return value as a [`Visit`] (Box2D's convention, kept in C): negative
+/// ignores the proxy, 0 stops, a fraction clips the ray or sweep (one at or above the current
+/// maximum leaves it unchanged).
+fn visit(fraction: f32) -> Visit {
+    if fraction < 0.0 {
+        Visit::Continue
+    } else if fraction == 0.0 {
+        Visit::Stop
+    } else {
+        Visit::Clip(fraction)
+    }
+}
 use core::ffi::c_void;
 
 enum Storage {
@@ -176,7 +189,7 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
     }
     match with_tree!(mut t, tr => tr.create_proxy(b, category_bits, user_data)) {
         // SAFETY: `out_id` checked non-null; writable by the caller's contract.
-        Ok(id) => unsafe { write(out_id, id) },
+        Ok(id) => unsafe { write(out_id, id.index()) },
         Err(e) => e.into(),
     }
 }
@@ -189,7 +202,8 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
 pub unsafe extern "C" fn c2d_tree_destroy_proxy(tree: *mut Tree, id: u32) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { tree_mut(tree) } {
-        Ok(t) => with_tree!(mut t, tr => tr.destroy_proxy(id)).map_or_else(Status::from, |_| Status::Ok),
+        Ok(t) => with_tree!(mut t, tr => tr.destroy_proxy(ProxyId::from_index(id)))
+            .map_or_else(Status::from, |_| Status::Ok),
         Err(e) => e,
     }
 }
@@ -213,7 +227,7 @@ pub unsafe extern "C" fn c2d_tree_move_proxy(
             id,
             aabb,
             out_reinserted,
-            |t, id, b| with_tree!(mut t, tr => tr.move_proxy(id, b)),
+            |t, id, b| with_tree!(mut t, tr => tr.move_proxy(ProxyId::from_index(id), b)),
         )
     }
 }
@@ -301,7 +315,13 @@ pub unsafe extern "C" fn c2d_tree_query(
         return Status::NullPointer;
     };
     // SAFETY: the callback and its context are the caller's, valid by contract.
-    with_tree!(t, tr => tr.query(b, mask, |id, user| unsafe { cb(id, user, context) }));
+    with_tree!(t, tr => tr.query(b, mask, |id, user| {
+        if unsafe { cb(id.index(), user, context) } {
+            Visit::Continue
+        } else {
+            Visit::Stop
+        }
+    }));
     Status::Ok
 }
 
@@ -327,7 +347,7 @@ pub unsafe extern "C" fn c2d_tree_ray_cast(
     };
     // SAFETY: the callback and its context are the caller's, valid by contract; `input` is a
     // live reference for the duration of the call.
-    with_tree!(t, tr => tr.ray_cast(&r, mask, |input, id, user| unsafe { cb(input, id, user, context) }));
+    with_tree!(t, tr => tr.ray_cast(&r, mask, |input, id, user| visit(unsafe { cb(input, id.index(), user, context) })));
     Status::Ok
 }
 
@@ -351,7 +371,7 @@ pub unsafe extern "C" fn c2d_tree_query_pairs(
         return Status::NullPointer;
     };
     // SAFETY: the callback and its context are the caller's, valid by contract.
-    with_tree!(mut t, tr => tr.query_pairs(|a, ua, b, ub| unsafe { cb(a, ua, b, ub, context) }));
+    with_tree!(mut t, tr => tr.query_pairs(|a, ua, b, ub| unsafe { cb(a.index(), ua, b.index(), ub, context) }));
     Status::Ok
 }
 
@@ -411,7 +431,13 @@ pub unsafe extern "C" fn c2d_tree_height(tree: *const Tree) -> u32 {
 #[no_mangle]
 pub unsafe extern "C" fn c2d_tree_fat_aabb(tree: *const Tree, id: u32, out: *mut Aabb) -> Status {
     // SAFETY: forwarded contract.
-    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.fat_aabb(id))) }
+    unsafe {
+        write_leaf(
+            tree,
+            out,
+            |t| with_tree!(t, tr => tr.fat_aabb(ProxyId::from_index(id))),
+        )
+    }
 }
 
 /// Grows a proxy's fat box to contain `*aabb` without restructuring; writes whether it grew to
@@ -433,7 +459,7 @@ pub unsafe extern "C" fn c2d_tree_enlarge_proxy(
             id,
             aabb,
             out_grew,
-            |t, id, b| with_tree!(mut t, tr => tr.enlarge_proxy(id, b)),
+            |t, id, b| with_tree!(mut t, tr => tr.enlarge_proxy(ProxyId::from_index(id), b)),
         )
     }
 }
@@ -465,7 +491,7 @@ pub unsafe extern "C" fn c2d_tree_box_cast(
         return Status::NullPointer;
     };
     // SAFETY: the callback and its context are the caller's, valid by contract.
-    with_tree!(t, tr => tr.box_cast(b, translation, mask, |max, id, user| unsafe { cb(max, id, user, context) }));
+    with_tree!(t, tr => tr.box_cast(b, translation, mask, |max, id, user| visit(unsafe { cb(max, id.index(), user, context) })));
     Status::Ok
 }
 
@@ -502,7 +528,13 @@ pub unsafe extern "C" fn c2d_tree_area_ratio(tree: *const Tree) -> f32 {
 #[no_mangle]
 pub unsafe extern "C" fn c2d_tree_user_data(tree: *const Tree, id: u32, out: *mut u64) -> Status {
     // SAFETY: forwarded contract.
-    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.user_data(id))) }
+    unsafe {
+        write_leaf(
+            tree,
+            out,
+            |t| with_tree!(t, tr => tr.user_data(ProxyId::from_index(id))),
+        )
+    }
 }
 
 /// Category bits of a proxy; writes `*out`.
@@ -512,7 +544,13 @@ pub unsafe extern "C" fn c2d_tree_user_data(tree: *const Tree, id: u32, out: *mu
 #[no_mangle]
 pub unsafe extern "C" fn c2d_tree_category_bits(tree: *const Tree, id: u32, out: *mut u64) -> Status {
     // SAFETY: forwarded contract.
-    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.category_bits(id))) }
+    unsafe {
+        write_leaf(
+            tree,
+            out,
+            |t| with_tree!(t, tr => tr.category_bits(ProxyId::from_index(id))),
+        )
+    }
 }
 
 /// Whether a proxy was created or moved since the last `c2d_tree_query_pairs`; writes `*out`.
@@ -522,7 +560,13 @@ pub unsafe extern "C" fn c2d_tree_category_bits(tree: *const Tree, id: u32, out:
 #[no_mangle]
 pub unsafe extern "C" fn c2d_tree_was_moved(tree: *const Tree, id: u32, out: *mut bool) -> Status {
     // SAFETY: forwarded contract.
-    unsafe { write_leaf(tree, out, |t| with_tree!(t, tr => tr.was_moved(id))) }
+    unsafe {
+        write_leaf(
+            tree,
+            out,
+            |t| with_tree!(t, tr => tr.was_moved(ProxyId::from_index(id))),
+        )
+    }
 }
 
 /// Sets the category bits of a proxy (its ancestors' unions are updated).
@@ -533,9 +577,8 @@ pub unsafe extern "C" fn c2d_tree_was_moved(tree: *const Tree, id: u32, out: *mu
 pub unsafe extern "C" fn c2d_tree_set_category_bits(tree: *mut Tree, id: u32, bits: u64) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { tree_mut(tree) } {
-        Ok(t) => {
-            with_tree!(mut t, tr => tr.set_category_bits(id, bits)).map_or_else(Status::from, |_| Status::Ok)
-        }
+        Ok(t) => with_tree!(mut t, tr => tr.set_category_bits(ProxyId::from_index(id), bits))
+            .map_or_else(Status::from, |_| Status::Ok),
         Err(e) => e,
     }
 }

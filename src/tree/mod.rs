@@ -20,6 +20,45 @@ use crate::math::{Aabb, Ray, Vec2};
 use bytemuck::{Pod, Zeroable};
 
 mod query;
+pub use query::QueryIter;
+
+/// A proxy's id in a [`DynamicTree`]: the index of its leaf node, stable until the proxy is
+/// destroyed (ids of destroyed proxies are reused, as in Box2D). A newtype, so a proxy id and a
+/// caller's own index cannot be mixed up; the C ABI passes [`ProxyId::index`] as a `uint32_t`.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]
+pub struct ProxyId(u32);
+
+impl ProxyId {
+    /// The node index (what the C ABI calls the proxy id).
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> u32 {
+        self.0
+    }
+
+    /// The id of node `index` (for ids that crossed a C boundary or were stored as integers).
+    /// The tree checks every id it is given: a wrong one is [`TreeError::InvalidProxy`].
+    #[inline]
+    #[must_use]
+    pub const fn from_index(index: u32) -> ProxyId {
+        ProxyId(index)
+    }
+}
+
+/// What a tree traversal does after the callback saw a proxy: the one callback convention of
+/// every [`DynamicTree`] query and cast.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Visit {
+    /// Go on (for a cast: with the ray or sweep unchanged; use it to ignore a proxy).
+    Continue,
+    /// End the traversal now (any-hit queries).
+    Stop,
+    /// For casts: shorten the ray or sweep to this fraction and go on (closest-hit queries
+    /// return the hit fraction). Values at or above the current maximum change nothing, `0`
+    /// or less stops, NaN is `Continue`. For box queries the same as `Continue`.
+    Clip(f32),
+}
 
 /// Index meaning "no node".
 pub const NULL_NODE: u32 = u32::MAX;
@@ -323,22 +362,26 @@ impl<S: NodeStorage> DynamicTree<S> {
     }
 
     /// The fat AABB of a proxy.
-    pub fn fat_aabb(&self, id: u32) -> Result<Aabb, TreeError> {
+    pub fn fat_aabb(&self, id: ProxyId) -> Result<Aabb, TreeError> {
+        let id = id.0;
         self.leaf(id).map(|n| n.aabb)
     }
 
     /// The user data of a proxy.
-    pub fn user_data(&self, id: u32) -> Result<u64, TreeError> {
+    pub fn user_data(&self, id: ProxyId) -> Result<u64, TreeError> {
+        let id = id.0;
         self.leaf(id).map(|n| n.data)
     }
 
     /// The category bits of a proxy.
-    pub fn category_bits(&self, id: u32) -> Result<u64, TreeError> {
+    pub fn category_bits(&self, id: ProxyId) -> Result<u64, TreeError> {
+        let id = id.0;
         self.leaf(id).map(|n| n.category_bits)
     }
 
     /// Changes the category bits of a proxy (and the ORs stored in its ancestors).
-    pub fn set_category_bits(&mut self, id: u32, bits: u64) -> Result<(), TreeError> {
+    pub fn set_category_bits(&mut self, id: ProxyId, bits: u64) -> Result<(), TreeError> {
+        let id = id.0;
         self.leaf(id)?;
         self.nodes.nodes_mut()[id as usize].category_bits = bits;
         let mut p = self.nodes.nodes()[id as usize].parent_or_next;
@@ -425,7 +468,12 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// Inserts a proxy for the tight box `aabb`; the tree stores it grown by the margin.
     /// Returns the proxy id. Errors: [`TreeError::InvalidAabb`], [`TreeError::Full`] (fixed
     /// buffer); the tree is unchanged on error.
-    pub fn create_proxy(&mut self, aabb: Aabb, category_bits: u64, user_data: u64) -> Result<u32, TreeError> {
+    pub fn create_proxy(
+        &mut self,
+        aabb: Aabb,
+        category_bits: u64,
+        user_data: u64,
+    ) -> Result<ProxyId, TreeError> {
         let fat = self.fatten(aabb)?;
         self.reserve(if self.root == NULL_NODE { 1 } else { 2 })?;
         let id = self.allocate();
@@ -436,12 +484,13 @@ impl<S: NodeStorage> DynamicTree<S> {
         n.flags = FLAG_ALLOCATED | FLAG_LEAF | FLAG_MOVED;
         self.insert_leaf(id);
         self.proxy_count += 1;
-        Ok(id)
+        Ok(ProxyId(id))
     }
 
     /// Removes a proxy. Errors with [`TreeError::InvalidProxy`] for a stale or out-of-range id
     /// (the tree is unchanged).
-    pub fn destroy_proxy(&mut self, id: u32) -> Result<(), TreeError> {
+    pub fn destroy_proxy(&mut self, id: ProxyId) -> Result<(), TreeError> {
+        let id = id.0;
         self.leaf(id)?;
         self.remove_leaf(id);
         self.free(id);
@@ -453,7 +502,8 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// tight box leaves the current fat box; returns whether it did. A reinserted proxy is
     /// marked as moved for [`DynamicTree::query_pairs`].
     #[inline]
-    pub fn move_proxy(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, TreeError> {
+        let id = id.0;
         if self.stays_inside(id, aabb)? {
             return Ok(false);
         }
@@ -477,7 +527,8 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// only ancestors' boxes grow. Cheaper than a move for many small motions; follow with
     /// [`DynamicTree::rebuild`] to restore quality. Returns whether the box grew.
     #[inline]
-    pub fn enlarge_proxy(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+    pub fn enlarge_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, TreeError> {
+        let id = id.0;
         if self.stays_inside(id, aabb)? {
             return Ok(false);
         }
@@ -522,7 +573,8 @@ impl<S: NodeStorage> DynamicTree<S> {
 
     /// True when the proxy was created or moved (reinserted or enlarged) since the last
     /// [`DynamicTree::query_pairs`].
-    pub fn was_moved(&self, id: u32) -> Result<bool, TreeError> {
+    pub fn was_moved(&self, id: ProxyId) -> Result<bool, TreeError> {
+        let id = id.0;
         self.leaf(id).map(|n| n.flags & FLAG_MOVED != 0)
     }
 

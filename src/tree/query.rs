@@ -5,15 +5,43 @@ use super::*;
 
 impl<S: NodeStorage> DynamicTree<S> {
     /// Calls `f(id, user_data)` for every proxy whose fat box overlaps `aabb` and whose
-    /// category bits intersect `mask`. `f` returns `false` to stop early.
-    pub fn query(&self, aabb: Aabb, mask: u64, mut f: impl FnMut(u32, u64) -> bool) {
+    /// category bits intersect `mask`; [`Visit::Stop`] ends the query early. See
+    /// [`DynamicTree::query_iter`] for the same as an iterator.
+    pub fn query(&self, aabb: Aabb, mask: u64, mut f: impl FnMut(ProxyId, u64) -> Visit) {
         if !aabb.is_valid() {
             return;
         }
         self.traverse_fixed(
             |n| n.aabb.overlaps(aabb) && n.category_bits & mask != 0,
-            |id, n| f(id, n.data),
+            |id, n| f(ProxyId(id), n.data) != Visit::Stop,
         );
+    }
+
+    /// The proxies whose fat box overlaps `aabb` and whose category bits intersect `mask`, as
+    /// `(id, user_data)`: the same set as [`DynamicTree::query`], as an iterator that
+    /// allocates nothing (a 64-entry stack inside it; trees too tall for it walk parent links).
+    pub fn query_iter(&self, aabb: Aabb, mask: u64) -> QueryIter<'_> {
+        let nodes = self.nodes.nodes();
+        let root = self.root;
+        let mut it = QueryIter {
+            nodes,
+            root,
+            aabb,
+            mask,
+            stack: [0; QUERY_STACK],
+            top: 0,
+            walk: None,
+        };
+        if root == NULL_NODE || !aabb.is_valid() {
+            return it;
+        }
+        if usize::from(nodes[root as usize].height) + 2 > QUERY_STACK {
+            it.walk = Some(root);
+        } else {
+            it.stack[0] = root;
+            it.top = 1;
+        }
+        it
     }
 
     /// [`DynamicTree::traverse`] for a predicate that never changes during the walk (AABB
@@ -114,13 +142,13 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// traversal stack (root height 63 or more): the in-crate tests check that path on
     /// ordinary trees against `query` and brute force.
     #[cfg(test)]
-    pub(crate) fn query_stackless(&self, aabb: Aabb, mask: u64, mut f: impl FnMut(u32, u64) -> bool) {
+    pub(crate) fn query_stackless(&self, aabb: Aabb, mask: u64, mut f: impl FnMut(ProxyId, u64) -> Visit) {
         if !aabb.is_valid() {
             return;
         }
         self.traverse_stackless(
             |n| n.aabb.overlaps(aabb) && n.category_bits & mask != 0,
-            |id, n| f(id, n.data),
+            |id, n| f(ProxyId(id), n.data) != Visit::Stop,
         );
     }
 
@@ -135,43 +163,28 @@ impl<S: NodeStorage> DynamicTree<S> {
         if root == NULL_NODE {
             return;
         }
-        let mut node = root;
-        'down: loop {
-            let n = &nodes[node as usize];
+        let mut node = Some(root);
+        while let Some(id) = node {
+            let n = &nodes[id as usize];
             if enter(n) {
-                if n.is_leaf() {
-                    if !leaf(node, n) {
-                        return;
-                    }
-                } else {
-                    node = n.child1();
-                    continue 'down;
+                if !n.is_leaf() {
+                    node = Some(n.child1());
+                    continue;
                 }
-            }
-            // Go up until we can step to a second child.
-            loop {
-                if node == root {
+                if !leaf(id, n) {
                     return;
                 }
-                let parent = nodes[node as usize].parent_or_next;
-                let p = &nodes[parent as usize];
-                if p.child1() == node {
-                    node = p.child2();
-                    continue 'down;
-                }
-                node = parent;
             }
+            node = next_after(nodes, root, id);
         }
     }
 
     /// Casts a ray through the tree. For every proxy whose fat box the (clipped) ray touches
     /// and whose category bits intersect `mask`, calls `f(ray, id, user_data)` with the ray's
-    /// current `max_fraction`. The callback returns the new maximum fraction:
-    /// - `0` stops the cast (any-hit),
-    /// - a value in `(0, max_fraction)` clips the ray (closest-hit: return the hit fraction),
-    /// - `max_fraction` (or more) continues unchanged (all-hits),
-    /// - a negative value ignores this proxy and continues.
-    pub fn ray_cast(&self, ray: &Ray, mask: u64, mut f: impl FnMut(&Ray, u32, u64) -> f32) {
+    /// current `max_fraction`. The callback says what next ([`Visit`]): `Stop` ends the cast
+    /// (any-hit), `Clip(fraction)` shortens the ray (closest-hit: return the hit fraction),
+    /// `Continue` leaves it unchanged (all-hits, or ignore this proxy).
+    pub fn ray_cast(&self, ray: &Ray, mask: u64, mut f: impl FnMut(&Ray, ProxyId, u64) -> Visit) {
         if !(ray.max_fraction >= 0.0) || !ray.origin.is_finite() || !ray.translation.is_finite() {
             return;
         }
@@ -191,8 +204,14 @@ impl<S: NodeStorage> DynamicTree<S> {
 
     /// Sweeps the box `aabb` along `translation` through the tree (the broad phase of a shape
     /// cast: pass the cast shape's AABB and test the shape exactly in the callback). Callback
-    /// semantics as [`DynamicTree::ray_cast`], with the sweep's current `max_fraction`.
-    pub fn box_cast(&self, aabb: Aabb, translation: Vec2, mask: u64, f: impl FnMut(f32, u32, u64) -> f32) {
+    /// semantics as [`DynamicTree::ray_cast`], given the sweep's current `max_fraction`.
+    pub fn box_cast(
+        &self,
+        aabb: Aabb,
+        translation: Vec2,
+        mask: u64,
+        f: impl FnMut(f32, ProxyId, u64) -> Visit,
+    ) {
         if !aabb.is_valid() || !translation.is_finite() {
             return;
         }
@@ -210,7 +229,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         d: Vec2,
         max: f32,
         mask: u64,
-        mut f: impl FnMut(f32, u32, u64) -> f32,
+        mut f: impl FnMut(f32, ProxyId, u64) -> Visit,
     ) {
         let v = d.left_perp();
         let abs_v = v.abs();
@@ -227,15 +246,18 @@ impl<S: NodeStorage> DynamicTree<S> {
                 }
                 v.dot(p1 - grown.center()).abs() - abs_v.dot(grown.half_extents()) <= 0.0
             },
-            |id, n| {
-                let value = f(max_fraction.get(), id, n.data);
-                if value == 0.0 {
-                    return false;
+            |id, n| match f(max_fraction.get(), ProxyId(id), n.data) {
+                Visit::Continue => true,
+                Visit::Stop => false,
+                Visit::Clip(value) => {
+                    if value <= 0.0 {
+                        return false;
+                    }
+                    if value < max_fraction.get() {
+                        max_fraction.set(value);
+                    }
+                    true
                 }
-                if value > 0.0 && value < max_fraction.get() {
-                    max_fraction.set(value);
-                }
-                true
             },
         );
     }
@@ -249,7 +271,8 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// One simultaneous descent of the tree against itself (as parry's `leaf_pairs`), pruned to
     /// subtrees that hold a moved proxy: every node pair is tested once, rather than one query
     /// per moved proxy that re-walks the top of the tree each time.
-    pub fn query_pairs(&mut self, mut f: impl FnMut(u32, u64, u32, u64)) {
+    pub fn query_pairs(&mut self, mut f: impl FnMut(ProxyId, u64, ProxyId, u64)) {
+        let mut f = |a: u32, da: u64, b: u32, db: u64| f(ProxyId(a), da, ProxyId(b), db);
         let root = self.root;
         if root != NULL_NODE {
             let height = usize::from(self.nodes.nodes()[root as usize].height);
@@ -269,8 +292,8 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// trees too tall for the descent's stack (root height 64 or more). Exposed so tests can
     /// check that path on ordinary trees; prefer `query_pairs`.
     #[doc(hidden)]
-    pub fn query_pairs_per_proxy(&mut self, mut f: impl FnMut(u32, u64, u32, u64)) {
-        self.pairs_per_proxy(&mut f);
+    pub fn query_pairs_per_proxy(&mut self, mut f: impl FnMut(ProxyId, u64, ProxyId, u64)) {
+        self.pairs_per_proxy(&mut |a, da, b, db| f(ProxyId(a), da, ProxyId(b), db));
         for n in self.nodes.nodes_mut() {
             n.flags &= !FLAG_MOVED;
         }
@@ -450,6 +473,93 @@ impl<S: NodeStorage> DynamicTree<S> {
     }
 }
 
+impl QueryIter<'_> {
+    /// Switches a fresh iterator to the walk over parent links (tests check that path on
+    /// ordinary trees).
+    #[cfg(test)]
+    fn force_walk(&mut self) {
+        if self.top == 1 {
+            self.top = 0;
+            self.walk = Some(self.stack[0]);
+        }
+    }
+}
+
+/// Entries of [`QueryIter`]'s stack: trees of root height up to 62.
+const QUERY_STACK: usize = 64;
+
+/// The node after `id`'s subtree in a depth-first walk over parent links, or `None` when the
+/// walk is done: up until a step to a second child is possible.
+fn next_after(nodes: &[TreeNode], root: u32, mut id: u32) -> Option<u32> {
+    loop {
+        if id == root {
+            return None;
+        }
+        let parent = nodes[id as usize].parent_or_next;
+        let p = &nodes[parent as usize];
+        if p.child1() == id {
+            return Some(p.child2());
+        }
+        id = parent;
+    }
+}
+
+/// Iterator of [`DynamicTree::query_iter`]: `(id, user_data)` of every proxy whose fat box
+/// overlaps the query box and whose category bits intersect the mask.
+pub struct QueryIter<'a> {
+    nodes: &'a [TreeNode],
+    root: u32,
+    aabb: Aabb,
+    mask: u64,
+    stack: [u32; QUERY_STACK],
+    top: usize,
+    /// The next node of a walk over parent links (trees too tall for the stack).
+    walk: Option<u32>,
+}
+
+impl Iterator for QueryIter<'_> {
+    type Item = (ProxyId, u64);
+
+    fn next(&mut self) -> Option<(ProxyId, u64)> {
+        let enter = |n: &TreeNode| n.aabb.overlaps(self.aabb) && n.category_bits & self.mask != 0;
+        if let Some(mut id) = self.walk {
+            loop {
+                let n = &self.nodes[id as usize];
+                let next = if !enter(n) {
+                    next_after(self.nodes, self.root, id)
+                } else if n.is_leaf() {
+                    self.walk = next_after(self.nodes, self.root, id);
+                    return Some((ProxyId(id), n.data));
+                } else {
+                    Some(n.child1())
+                };
+                match next {
+                    Some(k) => id = k,
+                    None => {
+                        self.walk = None;
+                        return None;
+                    }
+                }
+            }
+        }
+        while self.top > 0 {
+            self.top -= 1;
+            let id = self.stack[self.top];
+            let n = &self.nodes[id as usize];
+            if !enter(n) {
+                continue;
+            }
+            if n.is_leaf() {
+                return Some((ProxyId(id), n.data));
+            }
+            self.stack[self.top] = n.child2();
+            self.stack[self.top + 1] = n.child1();
+            self.top += 2;
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -491,7 +601,7 @@ mod tests {
             for _ in 0..20 {
                 let q = rand_box(&mut rng);
                 let mask = [u64::MAX, 1, 6][(rng.next() % 3) as usize];
-                let mut brute: Vec<u32> = boxes
+                let mut brute: Vec<ProxyId> = boxes
                     .iter()
                     .flatten()
                     .filter(|(id, bits)| bits & mask != 0 && tree.fat_aabb(*id).unwrap().overlaps(q))
@@ -500,12 +610,21 @@ mod tests {
                 let (mut fixed, mut stackless) = (Vec::new(), Vec::new());
                 tree.query(q, mask, |id, _| {
                     fixed.push(id);
-                    true
+                    Visit::Continue
                 });
                 tree.query_stackless(q, mask, |id, _| {
                     stackless.push(id);
-                    true
+                    Visit::Continue
                 });
+                // The iterator, in both of its modes (stack, and the walk over parent links).
+                let mut iter: Vec<ProxyId> = tree.query_iter(q, mask).map(|(id, _)| id).collect();
+                let mut walk = tree.query_iter(q, mask);
+                walk.force_walk();
+                let mut walked: Vec<ProxyId> = walk.map(|(id, _)| id).collect();
+                iter.sort_unstable();
+                walked.sort_unstable();
+                assert_eq!(iter, brute, "round {round}");
+                assert_eq!(walked, brute, "round {round}");
                 brute.sort_unstable();
                 fixed.sort_unstable();
                 let mut sorted = stackless.clone();
@@ -516,7 +635,7 @@ mod tests {
                 let mut seen = 0;
                 tree.query_stackless(q, mask, |_, _| {
                     seen += 1;
-                    false
+                    Visit::Stop
                 });
                 assert_eq!(seen, usize::from(!brute.is_empty()));
             }
