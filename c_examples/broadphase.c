@@ -48,6 +48,39 @@ static void on_pair(uint32_t a, uint64_t ua, uint32_t b, uint64_t ub, void *cont
     acc[1] += (ua + 1) * (ub + 1);
 }
 
+/* Shape-level queries: the tree asks for each candidate's shape and transform. */
+static const c2d_Shape *shape_of(uint32_t id, uint64_t user, c2d_Transform *out_xf, void *context) {
+    Scene *s = (Scene *)context;
+    (void)id;
+    *out_xf = s->xf;
+    return &s->shapes[user];
+}
+
+static bool count_overlap(uint32_t id, uint64_t user, void *context) {
+    unsigned long long *acc = (unsigned long long *)context;
+    (void)id;
+    acc[0] += 1;
+    acc[1] += user + 1;
+    return true;
+}
+
+typedef struct Contacts {
+    unsigned shapes, points;
+    float deepest;
+} Contacts;
+
+static bool on_contact(uint32_t id, uint64_t user, const c2d_Manifold *m, void *context) {
+    Contacts *c = (Contacts *)context;
+    uint32_t k;
+    (void)id;
+    (void)user;
+    c->shapes += 1;
+    c->points += m->count;
+    for (k = 0; k < m->count; ++k)
+        if (m->points[k].depth > c->deepest) c->deepest = m->points[k].depth;
+    return true;
+}
+
 static uint64_t memory[4096]; /* 32 KiB, 8-byte aligned */
 
 int main(void) {
@@ -82,6 +115,30 @@ int main(void) {
     scene.best_user = 999;
     c2d_tree_ray_cast(heap, &ray, ~0ull, on_ray, &scene);
     printf("ray user %u fraction %.6f\n", scene.best_user, scene.best);
+    {
+        bool hit = false;
+        c2d_TreeRayHit rh;
+        c2d_TreeCastHit ch;
+        c2d_Shape probe;
+        c2d_Transform at = {{50.0f, 50.0f}, {1.0f, 0.0f}}, start = {{-10.0f, 50.0f}, {1.0f, 0.0f}};
+        c2d_Vec2 zero = {0.0f, 0.0f}, move = {120.0f, 1.5f};
+        unsigned long long over[2] = {0, 0};
+        Contacts contacts = {0, 0, -1.0f};
+        if (c2d_tree_ray_cast_closest(heap, &ray, ~0ull, shape_of, &scene, &hit, &rh) != C2D_STATUS_OK) return 1;
+        printf("closest hit %d user %llu fraction %.6f\n", (int)hit, (unsigned long long)rh.user_data, rh.hit.fraction);
+        if (c2d_make_circle(zero, 2.0f, &probe) != C2D_STATUS_OK) return 1;
+        if (c2d_tree_cast_closest(heap, &probe, &start, move, 0.0f, ~0ull, shape_of, &scene, &hit, &ch) != C2D_STATUS_OK)
+            return 1;
+        printf("cast hit %d user %llu state %u fraction %.6f\n", (int)hit, (unsigned long long)ch.user_data,
+               (unsigned)ch.output.state, ch.output.fraction);
+        if (c2d_make_circle(zero, 15.0f, &probe) != C2D_STATUS_OK) return 1;
+        if (c2d_tree_query_shape(heap, &probe, &at, ~0ull, shape_of, &scene, count_overlap, over) != C2D_STATUS_OK)
+            return 1;
+        printf("overlapping %llu %llu\n", over[0], over[1]);
+        if (c2d_tree_contacts(heap, &probe, &at, 1.0f, ~0ull, shape_of, &scene, on_contact, &contacts) != C2D_STATUS_OK)
+            return 1;
+        printf("contacts %u points %u deepest %.5f\n", contacts.shapes, contacts.points, contacts.deepest);
+    }
     c2d_tree_query_pairs(tree, on_pair, pairs);
     c2d_tree_query_pairs(heap, on_pair, heap_pairs);
     printf("pairs fixed %llu %llu heap %llu %llu\n", pairs[0], pairs[1], heap_pairs[0], heap_pairs[1]);

@@ -624,6 +624,53 @@ typedef float (*c2d_TreeBoxCastCallback)(float max_fraction,
                                          uint64_t user_data,
                                          void *context);
 
+// How the shape-level tree queries find a proxy's shape: returns a pointer to its shape and
+// writes its world transform to `*out_xf`, or returns NULL to skip the proxy. The shape must
+// stay valid until the query returns; a shape that fails `c2d_shape_validate` ends the query
+// with that status.
+typedef const c2d_Shape *(*c2d_TreeShapeCallback)(uint32_t id,
+                                                  uint64_t user_data,
+                                                  struct c2d_Transform *out_xf,
+                                                  void *context);
+
+// A proxy's id in a [`DynamicTree`]: the index of its leaf node, stable until the proxy is
+// destroyed (ids of destroyed proxies are reused, as in Box2D). A newtype, so a proxy id and a
+// caller's own index cannot be mixed up; the C ABI passes [`ProxyId::index`] as a `uint32_t`.
+typedef uint32_t c2d_ProxyId;
+
+// The closest ray hit of [`DynamicTree::ray_cast_closest`].
+typedef struct c2d_TreeRayHit {
+  // The proxy hit.
+  c2d_ProxyId id;
+  // Its user data.
+  uint64_t user_data;
+  // Where the ray hit its shape (world space; see [`RayHit`]).
+  struct c2d_RayHit hit;
+} c2d_TreeRayHit;
+
+// The first contact of [`DynamicTree::cast_closest`].
+typedef struct c2d_TreeCastHit {
+  // The proxy hit.
+  c2d_ProxyId id;
+  // Its user data.
+  uint64_t user_data;
+  // The cast against its shape, with the moving shape as A: [`CastState::Hit`] (fraction of
+  // the translation, world point on the moving shape, world unit normal from the moving
+  // shape to the one hit) or [`CastState::Overlapping`] (the moving shape starts
+  // penetrating it: fraction 0, depth and normal).
+  struct c2d_CastOutput output;
+} c2d_TreeCastHit;
+
+// Callback for `c2d_tree_query_shape`: return false to stop.
+typedef c2d_TreeQueryCallback c2d_TreeShapeQueryCallback;
+
+// Callback for `c2d_tree_contacts`: the proxy, its user data and the manifold (`*shape` as
+// A); return false to stop.
+typedef bool (*c2d_TreeContactCallback)(uint32_t id,
+                                        uint64_t user_data,
+                                        const struct c2d_Manifold *manifold,
+                                        void *context);
+
 // A body handle: slot index plus generation. Stale handles are rejected.
 typedef struct c2d_BodyId {
   // Slot index.
@@ -1318,6 +1365,68 @@ c2d_Status c2d_tree_set_category_bits(struct c2d_Tree *tree, uint32_t id, uint64
 // # Safety
 // Pointers must be NULL or valid.
 c2d_Status c2d_tree_root_bounds(const struct c2d_Tree *tree, bool *out_has, struct c2d_Aabb *out);
+
+// The closest shape `*ray` hits: writes `*out_hit` and, on a hit, `*out` (proxy id, user
+// data, world point, unit normal out of the shape, fraction). See `c2d_TreeShapeCallback`.
+//
+// # Safety
+// Pointers must be NULL or valid; `shapes` must be safe to call with `context`.
+c2d_Status c2d_tree_ray_cast_closest(const struct c2d_Tree *tree,
+                                     const struct c2d_Ray *ray,
+                                     uint64_t mask,
+                                     c2d_TreeShapeCallback shapes,
+                                     void *context,
+                                     bool *out_hit,
+                                     struct c2d_TreeRayHit *out);
+
+// The first shape that `*shape` at `*xf`, moving by `translation`, touches (within
+// `target_distance`): writes `*out_hit` and, on a hit, `*out` (`state` is `C2D_CAST_STATE_HIT`
+// or, when it starts penetrating a shape, `OVERLAPPING` with depth; normals point from the
+// moving shape to the one hit).
+//
+// # Safety
+// Pointers must be NULL or valid; `shapes` must be safe to call with `context`.
+c2d_Status c2d_tree_cast_closest(const struct c2d_Tree *tree,
+                                 const c2d_Shape *shape,
+                                 const struct c2d_Transform *xf,
+                                 struct c2d_Vec2 translation,
+                                 float target_distance,
+                                 uint64_t mask,
+                                 c2d_TreeShapeCallback shapes,
+                                 void *context,
+                                 bool *out_hit,
+                                 struct c2d_TreeCastHit *out);
+
+// Calls `callback(id, user_data, context)` for every proxy whose shape overlaps or touches
+// `*shape` at `*xf` (exact). Stops at `callback`'s false or at a shape from `shapes` that
+// fails validation (returned as the status; the callback saw only the proxies before it).
+//
+// # Safety
+// Pointers must be NULL or valid; the callbacks must be safe to call with their contexts.
+c2d_Status c2d_tree_query_shape(const struct c2d_Tree *tree,
+                                const c2d_Shape *shape,
+                                const struct c2d_Transform *xf,
+                                uint64_t mask,
+                                c2d_TreeShapeCallback shapes,
+                                void *shapes_context,
+                                c2d_TreeShapeQueryCallback callback,
+                                void *context);
+
+// Calls `callback` with the contact manifold of `*shape` at `*xf` against every shape in the
+// tree it touches or comes within `margin` of (speculative points). Stops as
+// `c2d_tree_query_shape` does.
+//
+// # Safety
+// Pointers must be NULL or valid; the callbacks must be safe to call with their contexts.
+c2d_Status c2d_tree_contacts(const struct c2d_Tree *tree,
+                             const c2d_Shape *shape,
+                             const struct c2d_Transform *xf,
+                             float margin,
+                             uint64_t mask,
+                             c2d_TreeShapeCallback shapes,
+                             void *shapes_context,
+                             c2d_TreeContactCallback callback,
+                             void *context);
 
 // Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
 // `*out`. Free it with `c2d_world_free`.

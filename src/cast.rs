@@ -61,6 +61,54 @@ impl CastOutput {
     }
 }
 
+/// One side of a shape cast: a shape at a world transform, moving by a world translation
+/// (no rotation). The options struct of [`shape_cast_pair`] and of the tree's
+/// [`DynamicTree::cast_closest`](crate::tree::DynamicTree::cast_closest).
+#[derive(Clone, Copy, Debug)]
+pub struct CastShape<'a> {
+    /// The shape, in its local space.
+    pub shape: &'a Shape,
+    /// Where it starts.
+    pub xf: Transform,
+    /// How far it moves over the whole cast (world space).
+    pub translation: Vec2,
+}
+
+impl<'a> CastShape<'a> {
+    /// `shape` at `xf` moving by `translation`.
+    #[inline]
+    #[must_use]
+    pub const fn new(shape: &'a Shape, xf: Transform, translation: Vec2) -> CastShape<'a> {
+        CastShape {
+            shape,
+            xf,
+            translation,
+        }
+    }
+
+    /// `shape` at `xf`, not moving.
+    #[inline]
+    #[must_use]
+    pub const fn at_rest(shape: &'a Shape, xf: Transform) -> CastShape<'a> {
+        CastShape::new(shape, xf, Vec2::ZERO)
+    }
+}
+
+/// [`shape_cast`] with each side named: `a` and `b` cannot be swapped by accident.
+#[inline]
+#[must_use]
+pub fn shape_cast_pair(a: &CastShape<'_>, b: &CastShape<'_>, target_distance: f32) -> CastOutput {
+    shape_cast(
+        a.shape,
+        a.xf,
+        a.translation,
+        b.shape,
+        b.xf,
+        b.translation,
+        target_distance,
+    )
+}
+
 /// The larger of two floats by a plain compare (the NaN-aware `f32::max` costs a blend per
 /// step); NaN never reaches it, the validation runs before.
 #[inline]

@@ -142,7 +142,10 @@ pub mod overlap {
     };
 }
 
-pub use cast::{shape_cast, CastOutput, CastState, CAST_MAX_ITERATIONS, CAST_RELATIVE_TOLERANCE};
+pub use cast::{
+    shape_cast, shape_cast_pair, CastOutput, CastShape, CastState, CAST_MAX_ITERATIONS,
+    CAST_RELATIVE_TOLERANCE,
+};
 pub use distance::{
     proxy_distance, shape_distance, DistanceOutput, DistanceStatus, ShapeProxy, SimplexCache,
     GJK_MAX_ITERATIONS,
@@ -168,7 +171,8 @@ pub use segment::{closest_point_on_segment, segment_distance, SegmentDistance};
 pub use solver::{Body, ConstraintPoint, ContactBlock, ContactConstraint, SolverError, SolverSettings};
 pub use toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 pub use tree::{
-    DynamicTree, NodeStorage, ProxyId, QueryIter, TreeError, TreeNode, Visit, DEFAULT_AABB_MARGIN, NULL_NODE,
+    DynamicTree, NodeStorage, ProxyId, QueryIter, TreeCastHit, TreeError, TreeNode, TreeRayHit, Visit,
+    DEFAULT_AABB_MARGIN, NULL_NODE,
 };
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{

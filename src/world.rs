@@ -51,7 +51,7 @@ use alloc::vec::Vec;
 use crate::geometry::Shape;
 use crate::math::{Aabb, Ray, Rot, Transform, Vec2};
 use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
-use crate::raycast::{ray_cast, RayHit};
+use crate::raycast::RayHit;
 use crate::solver::{
     self, mix_friction, mix_restitution, non_negative, positive, Body, ContactConstraint, SolverError,
     SolverSettings,
@@ -718,21 +718,15 @@ impl World {
     #[must_use]
     pub fn ray_cast(&self, origin: Vec2, translation: Vec2) -> Option<WorldRayHit> {
         let ray = Ray::new(origin, translation);
-        let mut best: Option<WorldRayHit> = None;
-        self.tree.ray_cast(&ray, u64::MAX, |r, _, user| {
-            let i = user as usize;
-            match ray_cast(&self.slots[i].shape, self.bodies[i].transform, r) {
-                Some(hit) => {
-                    best = Some(WorldRayHit {
-                        body: self.id_of(i as u32),
-                        hit,
-                    });
-                    Visit::Clip(hit.fraction)
-                }
-                None => Visit::Continue,
-            }
-        });
-        best
+        self.tree
+            .ray_cast_closest(&ray, u64::MAX, |_, user| {
+                let i = user as usize;
+                Some((&self.slots[i].shape, self.bodies[i].transform))
+            })
+            .map(|h| WorldRayHit {
+                body: self.id_of(h.user_data as u32),
+                hit: h.hit,
+            })
     }
 
     /// Calls `f(body)` for every body whose shape overlaps `aabb` (exact test, not just the

@@ -252,6 +252,46 @@ fn c_broadphase_prints_what_rust_computes() {
         }
     });
     want += &format!("ray user {best_user} fraction {best:.6}\n");
+    // The shape-level queries (checked against brute force in tests/tree_shapes.rs).
+    let shapes_of = |_: ProxyId, u: u64| Some((&shapes[u as usize], Transform::IDENTITY));
+    let h = heap.ray_cast_closest(&ray, u64::MAX, shapes_of).unwrap();
+    want += &format!(
+        "closest hit 1 user {} fraction {:.6}\n",
+        h.user_data, h.hit.fraction
+    );
+    let small = Shape::circle(2.0);
+    let moving = CastShape::new(
+        &small,
+        Transform::from(Vec2::new(-10.0, 50.0)),
+        Vec2::new(120.0, 1.5),
+    );
+    let c = heap.cast_closest(&moving, 0.0, u64::MAX, shapes_of).unwrap();
+    want += &format!(
+        "cast hit 1 user {} state {} fraction {:.6}\n",
+        c.user_data, c.output.state as u32, c.output.fraction
+    );
+    let big = Shape::circle(15.0);
+    let at = Transform::from(Vec2::new(50.0, 50.0));
+    let over: Vec<u64> = heap
+        .overlapping(&big, at, u64::MAX, shapes_of)
+        .map(|(_, u)| u)
+        .collect();
+    want += &format!(
+        "overlapping {} {}\n",
+        over.len(),
+        over.iter().map(|u| u + 1).sum::<u64>()
+    );
+    let (mut n, mut points, mut deepest) = (0, 0, -1.0f32);
+    for (_, _, m) in heap.contacts(&big, at, 1.0, u64::MAX, shapes_of) {
+        n += 1;
+        points += m.count;
+        deepest = deepest.max(m.max_depth().unwrap());
+    }
+    want += &format!("contacts {n} points {points} deepest {deepest:.5}\n");
+    assert!(
+        !over.is_empty() && n > over.len(),
+        "the scene must exercise the shape queries"
+    );
     let mut acc = [[0u64; 2]; 2];
     fixed.query_pairs(|_, ua, _, ub| {
         acc[0][0] += 1;
@@ -1023,5 +1063,34 @@ fn hand_filled_polygons_are_checked_on_entry() {
         let mut b = BodyId::default();
         assert_eq!(c2d_world_add_body(w, &def, &mut b), Status::InvalidShape);
         c2d_world_free(w);
+        // A shape callback of the tree's shape queries that returns it ends the query so.
+        unsafe extern "C" fn give(
+            _: u32,
+            _: u64,
+            xf: *mut Transform,
+            ctx: *mut core::ffi::c_void,
+        ) -> *const Shape {
+            // SAFETY: the test passes a live Transform slot and a live shape as context.
+            unsafe { *xf = Transform::IDENTITY };
+            ctx as *const Shape
+        }
+        let mut tree: *mut Tree = core::ptr::null_mut();
+        assert_eq!(c2d_tree_create(&mut tree), Status::Ok);
+        let mut id = 0u32;
+        let bounds = Aabb::new(Vec2::new(-1.0, -1.0), Vec2::new(1.0, 1.0));
+        assert_eq!(c2d_tree_create_proxy(tree, &bounds, 1, 0, &mut id), Status::Ok);
+        let (mut hit, mut out) = (false, core::mem::zeroed::<TreeRayHit>());
+        let ctx = &bad as *const Shape as *mut core::ffi::c_void;
+        assert_eq!(
+            c2d_tree_ray_cast_closest(tree, &ray, u64::MAX, Some(give), ctx, &mut hit, &mut out),
+            Status::InvalidShape
+        );
+        let ok = &good as *const Shape as *mut core::ffi::c_void;
+        assert_eq!(
+            c2d_tree_ray_cast_closest(tree, &ray, u64::MAX, Some(give), ok, &mut hit, &mut out),
+            Status::Ok
+        );
+        assert!(hit && out.id.index() == id);
+        c2d_tree_free(tree);
     }
 }

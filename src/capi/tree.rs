@@ -1,9 +1,13 @@
 //! The dynamic tree behind an opaque `c2d_Tree` handle: `c2d_tree_create` / `c2d_tree_free`
 //! (heap, needs `alloc`), or `c2d_tree_init` inside caller-provided memory (no allocator).
 
-use super::status::{read, write, Status};
+use super::status::{read, read_shape, write, Status};
+use crate::cast::CastShape;
+use crate::geometry::Shape;
 use crate::math::{Aabb, Ray};
-use crate::tree::{DynamicTree, ProxyId, TreeError, TreeNode, Visit};
+use crate::math::{Transform, Vec2};
+use crate::narrowphase::Manifold;
+use crate::tree::{DynamicTree, ProxyId, TreeCastHit, TreeError, TreeNode, TreeRayHit, Visit};
 
 /// A cast callback's C return value as a [`Visit`] (Box2D's convention, kept in C): negative
 /// ignores the proxy, 0 stops, a fraction clips the ray or sweep (one at or above the current
@@ -609,4 +613,219 @@ pub unsafe extern "C" fn c2d_tree_root_bounds(
     }
     // SAFETY: `out_has` checked non-null; writable by the caller's contract.
     unsafe { write(out_has, b.is_some()) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape-level queries
+
+/// How the shape-level tree queries find a proxy's shape: returns a pointer to its shape and
+/// writes its world transform to `*out_xf`, or returns NULL to skip the proxy. The shape must
+/// stay valid until the query returns; a shape that fails `c2d_shape_validate` ends the query
+/// with that status.
+pub type TreeShapeCallback = Option<
+    unsafe extern "C" fn(
+        id: u32,
+        user_data: u64,
+        out_xf: *mut Transform,
+        context: *mut c_void,
+    ) -> *const Shape,
+>;
+
+/// Calls `shapes` for one proxy and checks what it returns. `bad` records a refused shape.
+///
+/// # Safety
+/// `shapes` must be safe to call with `context`; a shape pointer it returns must stay readable
+/// until the query that called this returns.
+unsafe fn shape_of<'s>(
+    shapes: unsafe extern "C" fn(u32, u64, *mut Transform, *mut c_void) -> *const Shape,
+    context: *mut c_void,
+    bad: &core::cell::Cell<Status>,
+    id: ProxyId,
+    user_data: u64,
+) -> Option<(&'s Shape, Transform)> {
+    if bad.get() != Status::Ok {
+        return None;
+    }
+    let mut xf = Transform::IDENTITY;
+    // SAFETY: the callback and its context are the caller's, valid by contract; `xf` is live.
+    let p = unsafe { shapes(id.index(), user_data, &mut xf, context) };
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null shape pointer is readable by the callback's contract.
+    if let Err(e) = unsafe { read_shape(p) } {
+        bad.set(e);
+        return None;
+    }
+    // SAFETY: readable until the query returns (the callback's contract), its tag and payload
+    // checked just above; `&'s` does not outlive the query, which is the only user.
+    Some((unsafe { &*p }, xf))
+}
+
+/// The closest shape `*ray` hits: writes `*out_hit` and, on a hit, `*out` (proxy id, user
+/// data, world point, unit normal out of the shape, fraction). See `c2d_TreeShapeCallback`.
+///
+/// # Safety
+/// Pointers must be NULL or valid; `shapes` must be safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_ray_cast_closest(
+    tree: *const Tree,
+    ray: *const Ray,
+    mask: u64,
+    shapes: TreeShapeCallback,
+    context: *mut c_void,
+    out_hit: *mut bool,
+    out: *mut TreeRayHit,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, r) = match unsafe { (tree_ref(tree), read(ray)) } {
+        (Ok(t), Ok(r)) => (t, r),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let (Some(f), false, false) = (shapes, out_hit.is_null(), out.is_null()) else {
+        return Status::NullPointer;
+    };
+    let bad = core::cell::Cell::new(Status::Ok);
+    // SAFETY: forwarded contract of the callback.
+    let hit = with_tree!(t, tr => tr.ray_cast_closest(&r, mask, |id, u| unsafe { shape_of(f, context, &bad, id, u) }));
+    if bad.get() != Status::Ok {
+        return bad.get();
+    }
+    // SAFETY: both checked non-null; writable by the caller's contract.
+    unsafe {
+        if let Some(h) = hit {
+            write(out, h);
+        }
+        write(out_hit, hit.is_some())
+    }
+}
+
+/// The first shape that `*shape` at `*xf`, moving by `translation`, touches (within
+/// `target_distance`): writes `*out_hit` and, on a hit, `*out` (`state` is `C2D_CAST_STATE_HIT`
+/// or, when it starts penetrating a shape, `OVERLAPPING` with depth; normals point from the
+/// moving shape to the one hit).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `shapes` must be safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_cast_closest(
+    tree: *const Tree,
+    shape: *const Shape,
+    xf: *const Transform,
+    translation: Vec2,
+    target_distance: f32,
+    mask: u64,
+    shapes: TreeShapeCallback,
+    context: *mut c_void,
+    out_hit: *mut bool,
+    out: *mut TreeCastHit,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, s, x) = match unsafe { (tree_ref(tree), read_shape(shape), read(xf)) } {
+        (Ok(t), Ok(s), Ok(x)) => (t, s, x),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let (Some(f), false, false) = (shapes, out_hit.is_null(), out.is_null()) else {
+        return Status::NullPointer;
+    };
+    let bad = core::cell::Cell::new(Status::Ok);
+    let moving = CastShape::new(&s, x, translation);
+    // SAFETY: forwarded contract of the callback.
+    let hit = with_tree!(t, tr => tr.cast_closest(&moving, target_distance, mask, |id, u| unsafe { shape_of(f, context, &bad, id, u) }));
+    if bad.get() != Status::Ok {
+        return bad.get();
+    }
+    // SAFETY: both checked non-null; writable by the caller's contract.
+    unsafe {
+        if let Some(h) = hit {
+            write(out, h);
+        }
+        write(out_hit, hit.is_some())
+    }
+}
+
+/// Callback for `c2d_tree_query_shape`: return false to stop.
+pub type TreeShapeQueryCallback = TreeQueryCallback;
+
+/// Calls `callback(id, user_data, context)` for every proxy whose shape overlaps or touches
+/// `*shape` at `*xf` (exact). Stops at `callback`'s false or at a shape from `shapes` that
+/// fails validation (returned as the status; the callback saw only the proxies before it).
+///
+/// # Safety
+/// Pointers must be NULL or valid; the callbacks must be safe to call with their contexts.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_query_shape(
+    tree: *const Tree,
+    shape: *const Shape,
+    xf: *const Transform,
+    mask: u64,
+    shapes: TreeShapeCallback,
+    shapes_context: *mut c_void,
+    callback: TreeShapeQueryCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, s, x) = match unsafe { (tree_ref(tree), read_shape(shape), read(xf)) } {
+        (Ok(t), Ok(s), Ok(x)) => (t, s, x),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let (Some(f), Some(cb)) = (shapes, callback) else {
+        return Status::NullPointer;
+    };
+    let bad = core::cell::Cell::new(Status::Ok);
+    with_tree!(t, tr => {
+        // SAFETY: forwarded contract of the shape callback.
+        for (id, u) in tr.overlapping(&s, x, mask, |id, u| unsafe { shape_of(f, shapes_context, &bad, id, u) }) {
+            // SAFETY: the callback and its context are the caller's, valid by contract.
+            if bad.get() != Status::Ok || !unsafe { cb(id.index(), u, context) } {
+                break;
+            }
+        }
+    });
+    bad.get()
+}
+
+/// Callback for `c2d_tree_contacts`: the proxy, its user data and the manifold (`*shape` as
+/// A); return false to stop.
+pub type TreeContactCallback = Option<
+    unsafe extern "C" fn(id: u32, user_data: u64, manifold: *const Manifold, context: *mut c_void) -> bool,
+>;
+
+/// Calls `callback` with the contact manifold of `*shape` at `*xf` against every shape in the
+/// tree it touches or comes within `margin` of (speculative points). Stops as
+/// `c2d_tree_query_shape` does.
+///
+/// # Safety
+/// Pointers must be NULL or valid; the callbacks must be safe to call with their contexts.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_contacts(
+    tree: *const Tree,
+    shape: *const Shape,
+    xf: *const Transform,
+    margin: f32,
+    mask: u64,
+    shapes: TreeShapeCallback,
+    shapes_context: *mut c_void,
+    callback: TreeContactCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, s, x) = match unsafe { (tree_ref(tree), read_shape(shape), read(xf)) } {
+        (Ok(t), Ok(s), Ok(x)) => (t, s, x),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let (Some(f), Some(cb)) = (shapes, callback) else {
+        return Status::NullPointer;
+    };
+    let bad = core::cell::Cell::new(Status::Ok);
+    with_tree!(t, tr => {
+        // SAFETY: forwarded contract of the shape callback.
+        for (id, u, m) in tr.contacts(&s, x, margin, mask, |id, u| unsafe { shape_of(f, shapes_context, &bad, id, u) }) {
+            // SAFETY: the callback and its context are the caller's; `m` is live for the call.
+            if bad.get() != Status::Ok || !unsafe { cb(id.index(), u, &m, context) } {
+                break;
+            }
+        }
+    });
+    bad.get()
 }

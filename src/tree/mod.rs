@@ -20,7 +20,9 @@ use crate::math::{Aabb, Ray, Vec2};
 use bytemuck::{Pod, Zeroable};
 
 mod query;
+mod shapes;
 pub use query::QueryIter;
+pub use shapes::{TreeCastHit, TreeRayHit};
 
 /// A proxy's id in a [`DynamicTree`]: the index of its leaf node, stable until the proxy is
 /// destroyed (ids of destroyed proxies are reused, as in Box2D). A newtype, so a proxy id and a
