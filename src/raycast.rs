@@ -98,7 +98,13 @@ fn circle_hit_unit(c: Vec2, r: f32, ray: &LocalRay, u: Vec2, len: f32) -> Option
     }
     // The hit point relative to the centre is perp − h·u, of length r: the unit normal
     // without another square root.
-    let n = if r > 0.0 { (perp - u * h) * (1.0 / r) } else { -u };
+    // (For a radius below ~1e-19, r² leaves f32's normal range and the division with it: such a
+    // cap is a point, whose normal opposes the ray.)
+    let n = if r * r >= f32::MIN_POSITIVE {
+        (perp - u * h) * (1.0 / r)
+    } else {
+        -u
+    };
     Some((t, n))
 }
 

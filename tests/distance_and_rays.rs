@@ -464,3 +464,30 @@ fn rays_along_and_from_segments_follow_one_rule() {
     let h = ray_cast(&cap, Transform::IDENTITY, &Ray::new(v(-1.0, 0.0), v(3.0, 0.0))).unwrap();
     assert!((h.fraction - 1.0 / 6.0).abs() < 1e-6 && h.normal == v(-1.0, 0.0));
 }
+
+/// Fuzz find (capi_queries): a capsule of radius 1.96e-38 hit on its cap reported a zero
+/// normal (the cap's offset divided by the radius underflowed). A cap that small is a point:
+/// its normal opposes the ray.
+#[test]
+fn a_cap_of_vanishing_radius_still_gives_a_unit_normal() {
+    let cap = Shape::Capsule(Capsule {
+        center1: v(2.3509886e-38, 2.1986858e-18),
+        center2: v(0.00071039994, 4.8340845e-32),
+        radius: 1.9563815e-38,
+    });
+    let xf = Transform {
+        p: v(0.00071040133, 0.00158102),
+        q: Rot {
+            c: 0.0007109676,
+            s: 1.0000002,
+        },
+    };
+    let ray = Ray {
+        origin: v(0.00071040133, 0.00071040133),
+        translation: v(1.12723e-40, 2.0),
+        max_fraction: 0.0007098318,
+    };
+    let h = ray_cast(&cap, xf, &ray).expect("the ray reaches the capsule's end");
+    assert!((h.normal.length() - 1.0).abs() < 1e-3, "{h:?}");
+    assert!(h.normal.dot(ray.translation) < 0.0);
+}
