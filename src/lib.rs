@@ -3,41 +3,55 @@
 //! A `#![no_std]` 2D collision library in the spirit of tinyc2 (cute_c2.h): plain value types,
 //! pure functions, no allocation in the core.
 //!
-//! ## The shapes
-//! [`Circle`], [`Capsule`] (radius 0 is a segment), [`Polygon`] (3–8 CCW vertices, optionally
-//! rounded) and the closed [`Shape`] enum over them. Shapes are defined in local space; every
-//! pair query takes both shapes' world [`Transform`]s. Identity transforms give cute_c2's
-//! "everything in world space" style. [`Aabb`]s are world-space boxes with their own overlap
-//! tests against every kind.
+//! ## Where everything is
 //!
-//! ## Naming
-//! - `overlaps_<a>_<b>` — boolean test; [`overlaps`] dispatches any pair.
-//! - `collide_<a>_<b>` — contact [`Manifold`]; [`collide`] and [`collide_with_margin`] dispatch
-//!   any pair and flip the result for the non-canonical order. Canonical order puts the more
-//!   complex kind first: polygon, then capsule, then circle.
+//! **Shapes** (local space; every query takes each shape's world [`Transform`]; identity
+//! transforms give cute_c2's "everything in world space" style):
+//! - [`Shape::circle`], [`Shape::rect`], [`Shape::capsule`], [`Shape::segment`] — infallible,
+//!   `const` makers for shapes known when the program is written (they panic on bad constants).
+//! - [`Circle::new`], [`Capsule::new`], [`Polygon::new`], [`Polygon::make_box`], … — the
+//!   fallible constructors for untrusted data ([`GeometryError`]); [`Polygon`] holds 3–8 CCW
+//!   vertices, optionally rounded; a capsule of radius 0 is a segment.
+//! - [`Shape::mass`], [`Shape::aabb`], [`Shape::contains_point`], [`Shape::inflated`],
+//!   [`Shape::as_circle`] / [`as_capsule`](Shape::as_capsule) / [`as_polygon`](Shape::as_polygon).
 //!
-//! ## Advanced queries
-//! - [`shape_distance`] / [`proxy_distance`] — GJK closest points with a warm-start
-//!   [`SimplexCache`]; [`segment_distance`] for two segments.
-//! - [`ray_cast`] and `ray_cast_<kind>` — first hit of a [`Ray`] on a shape; [`ray_cast_aabb`].
-//! - [`shape_cast`] — both shapes translating (cute_c2's `c2TOI`, Box2D's `b2ShapeCast`), with
-//!   an optional skin distance.
-//! - [`time_of_impact`] — both shapes moving along a [`Sweep`] with rotation (Box2D's
-//!   `b2TimeOfImpact`).
+//! **Pair queries** (`<operation>_<a>_<b>` in canonical order — polygon, then capsule, then
+//! circle — and a generic form on [`Shape`]s that flips as needed):
+//! - [`overlaps`] — does the pair touch; [`overlaps_aabb_shape`] for a world box.
+//! - [`collide`] / [`collide_with_margin`] — the contact [`Manifold`] (normal A→B, ≤ 2 points).
+//! - [`shape_distance`] / [`proxy_distance`] — GJK closest points, warm-started by a
+//!   [`SimplexCache`]; [`segment_distance`], [`closest_point_on_segment`].
+//! - [`ray_cast`] (and `ray_cast_<kind>`, [`ray_cast_aabb`]) — first hit of a [`Ray`].
+//! - [`shape_cast_pair`] / [`shape_cast`] — both shapes translating (cute_c2's `c2TOI`,
+//!   Box2D's `b2ShapeCast`), with an optional skin; [`CastShape`] names each side.
+//! - [`time_of_impact`] — both shapes moving along a [`Sweep`] with rotation.
 //!
-//! ## Broad phase, solver, C
-//! - [`DynamicTree`] — dynamic AABB tree over growable storage (`alloc`) or a caller buffer.
-//! - `solver` (feature `solver`) — immediate-mode rigid-body solver on caller slices, no
-//!   allocation: Box2D v3's soft step (sub-stepped sequential impulses, soft contacts,
-//!   accumulated clamping, warm starting by feature id, Coulomb friction, restitution). Runs of
-//!   four constraints that share no moving body are solved together in SIMD lanes, bit for
-//!   bit as one at a time; `step_with_scratch` packs them once per step. See the module docs
-//!   for the method and why soft contacts rather than Baumgarte.
-//! - `world` (features `solver` + `alloc`) — `World`: tree broad phase, speculative
-//!   manifolds (recycled while a pair barely moves, as Box2D v3), graph-coloured constraint
-//!   order, the solver, contact events, ray and AABB queries, one call per frame.
-//! - `capi` (feature `capi`) — the whole API as `c2d_*` C functions; header
-//!   `include/collide2d.h`, static library from the `clib/` crate.
+//! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are
+//! [`ProxyId`]s, every callback returns a [`Visit`]:
+//! - [`DynamicTree::create_proxy`] / [`move_proxy`](DynamicTree::move_proxy) /
+//!   [`destroy_proxy`](DynamicTree::destroy_proxy) — the boxes;
+//! - [`DynamicTree::query`] / [`query_iter`](DynamicTree::query_iter) — boxes overlapping a box;
+//!   [`ray_cast`](DynamicTree::ray_cast), [`box_cast`](DynamicTree::box_cast),
+//!   [`query_pairs`](DynamicTree::query_pairs) — the box-level traversals;
+//! - [`DynamicTree::ray_cast_closest`], [`cast_closest`](DynamicTree::cast_closest),
+//!   [`overlapping`](DynamicTree::overlapping), [`contacts`](DynamicTree::contacts) — the
+//!   exact shape-level queries, given a function from a proxy to its shape.
+//!
+//! **Simulation**: `solver` (feature `solver`) — an immediate-mode rigid-body solver on
+//! caller slices, no allocation: Box2D v3's soft step (sub-stepped sequential impulses, soft
+//! contacts, accumulated clamping, warm starting by feature id, Coulomb friction,
+//! restitution), runs of four independent constraints solved together in SIMD lanes, bit for
+//! bit as one at a time; `world` (features `solver` + `alloc`) — `World`: tree broad phase,
+//! speculative manifolds (recycled while a pair barely moves), graph-coloured constraint
+//! order, contact events, ray and AABB queries, one call per frame.
+//!
+//! **C**: `capi` (feature `capi`) — the whole API as `c2d_*` functions; header
+//! `include/collide2d.h`, static library from the `clib/` crate.
+//!
+//! **Guides** (runnable, and run by the tests): `examples/topdown.rs` — a top-down arena:
+//! a level in the tree, a player and enemies that move and slide, sensors, hitscan shots and
+//! a fast projectile that cannot tunnel, with no hand-written collision helper;
+//! `examples/demo.rs` — every pair's manifold, printed.
 //!
 //! ## Layout
 //! One module per algorithm family, each layer using only the ones before it (checked by
