@@ -13,6 +13,13 @@
 //!   `height + 1` pending nodes); a tree too tall for it (root height 63 or more, which
 //!   balanced insertion never produces) and [`DynamicTree::validate`] walk parent links
 //!   without a stack instead, so there is no depth limit and no node is ever silently skipped.
+//! - Ids are [`ProxyId`]s; each proxy also carries a `u64` of user data and `u64` category
+//!   bits. The payload stays a plain `u64` (an index into the caller's own array, as in the
+//!   guides) rather than a generic `DynamicTree<T>`: nodes stay plain 40-byte `Pod` values that
+//!   a caller's buffer and the C ABI can hold, and an index costs nothing to look up.
+//! - Every callback returns a [`Visit`]; [`DynamicTree::query_iter`] is the box query as an
+//!   iterator; the exact shape-level queries (closest ray hit, closest cast, overlapping
+//!   shapes, contacts) take a function from a proxy to its shape (`shapes.rs`).
 //! - Misuse (stale or out-of-range ids, non-finite boxes, a full fixed buffer) returns a
 //!   [`TreeError`] and leaves the tree valid; [`DynamicTree::validate`] checks every invariant.
 
