@@ -96,6 +96,18 @@ fn rotating_bar_hits_a_ball() {
     assert!((out.fraction as f64 - beta).abs() < 1e-4, "{out:?} vs {beta}");
 }
 
+/// The documented limit of `time_of_impact`: a graze shallower than (reach A + reach B) ·
+/// 0.25² / 8 (the chord deviation of a point turning 0.25 rad per axis step) may be missed.
+fn graze_limit(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep) -> f64 {
+    let reach = |sh: &Shape, c: Vec2| {
+        ShapeProxy::from_shape(sh)
+            .points()
+            .iter()
+            .fold(0.0f32, |m, q| m.max(q.distance(c)))
+    };
+    ((reach(a, sa.local_center) + reach(b, sb.local_center)) * 0.25 * 0.25 / 8.0) as f64
+}
+
 #[test]
 fn toi_properties_against_brute_force() {
     // Never overlapping before the reported fraction (sampled), touching at a hit, and a
@@ -116,15 +128,7 @@ fn toi_properties_against_brute_force() {
         let out = time_of_impact(&a, &sa, &b, &sb, 1.0);
         let gap = |t: f32| surface_distance(&a, sa.transform_at(t), &b, sb.transform_at(t));
         let tol = 1e-4 * s as f64 + 2e-6 * (xa1.p.length() + xb1.p.length()) as f64;
-        // The documented limit: a graze shallower than (reach A + reach B) · 0.25² / 8 (the
-        // chord deviation of a point turning 0.25 rad per axis step) may be missed.
-        let reach = |sh: &Shape, c: Vec2| {
-            ShapeProxy::from_shape(sh)
-                .points()
-                .iter()
-                .fold(0.0f32, |m, q| m.max(q.distance(c)))
-        };
-        let graze = ((reach(&a, sa.local_center) + reach(&b, sb.local_center)) * 0.25 * 0.25 / 8.0) as f64;
+        let graze = graze_limit(&a, &sa, &b, &sb);
         match out.state {
             ToiState::Hit => {
                 hits += 1;
@@ -242,13 +246,7 @@ fn toi_large_rotations_never_skip_an_overlap() {
         let out = time_of_impact(&a, &sa, &b, &sb, 1.0);
         let gap = |t: f32| surface_distance(&a, sa.transform_at(t), &b, sb.transform_at(t));
         let tol = 1e-4 * s as f64 + 2e-6 * (xa1.p.length() + xb1.p.length()) as f64;
-        let reach = |sh: &Shape, c: Vec2| {
-            ShapeProxy::from_shape(sh)
-                .points()
-                .iter()
-                .fold(0.0f32, |m, q| m.max(q.distance(c)))
-        };
-        let graze = ((reach(&a, sa.local_center) + reach(&b, sb.local_center)) * 0.25 * 0.25 / 8.0) as f64;
+        let graze = graze_limit(&a, &sa, &b, &sb);
         let end = match out.state {
             ToiState::Hit => {
                 hits += 1;

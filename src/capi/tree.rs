@@ -662,6 +662,20 @@ unsafe fn shape_of<'s>(
     Some((unsafe { &*p }, xf))
 }
 
+/// The tree, a shape and its transform from C, failing with the first problem in argument
+/// order.
+///
+/// # Safety
+/// Each pointer must be NULL or valid for its type; `tree` a live handle.
+unsafe fn read_placed_shape<'a>(
+    tree: *const Tree,
+    shape: *const Shape,
+    xf: *const Transform,
+) -> Result<(&'a Tree, Shape, Transform), Status> {
+    // SAFETY: each helper checks its pointer; validity is the caller's contract.
+    unsafe { Ok((tree_ref(tree)?, read_shape(shape)?, read(xf)?)) }
+}
+
 /// The closest shape `*ray` hits: writes `*out_hit` and, on a hit, `*out` (proxy id, user
 /// data, world point, unit normal out of the shape, fraction). See `c2d_TreeShapeCallback`.
 ///
@@ -720,10 +734,10 @@ pub unsafe extern "C" fn c2d_tree_cast_closest(
     out_hit: *mut bool,
     out: *mut TreeCastHit,
 ) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, s, x) = match unsafe { (tree_ref(tree), read_shape(shape), read(xf)) } {
-        (Ok(t), Ok(s), Ok(x)) => (t, s, x),
-        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: forwarded contract.
+    let (t, s, x) = match unsafe { read_placed_shape(tree, shape, xf) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     let (Some(f), false, false) = (shapes, out_hit.is_null(), out.is_null()) else {
         return Status::NullPointer;
@@ -764,10 +778,10 @@ pub unsafe extern "C" fn c2d_tree_query_shape(
     callback: TreeShapeQueryCallback,
     context: *mut c_void,
 ) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, s, x) = match unsafe { (tree_ref(tree), read_shape(shape), read(xf)) } {
-        (Ok(t), Ok(s), Ok(x)) => (t, s, x),
-        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: forwarded contract.
+    let (t, s, x) = match unsafe { read_placed_shape(tree, shape, xf) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     let (Some(f), Some(cb)) = (shapes, callback) else {
         return Status::NullPointer;
@@ -809,10 +823,10 @@ pub unsafe extern "C" fn c2d_tree_contacts(
     callback: TreeContactCallback,
     context: *mut c_void,
 ) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, s, x) = match unsafe { (tree_ref(tree), read_shape(shape), read(xf)) } {
-        (Ok(t), Ok(s), Ok(x)) => (t, s, x),
-        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    // SAFETY: forwarded contract.
+    let (t, s, x) = match unsafe { read_placed_shape(tree, shape, xf) } {
+        Ok(v) => v,
+        Err(e) => return e,
     };
     let (Some(f), Some(cb)) = (shapes, callback) else {
         return Status::NullPointer;
