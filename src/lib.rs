@@ -182,7 +182,10 @@ pub use narrowphase::{
 pub use raycast::{ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, RayHit};
 pub use segment::{closest_point_on_segment, segment_distance, SegmentDistance};
 #[cfg(feature = "solver")]
-pub use solver::{Body, ConstraintPoint, ContactBlock, ContactConstraint, SolverError, SolverSettings};
+pub use solver::{
+    prepare_contact_pair, Body, ConstraintPoint, ContactBlock, ContactConstraint, ContactPair, SolverError,
+    SolverSettings,
+};
 pub use toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 pub use tree::{
     DynamicTree, NodeStorage, ProxyId, QueryIter, TreeCastHit, TreeError, TreeNode, TreeRayHit, Visit,

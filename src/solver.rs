@@ -325,6 +325,42 @@ fn cross_sv(s: f32, v: Vec2) -> Vec2 {
     Vec2::new(-s * v.y, s * v.x)
 }
 
+/// The inputs of [`prepare_contact_pair`]: one contact between two bodies, each part named.
+#[derive(Clone, Copy, Debug)]
+pub struct ContactPair<'a> {
+    /// Index of body A in the body slice.
+    pub a: u32,
+    /// Index of body B.
+    pub b: u32,
+    /// The manifold of A's shape against B's (normal from A to B, world space).
+    pub manifold: &'a Manifold,
+    /// Coulomb friction coefficient (≥ 0), usually the mixed friction of the two materials.
+    pub friction: f32,
+    /// Restitution (≥ 0).
+    pub restitution: f32,
+    /// This pair's constraint from the last step, for warm starting (`None` the first time).
+    pub previous: Option<&'a ContactConstraint>,
+}
+
+/// [`prepare_contact`] with its inputs named.
+///
+/// # Errors
+/// As [`prepare_contact`].
+pub fn prepare_contact_pair(
+    bodies: &[Body],
+    pair: &ContactPair<'_>,
+) -> Result<ContactConstraint, SolverError> {
+    prepare_contact(
+        bodies,
+        pair.a,
+        pair.b,
+        pair.manifold,
+        pair.friction,
+        pair.restitution,
+        pair.previous,
+    )
+}
+
 /// Builds the constraint for `manifold` (computed for the shapes of bodies `a` and `b` at
 /// their current transforms, A first). When `previous` is this pair's constraint from the
 /// last step, points whose feature ids match — or, failing that, that lie within

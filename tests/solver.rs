@@ -448,6 +448,24 @@ fn immediate_mode_rejects_bad_input_without_panicking() {
         prepare_contact(&bodies, 0, 1, &m, 0.5, -1.0, None),
         Err(SolverError::InvalidInput)
     );
+    // The named form is the same call.
+    let pair = ContactPair {
+        a: 0,
+        b: 1,
+        manifold: &m,
+        friction: 0.5,
+        restitution: 0.0,
+        previous: None,
+    };
+    assert_eq!(
+        prepare_contact_pair(&bodies, &pair),
+        prepare_contact(&bodies, 0, 1, &m, 0.5, 0.0, None)
+    );
+    assert!(prepare_contact_pair(&bodies, &pair).is_ok());
+    assert_eq!(
+        prepare_contact_pair(&bodies, &ContactPair { b: 0, ..pair }),
+        Err(SolverError::InvalidBody)
+    );
     let mut bad = m;
     bad.points[0].depth = f32::NAN;
     assert_eq!(
