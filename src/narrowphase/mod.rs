@@ -5,6 +5,7 @@
 //! - `round.rs` — circle–circle, capsule–circle, capsule–capsule (segments included);
 //! - `polygon.rs` — polygon–circle, polygon–capsule, polygon–polygon (SAT, clipping, exact
 //!   closest cores);
+//! - `polygon_circle.rs` — polygon–circle;
 //! - `box_pair.rs` — the shortcut for two axis-aligned boxes in A's frame;
 //! - `aabb.rs` — a world-space [`Aabb`](crate::math::Aabb) against every kind.
 //!
@@ -34,15 +35,14 @@
 mod aabb;
 mod box_pair;
 mod polygon;
+mod polygon_circle;
 mod round;
 
 pub use aabb::{
     overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape, overlaps_aabbs,
 };
-pub use polygon::{
-    collide_polygon_capsule, collide_polygon_circle, collide_polygons, overlaps_polygon_capsule,
-    overlaps_polygon_circle, overlaps_polygons,
-};
+pub use polygon::{collide_polygon_capsule, collide_polygons, overlaps_polygon_capsule, overlaps_polygons};
+pub use polygon_circle::{collide_polygon_circle, overlaps_polygon_circle};
 pub use round::{
     collide_capsule_circle, collide_capsules, collide_circles, overlaps_capsule_circle, overlaps_capsules,
     overlaps_circles, CAPSULE_FACE_TOLERANCE,

@@ -3,11 +3,17 @@
 //!
 //! Shapes live in local space; every function that needs a placement takes a [`Transform`].
 
-use crate::fmath;
 use crate::math::{Aabb, Rot, Transform, Vec2};
+
+mod hull;
+mod mass;
+
 pub use crate::segment::closest_point_on_segment;
 use bytemuck::{Pod, Zeroable};
 use core::fmt;
+pub use hull::compute_hull;
+use hull::finite_extent;
+use mass::polygon_centroid;
 
 /// Maximum number of vertices of a [`Polygon`].
 pub const MAX_POLYGON_VERTICES: usize = 8;
@@ -255,110 +261,6 @@ impl Capsule {
     }
 }
 
-/// The diagonal of the bounding box of `points` (finite, checked by the caller), or
-/// [`GeometryError::OutOfRange`] when it overflows `f32`: the one range rule of every shape
-/// maker.
-fn finite_extent(points: &[Vec2]) -> Result<f32, GeometryError> {
-    let (mut lo, mut hi) = (points[0], points[0]);
-    for &p in points {
-        lo = lo.min(p);
-        hi = hi.max(p);
-    }
-    let extent = (hi - lo).length();
-    if extent.is_finite() {
-        Ok(extent)
-    } else {
-        Err(GeometryError::OutOfRange)
-    }
-}
-
-/// Builds the convex hull of up to 8 points: welds points closer than
-/// [`HULL_RELATIVE_TOLERANCE`] × extent, drops collinear points, orders CCW.
-/// Returns the hull vertices and their count.
-pub fn compute_hull(points: &[Vec2]) -> Result<([Vec2; MAX_POLYGON_VERTICES], usize), GeometryError> {
-    if points.len() > MAX_POLYGON_VERTICES {
-        return Err(GeometryError::TooManyPoints);
-    }
-    if points.iter().any(|p| !p.is_finite()) {
-        return Err(GeometryError::NonFinite);
-    }
-    if points.len() < 3 {
-        return Err(GeometryError::TooFewPoints);
-    }
-    let extent = finite_extent(points)?;
-    let tol = HULL_RELATIVE_TOLERANCE * extent;
-    let tol_sq = tol * tol;
-
-    // Weld near-duplicates.
-    let mut pts = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    let mut n = 0;
-    for &p in points {
-        if pts[..n].iter().all(|q| q.distance_squared(p) > tol_sq) {
-            pts[n] = p;
-            n += 1;
-        }
-    }
-    if n < 3 {
-        return Err(GeometryError::TooFewPoints);
-    }
-
-    // Sort lexicographically (insertion sort, n <= 8), then Andrew's monotone chain.
-    for i in 1..n {
-        let mut j = i;
-        while j > 0 && (pts[j].x < pts[j - 1].x || (pts[j].x == pts[j - 1].x && pts[j].y < pts[j - 1].y)) {
-            pts.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-    let mut hull = [Vec2::ZERO; 2 * MAX_POLYGON_VERTICES];
-    let mut k = 0;
-    for &p in &pts[..n] {
-        while k >= 2 && (hull[k - 1] - hull[k - 2]).cross(p - hull[k - 2]) <= 0.0 {
-            k -= 1;
-        }
-        hull[k] = p;
-        k += 1;
-    }
-    let lower = k + 1;
-    for &p in pts[..n - 1].iter().rev() {
-        while k >= lower && (hull[k - 1] - hull[k - 2]).cross(p - hull[k - 2]) <= 0.0 {
-            k -= 1;
-        }
-        hull[k] = p;
-        k += 1;
-    }
-    let mut m = k - 1; // last point repeats the first
-
-    // Remove nearly collinear vertices, one at a time, until none is left.
-    while m >= 3 {
-        let collinear = (0..m).find(|&i| {
-            let prev = hull[(i + m - 1) % m];
-            let e = hull[(i + 1) % m] - prev;
-            let len = e.length();
-            // Outward distance of vertex i from the chord prev -> next (positive for a CCW hull).
-            let dist = if len > 0.0 {
-                (hull[i] - prev).cross(e) / len
-            } else {
-                0.0
-            };
-            dist <= tol
-        });
-        match collinear {
-            Some(i) => {
-                hull.copy_within(i + 1..m, i);
-                m -= 1;
-            }
-            None => break,
-        }
-    }
-    if m < 3 {
-        return Err(GeometryError::Collinear);
-    }
-    let mut out = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    out[..m].copy_from_slice(&hull[..m]);
-    Ok((out, m))
-}
-
 impl Polygon {
     /// Convex polygon (hull) of up to 8 points, sharp corners.
     pub fn new(points: &[Vec2]) -> Result<Polygon, GeometryError> {
@@ -542,54 +444,6 @@ impl Polygon {
         &self.normals[..self.len()]
     }
 
-    /// Exact mass properties for `density`, including the rounding (edge strips and corner
-    /// sectors), unlike Box2D's approximation.
-    #[must_use]
-    pub fn mass(&self, density: f32) -> MassData {
-        let v = self.vertices();
-        let n = v.len();
-        if n == 0 {
-            return MassData::default();
-        }
-        let origin = v[0];
-        let mut acc = MassAccumulator::default();
-        for i in 0..n {
-            acc.add_triangle(v[i] - origin, v[(i + 1) % n] - origin);
-        }
-        let r = self.radius;
-        if r > 0.0 {
-            for i in 0..n {
-                let a = v[i] - origin;
-                let b = v[(i + 1) % n] - origin;
-                let off = self.normals[i] * r;
-                // The strip lies right of the CCW edge a -> b, so its CCW loop is
-                // a, a+off, b+off, b; summed as signed triangles fanned from the origin.
-                acc.add_triangle(a, a + off);
-                acc.add_triangle(a + off, b + off);
-                acc.add_triangle(b + off, b);
-                acc.add_triangle(b, a);
-            }
-            for (i, &vi) in v.iter().enumerate() {
-                let n0 = self.normals[(i + n - 1) % n];
-                let n1 = self.normals[i];
-                acc.add_sector(vi - origin, n0, n1, r);
-            }
-        }
-        if acc.area <= 0.0 {
-            return MassData {
-                mass: 0.0,
-                center: origin,
-                rotational_inertia: 0.0,
-            };
-        }
-        let c = acc.first / acc.area;
-        MassData {
-            mass: density * acc.area,
-            center: origin + c,
-            rotational_inertia: density * (acc.second - acc.area * c.dot(c)),
-        }
-    }
-
     /// World bounding box under `xf`.
     #[must_use]
     pub fn aabb(&self, xf: Transform) -> Aabb {
@@ -706,61 +560,6 @@ impl Polygon {
             Ok((hv, hn)) => Ok(Polygon::from_hull_vertices(&hv[..hn], 0.0)),
             Err(_) => Err(GeometryError::Collapsed),
         }
-    }
-}
-
-fn polygon_centroid(v: &[Vec2]) -> Vec2 {
-    let origin = v[0];
-    let mut area = 0.0;
-    let mut c = Vec2::ZERO;
-    for i in 1..v.len() - 1 {
-        let e1 = v[i] - origin;
-        let e2 = v[i + 1] - origin;
-        let a = 0.5 * e1.cross(e2);
-        c += (e1 + e2) * (a / 3.0);
-        area += a;
-    }
-    if area > 0.0 {
-        origin + c / area
-    } else {
-        origin
-    }
-}
-
-/// Area, first moment and polar second moment about the local origin, for unit density.
-#[derive(Default)]
-struct MassAccumulator {
-    area: f32,
-    first: Vec2,
-    second: f32,
-}
-
-impl MassAccumulator {
-    /// Adds the signed triangle (origin, a, b).
-    fn add_triangle(&mut self, a: Vec2, b: Vec2) {
-        let d = a.cross(b);
-        let area = 0.5 * d;
-        self.area += area;
-        self.first += (a + b) * (area / 3.0);
-        let intx2 = a.x * a.x + b.x * a.x + b.x * b.x;
-        let inty2 = a.y * a.y + b.y * a.y + b.y * b.y;
-        self.second += (0.25 / 3.0) * d * (intx2 + inty2);
-    }
-
-    /// Adds the circular sector with apex `apex`, radius `r`, from direction `n0` to `n1` (CCW).
-    fn add_sector(&mut self, apex: Vec2, n0: Vec2, n1: Vec2, r: f32) {
-        let theta = fmath::atan2(n0.cross(n1), n0.dot(n1));
-        if theta <= 0.0 {
-            return;
-        }
-        let area = 0.5 * theta * r * r;
-        let bis = (n0 + n1).try_normalize().unwrap_or(n0);
-        let d = 4.0 * r * fmath::sin(0.5 * theta) / (3.0 * theta);
-        let c_rel = bis * d;
-        let i_apex = 0.25 * theta * r * r * r * r;
-        self.area += area;
-        self.first += (apex + c_rel) * area;
-        self.second += i_apex + area * (apex.dot(apex) + 2.0 * apex.dot(c_rel));
     }
 }
 
