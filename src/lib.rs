@@ -119,6 +119,11 @@
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
+
+/// The README's Rust examples, compiled and run as doctests so they stay true.
+#[cfg(all(doctest, feature = "solver", feature = "alloc"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 #[cfg(feature = "capi")]
 pub mod capi;
 pub mod cast;
