@@ -37,7 +37,7 @@ impl<S: NodeStorage> DynamicTree<S> {
         }
         if usize::from(nodes[root as usize].height) + 2 > QUERY_STACK {
             it.walk = Some(root);
-        } else {
+        } else if nodes[root as usize].aabb.overlaps(aabb) && nodes[root as usize].category_bits & mask != 0 {
             it.stack[0] = root;
             it.top = 1;
         }
@@ -542,19 +542,21 @@ impl Iterator for QueryIter<'_> {
                 }
             }
         }
+        // The stack holds only nodes already accepted: children are tested when their parent
+        // is expanded (as `traverse_fixed` does), so rejected nodes never touch it.
         while self.top > 0 {
             self.top -= 1;
             let id = self.stack[self.top];
             let n = &self.nodes[id as usize];
-            if !enter(n) {
-                continue;
-            }
             if n.is_leaf() {
                 return Some((ProxyId(id), n.data));
             }
-            self.stack[self.top] = n.child2();
-            self.stack[self.top + 1] = n.child1();
-            self.top += 2;
+            for c in [n.child2(), n.child1()] {
+                if enter(&self.nodes[c as usize]) {
+                    self.stack[self.top] = c;
+                    self.top += 1;
+                }
+            }
         }
         None
     }
