@@ -1,7 +1,8 @@
 //! Arbitrary operation sequences on a tree in caller memory through the C ABI: create,
 //! destroy, move, enlarge (random ids, including stale and out-of-range ones, and arbitrary
-//! floats), rebuild, queries, ray and box casts, pair finding. Nothing may panic and the tree
-//! must validate after every operation.
+//! floats), rebuild, queries, ray and box casts, pair finding, and the shape-level queries (with
+//! a shape callback that also hands out a broken polygon and NULL). Nothing may panic, the tree
+//! must validate after every operation, and shape-query outputs keep their invariants.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::*;
@@ -29,7 +30,40 @@ unsafe extern "C" fn on_pair(_a: u32, _ua: u64, _b: u32, _ub: u64, c: *mut c_voi
     unsafe { *(c as *mut u64) += 1 };
 }
 
+/// The shapes the shape callback hands out: a circle, a box, a capsule, and a hand-filled
+/// polygon that `c2d_shape_validate` refuses.
+struct Shapes([Shape; 4]);
+
+unsafe extern "C" fn shape_of(_id: u32, u: u64, xf: *mut Transform, c: *mut c_void) -> *const Shape {
+    // SAFETY: the context is the target's live `Shapes`; `xf` is the tree's live slot.
+    let shapes = unsafe { &*(c as *const Shapes) };
+    unsafe { *xf = Transform::new(Vec2::new((u % 17) as f32, (u % 5) as f32), u as f32 * 0.1) };
+    match u % 9 {
+        8 => core::ptr::null(),
+        k => &shapes.0[(k % 4) as usize],
+    }
+}
+unsafe extern "C" fn on_shape(_id: u32, _u: u64, _c: *mut c_void) -> bool {
+    true
+}
+unsafe extern "C" fn on_contact(_id: u32, _u: u64, m: *const Manifold, _c: *mut c_void) -> bool {
+    // SAFETY: the tree passes a live manifold.
+    let m = unsafe { &*m };
+    assert!(m.count >= 1 && m.count <= 2);
+    assert!((m.normal.length() - 1.0).abs() < 1e-3, "{m:?}");
+    true
+}
+
 fuzz_target!(|data: &[u8]| {
+    let mut broken = Polygon::make_box(1.0, 1.0).unwrap();
+    broken.normals[1] = -broken.normals[1];
+    let shapes = Shapes([
+        Shape::circle(0.5),
+        Shape::rect(1.0, 0.25),
+        Shape::capsule(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.2),
+        Shape::Polygon(broken),
+    ]);
+    let ctx = &shapes as *const Shapes as *mut c_void;
     let mut mem = vec![0u64; 512];
     let mut t: *mut Tree = core::ptr::null_mut();
     let size = c2d_tree_memory_size(40).min(mem.len() * 8);
@@ -66,6 +100,22 @@ fuzz_target!(|data: &[u8]| {
                     let ray = Ray { origin: aabb.min, translation: Vec2::new(f(13), f(17)), max_fraction: f(1) };
                     let _ = c2d_tree_ray_cast(t, &ray, u64::MAX, Some(on_ray), core::ptr::null_mut());
                     let _ = c2d_tree_box_cast(t, &aabb, Vec2::new(f(13), f(1)), u64::MAX, Some(on_box), core::ptr::null_mut());
+                    // The shape-level queries: outputs keep their invariants whatever happens.
+                    let (mut hit, mut rh) = (false, core::mem::zeroed::<TreeRayHit>());
+                    if c2d_tree_ray_cast_closest(t, &ray, u64::MAX, Some(shape_of), ctx, &mut hit, &mut rh) == Status::Ok && hit {
+                        assert!(rh.hit.fraction >= 0.0 && rh.hit.fraction <= ray.max_fraction, "{rh:?}");
+                        assert!((rh.hit.normal.length() - 1.0).abs() < 1e-3, "{rh:?}");
+                    }
+                    let probe = &shapes.0[usize::from(op[2] % 3)];
+                    let at = Transform::new(aabb.min, f(1));
+                    let mut ch = core::mem::zeroed::<TreeCastHit>();
+                    let s = c2d_tree_cast_closest(t, probe, &at, Vec2::new(f(13), f(17)), f(1).abs().min(1.0), u64::MAX, Some(shape_of), ctx, &mut hit, &mut ch);
+                    if s == Status::Ok && hit {
+                        assert!(ch.output.fraction >= 0.0 && ch.output.fraction <= 1.0, "{ch:?}");
+                        assert!((ch.output.normal.length() - 1.0).abs() < 1e-3, "{ch:?}");
+                    }
+                    let _ = c2d_tree_query_shape(t, probe, &at, u64::MAX, Some(shape_of), ctx, Some(on_shape), core::ptr::null_mut());
+                    let _ = c2d_tree_contacts(t, probe, &at, f(1).abs(), u64::MAX, Some(shape_of), ctx, Some(on_contact), core::ptr::null_mut());
                 }
                 _ => {
                     let _ = c2d_tree_query_pairs(t, Some(on_pair), &mut pairs as *mut u64 as *mut c_void);
