@@ -101,7 +101,16 @@ fn circle_hit_unit(c: Vec2, r: f32, ray: &LocalRay, u: Vec2, len: f32) -> Option
     // (For a radius below ~1e-19, r² leaves f32's normal range and the division with it: such a
     // cap is a point, whose normal opposes the ray.)
     let n = if r * r >= f32::MIN_POSITIVE {
-        (perp - u * h) * (1.0 / r)
+        let w = perp - u * h;
+        let n = w * (1.0 / r);
+        // An origin far from a small circle (5e5 away from a radius of 0.2) leaves `w` only a
+        // few ulps of the origin accurate, so its length can be off by percents: renormalise
+        // then (rarely; the test is one dot product).
+        if (n.dot(n) - 1.0).abs() <= 1.0e-4 {
+            n
+        } else {
+            w.try_normalize().unwrap_or(-u)
+        }
     } else {
         -u
     };

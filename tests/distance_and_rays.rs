@@ -491,3 +491,21 @@ fn a_cap_of_vanishing_radius_still_gives_a_unit_normal() {
     assert!((h.normal.length() - 1.0).abs() < 1e-3, "{h:?}");
     assert!(h.normal.dot(ray.translation) < 0.0);
 }
+
+/// Fuzz find (capi_tree, the tree's closest ray hit): a ray starting 5e5 from a capsule of
+/// radius 0.2, with a translation of 6e-16 and `max_fraction` 1e21, hit its cap with a normal
+/// 0.908 long (the offset from the cap's centre is only as accurate as the far origin's ulp).
+/// Such a normal is renormalised.
+#[test]
+fn a_far_origin_still_gives_a_unit_normal() {
+    let cap = Shape::capsule(v(-1.0, 0.0), v(1.0, 0.0), 0.2);
+    let xf = Transform::new(v(11.0, 1.0), 1.1);
+    let ray = Ray {
+        origin: v(-525858.06, 5.764452e-16),
+        translation: v(5.764452e-16, 3.8518603e-34),
+        max_fraction: 1.04401335e21,
+    };
+    let h = ray_cast(&cap, xf, &ray).expect("the ray reaches the capsule");
+    assert!((h.normal.length() - 1.0).abs() < 1e-3, "{h:?}");
+    assert!(h.fraction <= ray.max_fraction);
+}
