@@ -28,14 +28,14 @@ impl<S: NodeStorage> DynamicTree<S> {
             root,
             aabb,
             mask,
-            stack: [0; QUERY_STACK],
+            stack: [0; STACK],
             top: 0,
             walk: None,
         };
         if root == NULL_NODE || !aabb.is_valid() {
             return it;
         }
-        if usize::from(nodes[root as usize].height) + 2 > QUERY_STACK {
+        if usize::from(nodes[root as usize].height) + 2 > STACK {
             it.walk = Some(root);
         } else if nodes[root as usize].aabb.overlaps(aabb) && nodes[root as usize].category_bits & mask != 0 {
             it.stack[0] = root;
@@ -54,7 +54,6 @@ impl<S: NodeStorage> DynamicTree<S> {
         mut enter: impl FnMut(&TreeNode) -> bool,
         mut leaf: impl FnMut(u32, &TreeNode) -> bool,
     ) {
-        const STACK: usize = 64;
         let nodes = self.nodes.nodes();
         let root = self.root;
         if root == NULL_NODE {
@@ -106,7 +105,6 @@ impl<S: NodeStorage> DynamicTree<S> {
         mut enter: impl FnMut(&TreeNode) -> bool,
         mut leaf: impl FnMut(u32, &TreeNode) -> bool,
     ) {
-        const STACK: usize = 64;
         let nodes = self.nodes.nodes();
         let root = self.root;
         if root == NULL_NODE {
@@ -485,8 +483,9 @@ impl QueryIter<'_> {
     }
 }
 
-/// Entries of [`QueryIter`]'s stack: trees of root height up to 62.
-const QUERY_STACK: usize = 64;
+/// Entries of every traversal stack (`traverse`, `traverse_fixed`, [`QueryIter`]): trees of
+/// root height up to 62; taller ones walk parent links.
+const STACK: usize = 64;
 
 /// The node after `id`'s subtree in a depth-first walk over parent links, or `None` when the
 /// walk is done: up until a step to a second child is possible.
@@ -511,7 +510,7 @@ pub struct QueryIter<'a> {
     root: u32,
     aabb: Aabb,
     mask: u64,
-    stack: [u32; QUERY_STACK],
+    stack: [u32; STACK],
     top: usize,
     /// The next node of a walk over parent links (trees too tall for the stack).
     walk: Option<u32>,
