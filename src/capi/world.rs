@@ -47,7 +47,18 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
     if tag > 2 {
         return Err(Status::InvalidShapeTag);
     }
-    // SAFETY: both enum tags are valid and every other field is plain f32/u32/u64 data.
+    for offset in [
+        core::mem::offset_of!(BodyDef, enable_sleep),
+        core::mem::offset_of!(BodyDef, awake),
+        core::mem::offset_of!(BodyDef, bullet),
+    ] {
+        // SAFETY: the offset lies inside the readable BodyDef and names a one-byte bool.
+        if unsafe { core::ptr::read(base.add(offset)) } > 1 {
+            return Err(Status::InvalidInput);
+        }
+    }
+    // SAFETY: both enum tags and the bools are valid, and every other field is plain
+    // f32/u32/u64 data.
     let def: BodyDef = unsafe { core::ptr::read_unaligned(p) };
     check_shape(def.shape)?;
     Ok(def)

@@ -78,6 +78,10 @@ pub const DEFAULT_AABB_MARGIN: f32 = 0.1;
 const FLAG_ALLOCATED: u16 = 1;
 const FLAG_LEAF: u16 = 2;
 const FLAG_MOVED: u16 = 4;
+/// Set only during [`DynamicTree::query_pairs_of`] on the proxies of its list.
+const FLAG_LISTED: u16 = 8;
+/// Set during [`DynamicTree::query_pairs_of`] on the listed proxies already queried.
+const FLAG_DONE: u16 = 16;
 
 /// Entries of the pair descent's stack (see `pairs_descent`): trees up to height 63.
 const PAIR_STACK: usize = 256;

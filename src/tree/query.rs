@@ -286,6 +286,52 @@ impl<S: NodeStorage> DynamicTree<S> {
         }
     }
 
+    /// [`DynamicTree::query_pairs`] for a caller that keeps its own *move buffer*: reports
+    /// every pair of overlapping fat boxes in which at least one proxy is in `moved`, each pair
+    /// once, as `f(id_a, user_a, id_b, user_b)` with `id_a` from the list (the lower id when
+    /// both are), then clears the moved marks of the listed proxies. One query per listed
+    /// proxy: O(listed · log n), nothing proportional to the tree's size, so a world in which
+    /// few proxies move (or everything sleeps) pays for those only. Duplicates in `moved` are
+    /// reported once; stale or out-of-range ids are skipped. Category bits are not consulted.
+    pub fn query_pairs_of(&mut self, moved: &[ProxyId], mut f: impl FnMut(ProxyId, u64, ProxyId, u64)) {
+        let listed = |n: &TreeNode| n.is_allocated() && n.is_leaf();
+        {
+            let nodes = self.nodes.nodes_mut();
+            for id in moved {
+                if let Some(n) = nodes.get_mut(id.0 as usize).filter(|n| listed(n)) {
+                    n.flags |= FLAG_LISTED;
+                }
+            }
+        }
+        for id in moved {
+            let me = id.0;
+            let Some(&n) = self.nodes.nodes().get(me as usize).filter(|n| listed(n)) else {
+                continue;
+            };
+            if n.flags & FLAG_DONE != 0 {
+                continue; // a duplicate, already reported
+            }
+            let (fat, data) = (n.aabb, n.data);
+            self.traverse_fixed(
+                |m| m.aabb.overlaps(fat),
+                |j, m| {
+                    // Pairs of two listed proxies are reported from the lower id only.
+                    if j != me && (m.flags & FLAG_LISTED == 0 || j > me) {
+                        f(ProxyId(me), data, ProxyId(j), m.data);
+                    }
+                    true
+                },
+            );
+            self.nodes.nodes_mut()[me as usize].flags |= FLAG_DONE;
+        }
+        let nodes = self.nodes.nodes_mut();
+        for id in moved {
+            if let Some(n) = nodes.get_mut(id.0 as usize).filter(|n| listed(n)) {
+                n.flags &= !(FLAG_LISTED | FLAG_DONE | FLAG_MOVED);
+            }
+        }
+    }
+
     /// [`DynamicTree::query_pairs`] through one query per moved proxy, the path that serves
     /// trees too tall for the descent's stack (root height 64 or more). Exposed so tests can
     /// check that path on ordinary trees; prefer `query_pairs`.

@@ -15,36 +15,65 @@
 //! ```
 //!
 //! [`World::step`] runs, in order:
-//! 1. **broad phase** — new pairs of overlapping fat boxes from the [`DynamicTree`]
-//!    (proxies whose fat box moved), skipping pairs where neither body is dynamic;
-//! 2. **narrow phase** — for every pair: drop it when the fat boxes no longer overlap,
-//!    otherwise [`collide_with_margin`] with a speculative margin, and match points by
-//!    feature id with last step's constraint for warm starting. As in Box2D v3, a pair
-//!    that has barely moved relative to itself since its last full manifold (less than
-//!    [`CONTACT_RECYCLE_DISTANCE`], see [`World::set_recycle_distance`]) *recycles* it: same
-//!    normal and features, points carried along by the bodies and depths updated from their
-//!    motion — in a settled stack most manifolds are never recomputed;
+//! 1. **broad phase** — new pairs from the [`DynamicTree`], looking only at the proxies moved
+//!    since the last step (the world's *move buffer*; see
+//!    [`DynamicTree::query_pairs_of`]), skipping pairs where neither body is dynamic. A
+//!    pair's contact is found in O(1) through a hash set of body pairs;
+//! 2. **narrow phase** — for every *awake* contact: drop it when the fat boxes no longer
+//!    overlap, otherwise [`collide_with_margin`] with the speculative distance, and match
+//!    points by feature id with the impulses the contact kept from its last solve (warm
+//!    starting). As in Box2D v3, a pair that has barely moved relative to itself since its
+//!    last full manifold (less than [`CONTACT_RECYCLE_DISTANCE`], see
+//!    [`World::set_recycle_distance`]) *recycles* it: same normal and features, points
+//!    carried along by the bodies and depths updated from their motion — in a settled stack
+//!    most manifolds are never recomputed;
 //! 3. **events** — a pair *begins touching* when its manifold first has a point and *ends*
 //!    when it has none (or the pair is dropped, or a body removed). As in Box2D, speculative
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
-//!    events from flickering for resting contacts;
-//! 4. **solver** — [`solver::step_with_scratch`] with the world's settings. Touching pairs
+//!    events from flickering for resting contacts. A sleeping body touched by an awake one
+//!    wakes with its island;
+//! 4. **solver** — [`solver::step_with_scratch`] over the awake bodies only. Touching pairs
 //!    are ordered by a greedy colouring of the contact graph (no two constraints of a
 //!    colour share a moving body), so that runs of four are solved together in SIMD lanes;
-//! 5. **proxies** — every moving body's proxy is moved to cover its box now and its box one
-//!    step ahead at its current velocity (predictive fat boxes), so fast bodies find their
-//!    pairs before they reach them.
+//! 5. **continuous** — a dynamic body that moved more than half its smallest extent is swept
+//!    from its old pose to its new one against static and kinematic shapes (bullets: also
+//!    against dynamic ones) with [`time_of_impact`](crate::time_of_impact) and stopped at
+//!    the first impact, keeping its velocity, as Box2D's continuous phase does;
+//! 6. **sleep** — a body whose speed (and position correction) stays under
+//!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the awake bodies are grouped into
+//!    islands by union-find over touching contacts between non-static bodies, and an island
+//!    whose every body has slept for [`TIME_TO_SLEEP`] goes to sleep as a whole: its bodies
+//!    and contacts leave the per-step arrays and cost nothing until woken;
+//! 7. **proxies** — every awake body's proxy is moved when its box (grown by the speculative
+//!    distance) leaves its fat box; moved proxies go into the move buffer.
 //!
-//! The speculative margin of a pair is `SPECULATIVE_DISTANCE + dt × (relative speed bound)`,
-//! where the bound is `|vA| + |vB| + |ωA|·reachA + |ωB|·reachB`: a speculative point stops the
-//! approach within the step, so bodies do not tunnel into each other at any speed the solver
-//! can represent (very thin shapes hit at an angle may still pass; there is no continuous
-//! collision beyond this).
+//! **Speculative distance.** Contacts are created with points up to
+//! [`SPECULATIVE_DISTANCE`] (Box2D's 4 × linear slop) apart, a bound that does not grow
+//! with speed: a larger, speed-scaled margin makes a fast body collide with ghosts far ahead
+//! of it. Fast bodies are kept from passing through static geometry by the continuous phase
+//! instead; two fast *dynamic* bodies can pass through each other unless one is a
+//! [bullet](BodyDef::bullet) (Box2D's rule).
+//!
+//! **Sleeping** (Box2D's behaviour, with per-step islands). Islands are found afresh every
+//! step by union-find over the awake bodies and the touching contacts (O(awake bodies +
+//! awake contacts), the same order as the step itself), rather than kept persistently as
+//! in Box2D v3, which needs deferred island splitting when contacts end; the union-find
+//! needs no bookkeeping on contact begin/end and cannot go stale. An island that falls
+//! asleep is recorded as a *sleeping island* (its body list), so waking any body of it wakes
+//! exactly the bodies that fell asleep together. Kinematic bodies take part in islands like
+//! dynamic ones (a moving kinematic body keeps what it touches awake); static bodies do not
+//! link islands. Woken by: a touch from an awake body, [`World::set_velocity`],
+//! [`World::set_transform`], [`World::set_awake`], removing a body of the island or one
+//! touching it, disabling sleep on one of its bodies or for the world.
 //!
 //! Friction combines as `sqrt(μa·μb)`, restitution as `max(ea, eb)` (Box2D's rules). Bodies
-//! carry one shape each. There is no sleeping and no joints. Body ids carry a generation, so a
-//! removed body's id is rejected with [`SolverError::InvalidBody`] even after its slot is
-//! reused.
+//! carry one shape each. There are no joints. Body ids carry a generation, so a removed
+//! body's id is rejected with [`SolverError::InvalidBody`] even after its slot is reused.
+
+mod contacts;
+mod continuous;
+mod pairs;
+mod sleep;
 
 use alloc::vec::Vec;
 
@@ -52,18 +81,34 @@ use crate::geometry::Shape;
 use crate::math::{Aabb, Ray, Rot, Transform, Vec2};
 use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
 use crate::raycast::RayHit;
-use crate::solver::{
-    self, mix_friction, mix_restitution, non_negative, positive, Body, ContactConstraint, SolverError,
-    SolverSettings,
-};
+use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
 use crate::tree::{DynamicTree, ProxyId, Visit};
 
-/// Base speculative distance (m), Box2D's `4 × linearSlop`.
+use contacts::Contact;
+use pairs::{pair_key, PairTable};
+
+/// Base speculative distance (m), Box2D's `4 × linearSlop`: contact points are created for
+/// surfaces up to this far apart. Bounded, independent of speed (see the module docs).
 pub const SPECULATIVE_DISTANCE: f32 = 0.02;
+
+/// Speed (m/s, including the rotation of the farthest point) under which a body counts as
+/// resting for sleep (Box2D's default `sleepThreshold`).
+pub const SLEEP_VELOCITY: f32 = 0.05;
+
+/// Seconds every body of an island must have rested before the island sleeps (Box2D's
+/// `B2_TIME_TO_SLEEP`).
+pub const TIME_TO_SLEEP: f32 = 0.5;
+
+/// A dynamic body is swept by the continuous phase when it moved in one step by more than
+/// this fraction of its smallest extent (Box2D's default `safetyFactor`).
+pub const CONTINUOUS_SAFETY_FACTOR: f32 = 0.5;
 
 /// Colours of the contact graph (see `World::order_constraints`); constraints of a body with
 /// more contacts than this are solved one at a time, after the others.
 const COLORS: usize = 64;
+
+/// "No index" in the world's intrusive lists.
+const NONE: u32 = u32::MAX;
 
 /// How a body moves.
 #[repr(u32)]
@@ -117,10 +162,21 @@ pub struct BodyDef {
     pub material: Material,
     /// Free for the caller; returned by queries and events through [`World::user_data`].
     pub user_data: u64,
+    /// Whether the body may fall asleep (default true). See [`World::set_sleep_enabled`].
+    pub enable_sleep: bool,
+    /// Whether the body starts awake (default true). A body added asleep forms a sleeping
+    /// island of its own and wakes when touched (Box2D's `isAwake = false`, e.g. for a wall
+    /// of boxes waiting to be smashed). Static bodies ignore it.
+    pub awake: bool,
+    /// A dynamic body swept by the continuous phase against dynamic bodies too, not only
+    /// against static and kinematic ones (default false; Box2D's `isBullet`). Costs a
+    /// time-of-impact sweep against each nearby body whenever the body moves fast.
+    pub bullet: bool,
 }
 
 impl BodyDef {
-    /// A definition with zero velocity, the default material and no user data.
+    /// A definition with zero velocity, the default material, no user data, awake, allowed
+    /// to sleep, not a bullet.
     #[must_use]
     pub fn new(kind: BodyKind, transform: Transform, shape: Shape) -> BodyDef {
         BodyDef {
@@ -131,6 +187,9 @@ impl BodyDef {
             shape,
             material: Material::default(),
             user_data: 0,
+            enable_sleep: true,
+            awake: true,
+            bullet: false,
         }
     }
 }
@@ -175,21 +234,21 @@ struct Slot {
     shape: Shape,
     material: Material,
     proxy: ProxyId,
+    /// Farthest point of the shape's local box from the centre of mass.
     reach: f32,
+    /// Smallest extent of the shape (the continuous phase's yardstick).
+    min_extent: f32,
     user_data: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Pair {
-    a: u32,
-    b: u32,
-    touching: bool,
-    /// Index in `World::constraints` of the pair's constraint from the last step (valid
-    /// while `touching`).
-    solved: u32,
-    /// The last manifold computed in full, with the poses it was computed at; `None` until
-    /// the first one.
-    cache: Option<ContactCache>,
+    /// Index in `World::awake`, or `NONE` for static and sleeping bodies.
+    awake_index: u32,
+    /// The sleeping island the body belongs to, or `NONE`.
+    island: u32,
+    /// Seconds the body has rested (see [`SLEEP_VELOCITY`]).
+    sleep_time: f32,
+    enable_sleep: bool,
+    bullet: bool,
+    /// First edge of the body's contact list (`contact << 1 | side`), or `NONE`.
+    contact_head: u32,
 }
 
 /// What contact recycling needs from the last full manifold of a pair.
@@ -213,21 +272,47 @@ pub const CONTACT_RECYCLE_DISTANCE: f32 = 0.05;
 /// since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
 pub const CONTACT_RECYCLE_COS_ANGLE: f32 = 0.98;
 
-/// Rigid bodies, a broad-phase tree, persistent contacts and the solver.
+/// Rigid bodies, a broad-phase tree, persistent contacts, sleeping islands and the solver.
+///
+/// Memory and cost: per body one slot and one [`Body`]; per pair of overlapping fat boxes
+/// one contact (in a slab, found through a hash set); per step O(moved proxies · log n) for
+/// new pairs plus O(awake bodies + awake contacts) for everything else. Sleeping bodies and
+/// their contacts cost nothing per step.
 pub struct World {
     settings: SolverSettings,
     slots: Vec<Slot>,
     bodies: Vec<Body>,
     free: Vec<u32>,
+    live_count: usize,
     tree: DynamicTree<Vec<crate::tree::TreeNode>>,
-    /// Sorted by `(a, b)`, `a < b`.
-    pairs: Vec<Pair>,
+    /// Proxies created or moved since the last broad phase (duplicates allowed).
+    move_buffer: Vec<ProxyId>,
+    /// Broad-phase scratch: the new pairs found this step.
+    found: Vec<(u32, u32)>,
+    /// Body pair → contact id.
+    pair_table: PairTable,
+    /// Contact slab (stable ids); free slots are listed in `free_contacts`.
+    contacts: Vec<Contact>,
+    free_contacts: Vec<u32>,
+    /// Contacts with at least one awake body (the narrow phase's work list).
+    active: Vec<u32>,
+    /// Number of contacts whose manifold has points (awake or asleep).
+    touching_count: usize,
+    /// Awake kinematic and dynamic bodies (slot indices); the solver sees them in this order
+    /// at solver index `i + 1` (index 0 stands for every static body).
+    awake: Vec<u32>,
+    /// Sleeping islands: the bodies that fell asleep together. Free entries are empty and
+    /// listed in `free_islands`.
+    islands: Vec<Vec<u32>>,
+    free_islands: Vec<u32>,
+    /// The awake bodies as the solver sees them this step.
+    solver_bodies: Vec<Body>,
     /// The touching pairs' constraints in solver order (see `order_constraints`); between
-    /// steps, with the impulses the last step left for warm starting.
+    /// steps, with the impulses of the last step and body indices as slot indices.
     constraints: Vec<ContactConstraint>,
     /// This step's new constraints in pair order, before colouring.
     fresh: Vec<ContactConstraint>,
-    /// Index into `pairs` of each entry of `fresh`, then (after colouring) of `constraints`.
+    /// Contact id of each entry of `fresh`, then (after colouring) of `constraints`.
     fresh_pair: Vec<u32>,
     order: Vec<u32>,
     /// Solver scratch (see [`solver::step_with_scratch`]).
@@ -235,10 +320,16 @@ pub struct World {
     /// Colouring scratch: per body, the colours its constraints use; per constraint, its colour.
     used_colors: Vec<u64>,
     color_of: Vec<u8>,
+    /// Union-find and continuous-phase scratch.
+    parent: Vec<u32>,
+    rest: Vec<f32>,
+    fast: Vec<u32>,
     begin: Vec<ContactEvent>,
     end: Vec<ContactEvent>,
     last_dt: f32,
     recycle_distance: f32,
+    sleep_enabled: bool,
+    continuous_enabled: bool,
 }
 
 impl Default for World {
@@ -247,8 +338,20 @@ impl Default for World {
     }
 }
 
-fn key(a: u32, b: u32) -> (u32, u32) {
-    (a.min(b), a.max(b))
+/// Smallest extent of a shape: the radius of the largest circle about its centroid that the
+/// shape contains (Box2D's `minExtent`), used to decide when a body moves fast.
+fn min_extent(shape: &Shape) -> f32 {
+    match shape {
+        Shape::Circle(c) => c.radius,
+        Shape::Capsule(c) => c.radius,
+        Shape::Polygon(p) => {
+            let n = p.count as usize;
+            let inner = (0..n)
+                .map(|i| p.normals[i].dot(p.vertices[i] - p.centroid))
+                .fold(f32::INFINITY, f32::min);
+            inner.max(0.0) + p.radius
+        }
+    }
 }
 
 impl World {
@@ -260,8 +363,19 @@ impl World {
             slots: Vec::new(),
             bodies: Vec::new(),
             free: Vec::new(),
+            live_count: 0,
             tree: DynamicTree::new(),
-            pairs: Vec::new(),
+            move_buffer: Vec::new(),
+            found: Vec::new(),
+            pair_table: PairTable::default(),
+            contacts: Vec::new(),
+            free_contacts: Vec::new(),
+            active: Vec::new(),
+            touching_count: 0,
+            awake: Vec::new(),
+            islands: Vec::new(),
+            free_islands: Vec::new(),
+            solver_bodies: Vec::new(),
             constraints: Vec::new(),
             fresh: Vec::new(),
             fresh_pair: Vec::new(),
@@ -269,10 +383,15 @@ impl World {
             blocks: Vec::new(),
             used_colors: Vec::new(),
             color_of: Vec::new(),
+            parent: Vec::new(),
+            rest: Vec::new(),
+            fast: Vec::new(),
             begin: Vec::new(),
             end: Vec::new(),
             last_dt: 1.0 / 60.0,
             recycle_distance: CONTACT_RECYCLE_DISTANCE,
+            sleep_enabled: true,
+            continuous_enabled: true,
         }
     }
 
@@ -291,13 +410,26 @@ impl World {
     /// Number of live bodies.
     #[must_use]
     pub fn body_count(&self) -> usize {
-        self.slots.iter().filter(|s| s.live).count()
+        self.live_count
     }
 
-    /// Number of touching contacts (pairs whose manifold has points).
+    /// Number of awake bodies (kinematic and dynamic; static bodies are never awake).
+    #[must_use]
+    pub fn awake_body_count(&self) -> usize {
+        self.awake.len()
+    }
+
+    /// Number of touching contacts (pairs whose manifold has points), sleeping ones included.
     #[must_use]
     pub fn contact_count(&self) -> usize {
-        self.pairs.iter().filter(|p| p.touching).count()
+        self.touching_count
+    }
+
+    /// Number of pairs of bodies whose fat boxes overlap (touching or not): the contacts the
+    /// world keeps.
+    #[must_use]
+    pub fn pair_count(&self) -> usize {
+        self.pair_table.len()
     }
 
     fn slot(&self, id: BodyId) -> Result<usize, SolverError> {
@@ -312,6 +444,12 @@ impl World {
             index,
             generation: self.slots[index as usize].generation,
         }
+    }
+
+    /// The proxy's tight box: the shape's box at `xf`, grown by the speculative distance
+    /// (Box2D's), so that contacts within it are found before the fat box is left.
+    fn proxy_box(shape: &Shape, xf: Transform) -> Aabb {
+        shape.aabb(xf).inflated(SPECULATIVE_DISTANCE)
     }
 
     /// Adds a body. Errors with [`SolverError::InvalidInput`] for an invalid transform,
@@ -353,9 +491,10 @@ impl World {
         };
         let proxy = self
             .tree
-            .create_proxy(def.shape.aabb(xf), 1, u64::from(index))
+            .create_proxy(Self::proxy_box(&def.shape, xf), 1, u64::from(index))
             .map_err(|_| SolverError::InvalidInput)?;
-        if body.inv_mass == 0.0 && def.kind == BodyKind::Static {
+        self.move_buffer.push(proxy);
+        if def.kind == BodyKind::Static {
             body.gravity_scale = 0.0;
         }
         let generation = self
@@ -370,7 +509,14 @@ impl World {
             material: m,
             proxy,
             reach,
+            min_extent: min_extent(&def.shape),
             user_data: def.user_data,
+            awake_index: NONE,
+            island: NONE,
+            sleep_time: 0.0,
+            enable_sleep: def.enable_sleep,
+            bullet: def.bullet && def.kind == BodyKind::Dynamic,
+            contact_head: NONE,
         };
         if (index as usize) < self.slots.len() {
             self.free.pop();
@@ -380,29 +526,40 @@ impl World {
             self.slots.push(slot);
             self.bodies.push(body);
         }
+        self.live_count += 1;
+        if def.kind != BodyKind::Static {
+            if def.awake || !(def.enable_sleep && self.sleep_enabled) {
+                self.push_awake(index);
+            } else {
+                self.bodies[index as usize].linear_velocity = Vec2::ZERO;
+                self.bodies[index as usize].angular_velocity = 0.0;
+                self.new_island(&[index]);
+            }
+        }
         Ok(BodyId { index, generation })
     }
 
     /// Removes a body, its proxy and its contacts; touching contacts produce end events
-    /// (visible through [`World::end_events`] until the next step).
+    /// (visible through [`World::end_events`] until the next step). A sleeping body's island
+    /// wakes first, and so does any sleeping body it touched.
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), SolverError> {
         let i = self.slot(id)?;
-        let proxy = self.slots[i].proxy;
-        // The proxy exists for every live body; a failure here would be a world bug.
-        let _ = self.tree.destroy_proxy(proxy);
-        let mut k = 0;
-        while k < self.pairs.len() {
-            let p = self.pairs[k];
-            if p.a as usize == i || p.b as usize == i {
-                self.end_if_touching(&p);
-                self.pairs.remove(k);
-            } else {
-                k += 1;
+        self.wake_body(i as u32);
+        while self.slots[i].contact_head != NONE {
+            let c = self.slots[i].contact_head >> 1;
+            let other = self.contacts[c as usize].other(i as u32);
+            if self.contacts[c as usize].touching {
+                self.wake_body(other);
             }
+            self.destroy_contact(c);
         }
+        // The proxy exists for every live body; a failure here would be a world bug.
+        let _ = self.tree.destroy_proxy(self.slots[i].proxy);
+        self.remove_awake(i as u32);
         self.slots[i].live = false;
         self.bodies[i] = Body::new_static(Transform::IDENTITY);
         self.free.push(i as u32);
+        self.live_count -= 1;
         Ok(())
     }
 
@@ -431,31 +588,40 @@ impl World {
         self.slot(id).map(|i| self.slots[i].user_data)
     }
 
-    /// Sets the velocity of the centre of mass and the angular velocity. Ignored (but
-    /// validated) for static bodies.
+    /// Sets the velocity of the centre of mass and the angular velocity, and wakes the
+    /// body. Ignored (but validated) for static bodies.
     pub fn set_velocity(&mut self, id: BodyId, linear: Vec2, angular: f32) -> Result<(), SolverError> {
         let i = self.slot(id)?;
         if !linear.is_finite() || !angular.is_finite() {
             return Err(SolverError::InvalidInput);
         }
         if self.slots[i].kind != BodyKind::Static {
+            self.wake_body(i as u32);
             self.bodies[i].linear_velocity = linear;
             self.bodies[i].angular_velocity = angular;
         }
         Ok(())
     }
 
-    /// Teleports a body (its proxy follows at once).
+    /// Teleports a body (its proxy follows at once) and wakes it, and the bodies it
+    /// touched (teleporting a static body wakes the sleeping bodies resting on it).
     pub fn set_transform(&mut self, id: BodyId, xf: Transform) -> Result<(), SolverError> {
         let i = self.slot(id)?;
         if !xf.is_valid() {
             return Err(SolverError::InvalidInput);
         }
+        self.wake_body(i as u32);
+        self.wake_touching(i as u32);
         self.bodies[i].transform = xf;
-        let aabb = self.slots[i].shape.aabb(xf);
-        self.tree
-            .move_proxy(self.slots[i].proxy, aabb)
-            .map_err(|_| SolverError::InvalidInput)?;
+        let aabb = Self::proxy_box(&self.slots[i].shape, xf);
+        let proxy = self.slots[i].proxy;
+        if self
+            .tree
+            .move_proxy(proxy, aabb)
+            .map_err(|_| SolverError::InvalidInput)?
+        {
+            self.move_buffer.push(proxy);
+        }
         Ok(())
     }
 
@@ -476,26 +642,40 @@ impl World {
         self.begin.clear();
         self.end.clear();
         self.last_dt = dt;
-        self.find_new_pairs();
-        self.update_contacts(dt);
+        self.update_pairs();
+        self.update_contacts();
 
+        // The awake bodies as the solver sees them: index 0 stands for every static body.
+        self.solver_bodies.clear();
+        self.solver_bodies.push(Body::new_static(Transform::IDENTITY));
+        let bodies = &self.bodies;
+        self.solver_bodies
+            .extend(self.awake.iter().map(|&s| bodies[s as usize]));
         self.order_constraints();
         self.blocks.resize(
             self.constraints.len() / solver::ContactBlock::LANES,
             solver::ContactBlock::default(),
         );
         solver::step_with_scratch(
-            &mut self.bodies,
+            &mut self.solver_bodies,
             &mut self.constraints,
             &mut self.blocks,
             &settings,
             dt,
         )?;
-        // The accumulated impulses stay in `constraints` for warm starting.
+        // Impulses go back to the contacts for warm starting; the constraints keep them too,
+        // with slot indices, for `World::contact`.
         for (i, &k) in self.order.iter().enumerate() {
-            self.pairs[k as usize].solved = i as u32;
+            let c = &mut self.constraints[i];
+            let contact = &mut self.contacts[k as usize];
+            contact.carried = Some(solver::Carried::new(c));
+            contact.solved = i as u32;
+            c.body_a = contact.a;
+            c.body_b = contact.b;
         }
-        self.update_proxies();
+        self.finalize_bodies(dt);
+        self.solve_continuous();
+        self.update_sleep();
         Ok(())
     }
 
@@ -503,15 +683,15 @@ impl World {
     /// greedy colouring of the contact graph in which no two constraints of one colour share
     /// a moving body (fixed bodies do not count). Runs of four constraints of one colour are
     /// then solved together in SIMD lanes by the solver. Constraints that find no free
-    /// colour among [`COLORS`] go last. `order[i]` is the pair of `constraints[i]`.
+    /// colour among [`COLORS`] go last. `order[i]` is the contact of `constraints[i]`.
     fn order_constraints(&mut self) {
         self.used_colors.clear();
-        self.used_colors.resize(self.bodies.len(), 0);
+        self.used_colors.resize(self.solver_bodies.len(), 0);
         self.color_of.clear();
         let mut counts = [0u32; COLORS + 1];
         for c in &self.fresh {
             let (a, b) = (c.body_a as usize, c.body_b as usize);
-            let moving = |i: usize| !solver::is_fixed(&self.bodies[i]);
+            let moving = |i: usize| !solver::is_fixed(&self.solver_bodies[i]);
             let busy = if moving(a) { self.used_colors[a] } else { 0 }
                 | if moving(b) { self.used_colors[b] } else { 0 };
             let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
@@ -543,148 +723,40 @@ impl World {
         }
     }
 
-    fn find_new_pairs(&mut self) {
-        let mut found: Vec<(u32, u32)> = Vec::new();
-        let slots = &self.slots;
-        self.tree.query_pairs(|_, ua, _, ub| {
-            let (a, b) = key(ua as u32, ub as u32);
-            let (ka, kb) = (slots[a as usize].kind, slots[b as usize].kind);
-            if ka == BodyKind::Dynamic || kb == BodyKind::Dynamic {
-                found.push((a, b));
-            }
-        });
-        for (a, b) in found {
-            if let Err(at) = self.pairs.binary_search_by(|p| (p.a, p.b).cmp(&(a, b))) {
-                self.pairs.insert(
-                    at,
-                    Pair {
-                        a,
-                        b,
-                        touching: false,
-                        solved: 0,
-                        cache: None,
-                    },
-                );
-            }
-        }
-    }
-
-    /// Records an end event for a pair that was touching (removed, dropped or separated).
-    fn end_if_touching(&mut self, p: &Pair) {
-        self.end_event(p.a, p.b, p.touching);
-    }
-
-    /// Records an end event for the pair of bodies `a`, `b` when it was `touching`.
-    fn end_event(&mut self, a: u32, b: u32, touching: bool) {
-        if touching {
-            self.end.push(ContactEvent {
-                body_a: self.id_of(a),
-                body_b: self.id_of(b),
-                manifold: Manifold::default(),
-            });
-        }
-    }
-
-    fn update_contacts(&mut self, dt: f32) {
-        self.fresh.clear();
-        self.fresh_pair.clear();
-        let mut k = 0;
-        while k < self.pairs.len() {
-            let (a, b, was_touching) = (self.pairs[k].a, self.pairs[k].b, self.pairs[k].touching);
-            let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
-            let fat_a = self.tree.fat_aabb(sa.proxy);
-            let fat_b = self.tree.fat_aabb(sb.proxy);
-            let keep = matches!((fat_a, fat_b), (Ok(fa), Ok(fb)) if fa.overlaps(fb));
-            if !keep {
-                let p = self.pairs.remove(k);
-                self.end_if_touching(&p);
-                continue;
-            }
-            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-            let pair = &mut self.pairs[k];
-            let recycled = pair
-                .cache
-                .as_ref()
-                .and_then(|cache| recycle(cache, (ba, sa), (bb, sb), was_touching, self.recycle_distance));
-            let m = match recycled {
-                Some(m) => m,
-                None => {
-                    let speed = ba.linear_velocity.length()
-                        + bb.linear_velocity.length()
-                        + ba.angular_velocity.abs() * sa.reach
-                        + bb.angular_velocity.abs() * sb.reach;
-                    let margin = SPECULATIVE_DISTANCE + dt * speed;
-                    let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
-                    pair.cache = Some(ContactCache {
-                        manifold: m,
-                        center_a: ba.center(),
-                        center_b: bb.center(),
-                        rotation_a: ba.transform.q,
-                        rotation_b: bb.transform.q,
-                        relative: ba.transform.inv_mul(bb.transform),
-                    });
-                    m
-                }
-            };
-            let friction = mix_friction(sa.material.friction, sb.material.friction);
-            let restitution = mix_restitution(sa.material.restitution, sb.material.restitution);
-            let prev = self
-                .constraints
-                .get(pair.solved as usize)
-                .filter(|_| was_touching)
-                .map(solver::Carried::new);
-            // Bodies and materials are valid by the world's invariants; only the manifold is
-            // checked (a non-finite one gives no contact).
-            self.fresh.push(ContactConstraint::default());
-            let c = self.fresh.last_mut().expect("just pushed");
-            let _ = solver::build_constraint(c, (a, ba), (b, bb), &m, friction, restitution, prev.as_ref());
-            let touching = c.count > 0;
-            if touching {
-                self.fresh_pair.push(k as u32);
+    /// Copies the solved awake bodies back, accumulates sleep time and moves the proxies of
+    /// bodies that are not fast (fast ones go to the continuous phase, which moves them).
+    fn finalize_bodies(&mut self, dt: f32) {
+        self.fast.clear();
+        let inv_dt = 1.0 / dt;
+        let sleepy = self.sleep_enabled;
+        for (k, &s) in self.awake.iter().enumerate() {
+            let b = self.solver_bodies[k + 1];
+            let i = s as usize;
+            self.bodies[i] = b;
+            let slot = &mut self.slots[i];
+            let speed = b.linear_velocity.length() + b.angular_velocity.abs() * slot.reach;
+            let moved = b.delta_position.length() + b.delta_rotation.s.abs() * slot.reach;
+            // Position correction counts half as much as true velocity (Box2D's rule).
+            let sleep_speed = speed.max(0.5 * inv_dt * moved);
+            let mut fast = false;
+            if !sleepy || !slot.enable_sleep || sleep_speed > SLEEP_VELOCITY {
+                slot.sleep_time = 0.0;
+                let motion = moved.max(speed * dt);
+                fast = self.continuous_enabled
+                    && slot.kind == BodyKind::Dynamic
+                    && motion > CONTINUOUS_SAFETY_FACTOR * slot.min_extent;
             } else {
-                self.fresh.pop();
+                slot.sleep_time += dt;
             }
-            pair.touching = touching;
-            if touching && !was_touching {
-                self.begin.push(ContactEvent {
-                    body_a: self.id_of(a),
-                    body_b: self.id_of(b),
-                    manifold: m,
-                });
-            } else if !touching {
-                self.end_event(a, b, was_touching);
+            if fast {
+                self.fast.push(s);
+            } else {
+                let aabb = Self::proxy_box(&slot.shape, b.transform);
+                // Cannot fail: the proxy is live and the box finite (bodies are validated).
+                if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
+                    self.move_buffer.push(slot.proxy);
+                }
             }
-            k += 1;
-        }
-    }
-
-    /// Sets the contact recycling distance (m; default [`CONTACT_RECYCLE_DISTANCE`]); 0
-    /// computes every manifold in full every step. Negative or non-finite values are
-    /// refused with [`SolverError::InvalidInput`].
-    pub fn set_recycle_distance(&mut self, distance: f32) -> Result<(), SolverError> {
-        if !non_negative(distance) {
-            return Err(SolverError::InvalidInput);
-        }
-        self.recycle_distance = distance;
-        Ok(())
-    }
-
-    fn update_proxies(&mut self) {
-        let dt = self.last_dt;
-        for (i, s) in self.slots.iter().enumerate() {
-            if !s.live || s.kind == BodyKind::Static {
-                continue;
-            }
-            let b = &self.bodies[i];
-            let now = s.shape.aabb(b.transform);
-            let ahead = Aabb {
-                min: now.min + b.linear_velocity * dt,
-                max: now.max + b.linear_velocity * dt,
-            };
-            let grow = b.angular_velocity.abs() * dt * s.reach;
-            let aabb = now.union(ahead).inflated(grow.min(s.reach));
-            // Cannot fail: the proxy is live and the box finite (bodies are validated).
-            let _ = self.tree.move_proxy(s.proxy, aabb);
         }
     }
 
@@ -700,17 +772,19 @@ impl World {
         &self.end
     }
 
-    /// The current manifold-derived constraint of a touching pair, if the two bodies touch.
+    /// The constraint the last step solved for a pair, if the two bodies touched and were
+    /// awake then (`body_a`/`body_b` are slot indices, [`BodyId::index`]).
     pub fn contact(&self, a: BodyId, b: BodyId) -> Result<Option<&ContactConstraint>, SolverError> {
         let (ia, ib) = (self.slot(a)? as u32, self.slot(b)? as u32);
-        let k = key(ia, ib);
+        if ia == ib {
+            return Ok(None);
+        }
         Ok(self
-            .pairs
-            .binary_search_by(|p| (p.a, p.b).cmp(&k))
-            .ok()
-            .map(|i| &self.pairs[i])
-            .filter(|p| p.touching)
-            .and_then(|p| self.constraints.get(p.solved as usize)))
+            .pair_table
+            .get(pair_key(ia, ib))
+            .map(|c| &self.contacts[c as usize])
+            .filter(|c| c.touching)
+            .and_then(|c| self.constraints.get(c.solved as usize)))
     }
 
     /// Closest body hit by the ray from `origin` along `translation` (a ray starting inside a
@@ -742,6 +816,58 @@ impl World {
                 Visit::Continue
             }
         });
+    }
+
+    /// Sets the contact recycling distance (m; default [`CONTACT_RECYCLE_DISTANCE`]); 0
+    /// computes every manifold in full every step. Negative or non-finite values are
+    /// refused with [`SolverError::InvalidInput`].
+    pub fn set_recycle_distance(&mut self, distance: f32) -> Result<(), SolverError> {
+        if !non_negative(distance) {
+            return Err(SolverError::InvalidInput);
+        }
+        self.recycle_distance = distance;
+        Ok(())
+    }
+
+    /// Turns the continuous phase on or off (default on). Off, fast bodies can pass through
+    /// thin static shapes.
+    pub fn set_continuous_enabled(&mut self, enabled: bool) {
+        self.continuous_enabled = enabled;
+    }
+
+    /// Whether the continuous phase is on.
+    #[must_use]
+    pub fn continuous_enabled(&self) -> bool {
+        self.continuous_enabled
+    }
+
+    /// Marks a dynamic body as a bullet (see [`BodyDef::bullet`]); ignored for other kinds.
+    pub fn set_bullet(&mut self, id: BodyId, bullet: bool) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        self.slots[i].bullet = bullet && self.slots[i].kind == BodyKind::Dynamic;
+        Ok(())
+    }
+
+    /// Whether the body is a bullet.
+    pub fn is_bullet(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].bullet)
+    }
+
+    fn push_awake(&mut self, s: u32) {
+        self.slots[s as usize].awake_index = self.awake.len() as u32;
+        self.awake.push(s);
+    }
+
+    fn remove_awake(&mut self, s: u32) {
+        let k = self.slots[s as usize].awake_index;
+        if k == NONE {
+            return;
+        }
+        self.awake.swap_remove(k as usize);
+        if let Some(&moved) = self.awake.get(k as usize) {
+            self.slots[moved as usize].awake_index = k;
+        }
+        self.slots[s as usize].awake_index = NONE;
     }
 }
 
@@ -825,7 +951,7 @@ mod tests {
     /// Recycles the pair's cached manifold with body `b` moved to `xf`; the fresh manifold at
     /// the same pose is the oracle.
     fn recycled_and_fresh(w: &World, g: usize, b: usize, xf: Transform) -> (Option<Manifold>, Manifold) {
-        let cache = w.pairs[0].cache.expect("cached after a step");
+        let cache = w.contacts[0].cache.expect("cached after a step");
         let mut body = w.bodies[b];
         body.transform = xf;
         let r = recycle(

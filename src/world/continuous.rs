@@ -1,0 +1,91 @@
+//! The continuous phase: fast dynamic bodies swept against static and kinematic shapes
+//! (bullets also against dynamic ones) and stopped at the first time of impact.
+
+use super::*;
+use crate::geometry::Circle;
+use crate::toi::{time_of_impact, Sweep, ToiState};
+
+/// A fast body whose sweep starts overlapping a shape retries with a circle of this fraction
+/// of its smallest extent about its centroid (Box2D's `B2_CORE_FRACTION`): the core still
+/// catches a pass-through while the surface is allowed to start in contact.
+const CORE_FRACTION: f32 = 0.25;
+
+/// The point of a shape that stays inside it when it is shrunk: its centroid.
+fn centroid(shape: &Shape) -> Vec2 {
+    match shape {
+        Shape::Circle(c) => c.center,
+        Shape::Capsule(c) => (c.center1 + c.center2) * 0.5,
+        Shape::Polygon(p) => p.centroid,
+    }
+}
+
+impl World {
+    /// Sweeps the fast bodies found by `finalize_bodies` (non-bullets first, then bullets,
+    /// which see the others at their final poses) and moves their proxies.
+    pub(super) fn solve_continuous(&mut self) {
+        for pass_bullets in [false, true] {
+            for k in 0..self.fast.len() {
+                let s = self.fast[k];
+                if self.slots[s as usize].bullet == pass_bullets {
+                    self.sweep_fast_body(s);
+                }
+            }
+        }
+    }
+
+    fn sweep_fast_body(&mut self, s: u32) {
+        let slot = &self.slots[s as usize];
+        let body = self.bodies[s as usize];
+        let q2 = body.transform.q;
+        let c2 = body.center();
+        // `delta_rotation` composes onto the start rotation: q2 = delta · q1.
+        let sweep = Sweep {
+            local_center: body.local_center,
+            c1: c2 - body.delta_position,
+            c2,
+            q1: body.delta_rotation.inv_mul(q2),
+            q2,
+        };
+        let start = sweep.transform_at(0.0);
+        let swept = slot.shape.aabb(start).union(slot.shape.aabb(body.transform));
+        let core = Circle::new(centroid(&slot.shape), CORE_FRACTION * slot.min_extent)
+            .ok()
+            .map(Shape::Circle);
+        let mut fraction = 1.0f32;
+        let (slots, bodies) = (&self.slots, &self.bodies);
+        self.tree.query(swept, u64::MAX, |_, user| {
+            let o = user as u32;
+            let other = &slots[o as usize];
+            // Static and kinematic shapes always; dynamic ones only for a bullet, and
+            // never another bullet (Box2D's rule).
+            let dynamic_skipped = other.kind == BodyKind::Dynamic && (!slot.bullet || other.bullet);
+            let skip = o == s || dynamic_skipped;
+            if skip {
+                return Visit::Continue;
+            }
+            let xf = bodies[o as usize].transform;
+            let still = Sweep::from_transforms(bodies[o as usize].local_center, xf, xf);
+            let mut out = time_of_impact(&other.shape, &still, &slot.shape, &sweep, fraction);
+            if out.state == ToiState::Overlapped {
+                if let Some(core) = &core {
+                    out = time_of_impact(&other.shape, &still, core, &sweep, fraction);
+                }
+            }
+            let hit = matches!(out.state, ToiState::Hit | ToiState::Failed);
+            if hit && 0.0 < out.fraction && out.fraction < fraction {
+                fraction = out.fraction;
+            }
+            Visit::Continue
+        });
+        if fraction < 1.0 {
+            // Stopped at the impact with its velocity kept: next step's contact (now within
+            // the speculative distance) takes the impact.
+            self.bodies[s as usize].transform = sweep.transform_at(fraction);
+        }
+        let slot = &self.slots[s as usize];
+        let aabb = Self::proxy_box(&slot.shape, self.bodies[s as usize].transform);
+        if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
+            self.move_buffer.push(slot.proxy);
+        }
+    }
+}

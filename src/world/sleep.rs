@@ -1,0 +1,237 @@
+//! Sleeping: per-step islands by union-find, sleeping islands, waking.
+
+use super::*;
+
+/// Root of `i` in the union-find forest `parent`, halving the path on the way.
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let grand = parent[parent[i as usize] as usize];
+        parent[i as usize] = grand;
+        i = grand;
+    }
+    i
+}
+
+impl World {
+    /// A new, empty sleeping island.
+    fn new_island_id(&mut self) -> u32 {
+        match self.free_islands.pop() {
+            Some(id) => id,
+            None => {
+                self.islands.push(Vec::new());
+                (self.islands.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Puts `bodies` (awake or just added) to sleep together as one island: they leave the
+    /// awake list with zero velocity, and every contact left without an awake body leaves
+    /// the work list.
+    pub(super) fn new_island(&mut self, bodies: &[u32]) {
+        let id = self.new_island_id();
+        let mut members = core::mem::take(&mut self.islands[id as usize]);
+        members.clear();
+        members.extend_from_slice(bodies);
+        for &s in bodies {
+            self.remove_awake(s);
+            let slot = &mut self.slots[s as usize];
+            slot.island = id;
+            let b = &mut self.bodies[s as usize];
+            b.linear_velocity = Vec2::ZERO;
+            b.angular_velocity = 0.0;
+        }
+        for &s in bodies {
+            let mut e = self.slots[s as usize].contact_head;
+            while e != NONE {
+                let c = e >> 1;
+                let contact = &mut self.contacts[c as usize];
+                e = contact.next[(e & 1) as usize];
+                contact.solved = NONE;
+                let (a, b) = (contact.a, contact.b);
+                if !self.is_awake_slot(a) && !self.is_awake_slot(b) {
+                    self.deactivate(c);
+                }
+            }
+        }
+        self.islands[id as usize] = members;
+    }
+
+    /// Wakes the island of body `s` (no-op for awake and static bodies).
+    pub(super) fn wake_body(&mut self, s: u32) {
+        let id = self.slots[s as usize].island;
+        if id == NONE {
+            return;
+        }
+        let members = core::mem::take(&mut self.islands[id as usize]);
+        for &m in &members {
+            let slot = &mut self.slots[m as usize];
+            slot.island = NONE;
+            slot.sleep_time = 0.0;
+            self.push_awake(m);
+        }
+        for &m in &members {
+            let mut e = self.slots[m as usize].contact_head;
+            while e != NONE {
+                let c = e >> 1;
+                e = self.contacts[c as usize].next[(e & 1) as usize];
+                self.activate(c);
+            }
+        }
+        // Keep the allocation for the next island that falls asleep.
+        self.islands[id as usize] = members;
+        self.islands[id as usize].clear();
+        self.free_islands.push(id);
+    }
+
+    /// Wakes every sleeping body that touches body `s`.
+    pub(super) fn wake_touching(&mut self, s: u32) {
+        let mut e = self.slots[s as usize].contact_head;
+        while e != NONE {
+            let contact = self.contacts[(e >> 1) as usize];
+            e = contact.next[(e & 1) as usize];
+            if contact.touching {
+                self.wake_body(contact.other(s));
+            }
+        }
+    }
+
+    /// Groups the awake bodies into islands (union-find over this step's touching contacts
+    /// between non-static bodies) and puts to sleep every island whose bodies have all
+    /// rested for [`TIME_TO_SLEEP`].
+    pub(super) fn update_sleep(&mut self) {
+        if !self.sleep_enabled || self.awake.is_empty() {
+            return;
+        }
+        let n = self.awake.len();
+        self.parent.clear();
+        self.parent.extend(0..n as u32);
+        for c in &self.constraints {
+            let (ka, kb) = (
+                self.slots[c.body_a as usize].awake_index,
+                self.slots[c.body_b as usize].awake_index,
+            );
+            if ka != NONE && kb != NONE {
+                let (ra, rb) = (find(&mut self.parent, ka), find(&mut self.parent, kb));
+                // The smaller root wins: deterministic, and roots stay the lowest index.
+                let (lo, hi) = (ra.min(rb), ra.max(rb));
+                self.parent[hi as usize] = lo;
+            }
+        }
+        self.rest.clear();
+        self.rest.resize(n, f32::INFINITY);
+        for k in 0..n {
+            let r = find(&mut self.parent, k as u32) as usize;
+            let t = self.slots[self.awake[k] as usize].sleep_time;
+            self.rest[r] = self.rest[r].min(t);
+        }
+        // Sleepy islands in order of their root; `found` is free scratch here.
+        self.found.clear();
+        for k in 0..n {
+            let r = find(&mut self.parent, k as u32);
+            if self.rest[r as usize] >= TIME_TO_SLEEP {
+                self.found.push((r, self.awake[k]));
+            }
+        }
+        if self.found.is_empty() {
+            return;
+        }
+        self.found.sort_unstable();
+        let mut group = Vec::new();
+        let mut k = 0;
+        while k < self.found.len() {
+            let r = self.found[k].0;
+            group.clear();
+            while k < self.found.len() && self.found[k].0 == r {
+                group.push(self.found[k].1);
+                k += 1;
+            }
+            self.new_island(&group);
+        }
+    }
+
+    /// Whether the body is awake. Static bodies are never awake; kinematic and dynamic
+    /// bodies are awake unless their island sleeps.
+    pub fn is_awake(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].awake_index != NONE)
+    }
+
+    /// Wakes a body with its sleeping island (`true`), or puts to sleep at once the body
+    /// and every body connected to it through touching contacts between non-static bodies
+    /// (`false`, Box2D's `b2Body_SetAwake(false)`). No-op for static bodies; `false` is
+    /// ignored when sleeping is disabled for the world or for one of those bodies.
+    pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), SolverError> {
+        let i = self.slot(id)? as u32;
+        if self.slots[i as usize].kind == BodyKind::Static {
+            return Ok(());
+        }
+        if awake {
+            self.wake_body(i);
+            return Ok(());
+        }
+        if self.slots[i as usize].awake_index == NONE {
+            return Ok(());
+        }
+        // The connected awake bodies, by depth-first search over touching contacts.
+        let mut group = alloc::vec![i];
+        let mut seen = alloc::collections::BTreeSet::new();
+        seen.insert(i);
+        let mut k = 0;
+        while k < group.len() {
+            let s = group[k];
+            k += 1;
+            let mut e = self.slots[s as usize].contact_head;
+            while e != NONE {
+                let contact = self.contacts[(e >> 1) as usize];
+                e = contact.next[(e & 1) as usize];
+                let o = contact.other(s);
+                if contact.touching && self.slots[o as usize].awake_index != NONE && seen.insert(o) {
+                    group.push(o);
+                }
+            }
+        }
+        if !self.sleep_enabled || group.iter().any(|&s| !self.slots[s as usize].enable_sleep) {
+            return Ok(());
+        }
+        self.new_island(&group);
+        Ok(())
+    }
+
+    /// Allows or forbids sleeping for the whole world (default allowed). Forbidding wakes
+    /// every sleeping body.
+    pub fn set_sleep_enabled(&mut self, enabled: bool) {
+        self.sleep_enabled = enabled;
+        if !enabled {
+            for id in 0..self.islands.len() {
+                if let Some(&s) = self.islands[id].first() {
+                    self.wake_body(s);
+                }
+            }
+            for &s in &self.awake {
+                self.slots[s as usize].sleep_time = 0.0;
+            }
+        }
+    }
+
+    /// Whether sleeping is allowed for the world.
+    #[must_use]
+    pub fn sleep_enabled(&self) -> bool {
+        self.sleep_enabled
+    }
+
+    /// Allows or forbids sleeping for one body (Box2D's `enableSleep`). Forbidding wakes it
+    /// (with its island) and keeps every island it joins awake.
+    pub fn set_body_sleep_enabled(&mut self, id: BodyId, enabled: bool) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        self.slots[i].enable_sleep = enabled;
+        if !enabled {
+            self.wake_body(i as u32);
+            self.slots[i].sleep_time = 0.0;
+        }
+        Ok(())
+    }
+
+    /// Whether the body may sleep.
+    pub fn body_sleep_enabled(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].enable_sleep)
+    }
+}
