@@ -1,0 +1,465 @@
+//! Box2D v3's benchmark scenes (its `shared/benchmarks.c`) in collide2d's `World` and in
+//! Box2D v3 (through `boxdd-sys`, one worker thread), built from one body list, 60 Hz with
+//! 4 sub-steps. Prints one `scene engine sleep step0 mean worst end bytes` line per run:
+//! milliseconds for step 0, the mean of steps 100–299 and the worst step after step 0; the
+//! end-state measure of the scene; peak heap bytes (both engines' allocations are counted:
+//! ours through the global allocator, Box2D's through `b2SetAllocator`).
+//!
+//! `cargo run --release --features solver --example scenes [filter] [steps]`; the bench
+//! script builds Box2D with `-DNDEBUG`. The scenes differ from Box2D's file where our
+//! `World` has no equivalent, identically for both engines: one shape per body (the
+//! tumbler's four walls are four bodies), motors are kinematic bodies turning at the
+//! motor's speed (tumbler, spinner), the spinner's chain loop is 360 two-sided segments,
+//! and the many-pyramids ground is one static body per segment row.
+use collide2d::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+#[path = "../tests/common/mod.rs"]
+#[allow(dead_code)]
+mod common;
+use common::b2;
+
+/// Counts live and peak heap bytes (ours and, through `b2SetAllocator`, Box2D's).
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn count_alloc(n: usize) {
+    let live = LIVE.fetch_add(n, Relaxed) + n;
+    PEAK.fetch_max(live, Relaxed);
+}
+
+// SAFETY: forwards to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        count_alloc(l.size());
+        // SAFETY: same layout contract as the caller's.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Relaxed);
+        // SAFETY: as above.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        count_alloc(n);
+        LIVE.fetch_sub(l.size(), Relaxed);
+        // SAFETY: as above.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+unsafe extern "C" fn b2_alloc(size: usize, alignment: i32) -> *mut core::ffi::c_void {
+    let l = Layout::from_size_align(size.max(1), alignment.max(16) as usize).unwrap();
+    // SAFETY: a valid non-zero layout; freed by `b2_free` with the same size.
+    unsafe { GLOBAL.alloc(l) as *mut core::ffi::c_void }
+}
+
+unsafe extern "C" fn b2_free(p: *mut core::ffi::c_void, size: usize) {
+    if !p.is_null() {
+        // Box2D frees with the size it allocated; its alignment is at most 32 (B2_ALIGNMENT).
+        let l = Layout::from_size_align(size.max(1), 32).unwrap();
+        // SAFETY: `p` came from `b2_alloc`, whose alignment only affects placement, not the
+        // system allocator's bookkeeping for these sizes.
+        unsafe { GLOBAL.dealloc(p as *mut u8, l) }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Spec {
+    kind: BodyKind,
+    xf: Transform,
+    v: Vec2,
+    w: f32,
+    shape: Shape,
+    material: Material,
+    enable_sleep: bool,
+}
+
+fn spec(kind: BodyKind, p: Vec2, shape: Shape) -> Spec {
+    Spec {
+        kind,
+        xf: Transform::from_translation(p),
+        v: Vec2::ZERO,
+        w: 0.0,
+        shape,
+        material: Material::default(),
+        enable_sleep: true,
+    }
+}
+
+fn square(h: f32) -> Shape {
+    Shape::Polygon(Polygon::make_box(h, h).unwrap())
+}
+
+/// End-state measure of a scene.
+#[derive(Clone, Copy)]
+enum Measure {
+    /// Largest displacement (m) of the dynamic bodies from their start.
+    Displacement,
+    /// Bodies outside the rotating box of half-size 10 about (0, 10) turned by ω t.
+    OutsideBox(f32),
+    /// Bodies farther than 40 m from (0, 32).
+    OutsideRing,
+}
+
+struct Scene {
+    name: &'static str,
+    bodies: Vec<Spec>,
+    measure: Measure,
+}
+
+fn pyramid(out: &mut Vec<Spec>, base: usize, extent: f32, center_x: f32, base_y: f32) {
+    for i in 0..base {
+        let y = (2.0 * i as f32 + 1.0) * extent + base_y;
+        for j in i..base {
+            let x = (i as f32 + 1.0) * extent + 2.0 * (j - i) as f32 * extent + center_x;
+            out.push(spec(BodyKind::Dynamic, Vec2::new(x, y), square(extent)));
+        }
+    }
+}
+
+fn large_pyramid(base: usize) -> Scene {
+    let mut b = vec![spec(
+        BodyKind::Static,
+        Vec2::new(0.0, -1.0),
+        Shape::Polygon(Polygon::make_box(100.0, 1.0).unwrap()),
+    )];
+    pyramid(&mut b, base, 0.5, -0.5 * base as f32, 0.0);
+    Scene {
+        name: if base == 100 {
+            "large_pyramid_100"
+        } else {
+            "large_pyramid_140"
+        },
+        bodies: b,
+        measure: Measure::Displacement,
+    }
+}
+
+fn many_pyramids() -> Scene {
+    let (base, extent, rows, cols) = (10usize, 0.5f32, 20usize, 20usize);
+    let ground_dy = 2.0 * extent * (base as f32 + 1.0);
+    let ground_w = 2.0 * extent * cols as f32 * (base as f32 + 1.0);
+    let mut b = Vec::new();
+    for i in 0..rows {
+        let y = i as f32 * ground_dy;
+        let seg = Shape::Capsule(
+            Capsule::new(Vec2::new(-0.5 * ground_w, y), Vec2::new(0.5 * ground_w, y), 0.0).unwrap(),
+        );
+        b.push(spec(BodyKind::Static, Vec2::ZERO, seg));
+    }
+    let base_w = 2.0 * extent * base as f32;
+    for i in 0..rows {
+        for j in 0..cols {
+            let cx = -0.5 * ground_w + j as f32 * (base_w + 2.0 * extent) + 2.0 * extent;
+            pyramid(&mut b, base, extent, cx - 0.5, i as f32 * ground_dy);
+        }
+    }
+    Scene {
+        name: "many_pyramids_20x20",
+        bodies: b,
+        measure: Measure::Displacement,
+    }
+}
+
+const TUMBLER_SPEED: f32 = 25.0 * core::f32::consts::PI / 180.0;
+
+fn tumbler() -> Scene {
+    let mut b = Vec::new();
+    for (hx, hy, c) in [
+        (0.5, 10.0, Vec2::new(10.0, 0.0)),
+        (0.5, 10.0, Vec2::new(-10.0, 0.0)),
+        (10.0, 0.5, Vec2::new(0.0, 10.0)),
+        (10.0, 0.5, Vec2::new(0.0, -10.0)),
+    ] {
+        let wall = Shape::Polygon(Polygon::make_offset_box(hx, hy, c, Rot::IDENTITY).unwrap());
+        let mut s = spec(BodyKind::Kinematic, Vec2::new(0.0, 10.0), wall);
+        s.w = TUMBLER_SPEED;
+        b.push(s);
+    }
+    let n = 45;
+    let mut y = -0.2 * n as f32 + 10.0;
+    for _ in 0..n {
+        let mut x = -0.2 * n as f32;
+        for _ in 0..n {
+            b.push(spec(BodyKind::Dynamic, Vec2::new(x, y), square(0.125)));
+            x += 0.4;
+        }
+        y += 0.4;
+    }
+    Scene {
+        name: "tumbler",
+        bodies: b,
+        measure: Measure::OutsideBox(TUMBLER_SPEED),
+    }
+}
+
+fn spinner(with_bar: bool) -> Scene {
+    let mut b = Vec::new();
+    let n = 360;
+    let q = Rot::from_angle(-2.0 * core::f32::consts::PI / n as f32);
+    let mut p = Vec2::new(40.0, 0.0);
+    let mut points = Vec::new();
+    for _ in 0..n {
+        points.push(Vec2::new(p.x, p.y + 32.0));
+        p = q.rotate(p);
+    }
+    for i in 0..n {
+        let seg = Shape::Capsule(Capsule::new(points[i], points[(i + 1) % n], 0.0).unwrap());
+        let mut s = spec(BodyKind::Static, Vec2::ZERO, seg);
+        s.material.friction = 0.1;
+        b.push(s);
+    }
+    if with_bar {
+        let bar = Polygon::make_box(0.4, 20.0).unwrap().inflated(0.2).unwrap();
+        let mut s = spec(BodyKind::Kinematic, Vec2::new(0.0, 12.0), Shape::Polygon(bar));
+        s.w = 5.0;
+        s.material.friction = 0.0;
+        s.enable_sleep = false;
+        b.push(s);
+    }
+    let capsule = Shape::Capsule(Capsule::new(Vec2::new(-0.25, 0.0), Vec2::new(0.25, 0.0), 0.25).unwrap());
+    let circle = Shape::Circle(Circle::new(Vec2::ZERO, 0.35).unwrap());
+    let (mut x, mut y) = (-23.0f32, 2.0f32);
+    for i in 0..2 * 3038 {
+        let shape = [capsule, circle, square(0.35)][i % 3];
+        let mut s = spec(BodyKind::Dynamic, Vec2::new(x, y), shape);
+        s.material = Material {
+            density: 0.25,
+            friction: 0.1,
+            restitution: 0.1,
+        };
+        b.push(s);
+        x += 0.5;
+        if x >= 23.0 {
+            x = -23.0;
+            y += 0.5;
+        }
+    }
+    Scene {
+        name: if with_bar { "spinner" } else { "pile" },
+        bodies: b,
+        measure: Measure::OutsideRing,
+    }
+}
+
+/// Runs a scene; returns per-step milliseconds, the end measure and the peak heap bytes.
+trait Engine {
+    fn step(&mut self);
+    /// World transform of body `k` of the scene's list.
+    fn transform(&self, k: usize) -> Transform;
+}
+
+struct Ours {
+    world: World,
+    ids: Vec<BodyId>,
+}
+
+impl Ours {
+    fn new(scene: &Scene, sleep: bool) -> Ours {
+        let mut world = World::default();
+        world.set_sleep_enabled(sleep);
+        let ids = scene
+            .bodies
+            .iter()
+            .map(|s| {
+                let mut d = BodyDef::new(s.kind, s.xf, s.shape);
+                d.linear_velocity = s.v;
+                d.angular_velocity = s.w;
+                d.material = s.material;
+                d.enable_sleep = s.enable_sleep;
+                world.add_body(&d).unwrap()
+            })
+            .collect();
+        Ours { world, ids }
+    }
+}
+
+impl Engine for Ours {
+    fn step(&mut self) {
+        self.world.step(1.0 / 60.0, 4).unwrap();
+    }
+    fn transform(&self, k: usize) -> Transform {
+        self.world.transform(self.ids[k]).unwrap()
+    }
+}
+
+struct Box2d {
+    world: b2::b2WorldId,
+    ids: Vec<b2::b2BodyId>,
+}
+
+impl Box2d {
+    fn new(scene: &Scene, sleep: bool) -> Box2d {
+        // SAFETY: plain Box2D C calls on definitions it initialised itself.
+        unsafe {
+            let mut wd = b2::b2DefaultWorldDef();
+            wd.enableSleep = sleep;
+            wd.workerCount = 1;
+            let world = b2::b2CreateWorld(&wd);
+            let ids = scene
+                .bodies
+                .iter()
+                .map(|s| {
+                    let mut bd = b2::b2DefaultBodyDef();
+                    bd.type_ = match s.kind {
+                        BodyKind::Static => b2::b2BodyType_b2_staticBody,
+                        BodyKind::Kinematic => b2::b2BodyType_b2_kinematicBody,
+                        BodyKind::Dynamic => b2::b2BodyType_b2_dynamicBody,
+                    };
+                    bd.position = common::b2v(s.xf.p);
+                    bd.rotation = b2::b2Rot {
+                        c: s.xf.q.c,
+                        s: s.xf.q.s,
+                    };
+                    bd.linearVelocity = common::b2v(s.v);
+                    bd.angularVelocity = s.w;
+                    bd.enableSleep = s.enable_sleep;
+                    let body = b2::b2CreateBody(world, &bd);
+                    let mut sd = b2::b2DefaultShapeDef();
+                    sd.density = s.material.density;
+                    sd.material.friction = s.material.friction;
+                    sd.material.restitution = s.material.restitution;
+                    match &s.shape {
+                        Shape::Circle(c) => {
+                            b2::b2CreateCircleShape(body, &sd, &common::b2circle(c));
+                        }
+                        Shape::Capsule(c) if c.radius == 0.0 => {
+                            let seg = b2::b2Segment {
+                                point1: common::b2v(c.center1),
+                                point2: common::b2v(c.center2),
+                            };
+                            b2::b2CreateSegmentShape(body, &sd, &seg);
+                        }
+                        Shape::Capsule(c) => {
+                            b2::b2CreateCapsuleShape(body, &sd, &common::b2capsule(c));
+                        }
+                        Shape::Polygon(p) => {
+                            b2::b2CreatePolygonShape(body, &sd, &common::b2polygon(p));
+                        }
+                    }
+                    body
+                })
+                .collect();
+            Box2d { world, ids }
+        }
+    }
+}
+
+impl Drop for Box2d {
+    fn drop(&mut self) {
+        // SAFETY: destroyed once; no ids are used afterwards.
+        unsafe { b2::b2DestroyWorld(self.world) };
+    }
+}
+
+impl Engine for Box2d {
+    fn step(&mut self) {
+        // SAFETY: a live world.
+        unsafe { b2::b2World_Step(self.world, 1.0 / 60.0, 4) };
+    }
+    fn transform(&self, k: usize) -> Transform {
+        // SAFETY: a live body of a live world.
+        let (p, q) = unsafe {
+            (
+                b2::b2Body_GetPosition(self.ids[k]),
+                b2::b2Body_GetRotation(self.ids[k]),
+            )
+        };
+        Transform {
+            p: Vec2::new(p.x, p.y),
+            q: Rot { c: q.c, s: q.s },
+        }
+    }
+}
+
+fn measure(scene: &Scene, e: &dyn Engine, steps: usize) -> f64 {
+    let dynamic = scene
+        .bodies
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.kind == BodyKind::Dynamic);
+    match scene.measure {
+        Measure::Displacement => dynamic
+            .map(|(k, s)| e.transform(k).p.distance(s.xf.p) as f64)
+            .fold(0.0, f64::max),
+        Measure::OutsideBox(w) => {
+            let q = Rot::from_angle(w * steps as f32 / 60.0);
+            dynamic
+                .filter(|(k, _)| {
+                    let local = q.inv_rotate(e.transform(*k).p - Vec2::new(0.0, 10.0));
+                    local.x.abs() > 10.0 || local.y.abs() > 10.0
+                })
+                .count() as f64
+        }
+        Measure::OutsideRing => dynamic
+            .filter(|(k, _)| e.transform(*k).p.distance(Vec2::new(0.0, 32.0)) > 40.0)
+            .count() as f64,
+    }
+}
+
+fn run(scene: &Scene, engine: &str, sleep: bool, steps: usize) {
+    PEAK.store(LIVE.load(Relaxed), Relaxed);
+    let base = LIVE.load(Relaxed);
+    let mut e: Box<dyn Engine> = if engine == "collide2d" {
+        Box::new(Ours::new(scene, sleep))
+    } else {
+        Box::new(Box2d::new(scene, sleep))
+    };
+    let mut times = Vec::with_capacity(steps);
+    for _ in 0..steps {
+        let t = Instant::now();
+        e.step();
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let end = measure(scene, e.as_ref(), steps);
+    let peak = PEAK.load(Relaxed) - base;
+    let window = &times[100.min(steps)..300.min(steps)];
+    let mean = window.iter().sum::<f64>() / window.len().max(1) as f64;
+    let worst = times[1..].iter().cloned().fold(0.0, f64::max);
+    println!(
+        "{} {} {} {:.3} {:.3} {:.3} {} {}",
+        scene.name,
+        engine,
+        if sleep { "sleep" } else { "awake" },
+        times[0],
+        mean,
+        worst,
+        end,
+        peak
+    );
+}
+
+fn main() {
+    // SAFETY: installs counting allocators before any Box2D call.
+    unsafe { b2::b2SetAllocator(Some(b2_alloc), Some(b2_free)) };
+    let args: Vec<String> = std::env::args().collect();
+    let filter = args.get(1).cloned().unwrap_or_default();
+    let steps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(300);
+    let scenes: Vec<fn() -> Scene> = vec![
+        || large_pyramid(100),
+        || large_pyramid(140),
+        many_pyramids,
+        tumbler,
+        || spinner(true),
+        || spinner(false),
+    ];
+    println!("# scene engine sleep step0_ms mean_ms_100_299 worst_ms end_measure peak_bytes");
+    for make in scenes {
+        let scene = make();
+        if !scene.name.contains(filter.as_str()) {
+            continue;
+        }
+        for sleep in [false, true] {
+            for engine in ["collide2d", "box2d"] {
+                run(&scene, engine, sleep, steps);
+            }
+        }
+    }
+}
