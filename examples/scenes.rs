@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 use common::b2;
 
