@@ -5,7 +5,7 @@
 //! end-state measure of the scene; peak heap bytes (both engines' allocations are counted:
 //! ours through the global allocator, Box2D's through `b2SetAllocator`).
 //!
-//! `cargo run --release --features solver --example scenes [filter] [steps]`; the bench
+//! `cargo run --release --features solver --example scenes [scene filter] [steps] [engine]`; the bench
 //! script builds Box2D with `-DNDEBUG`. The scenes differ from Box2D's file where our
 //! `World` has no equivalent, identically for both engines: one shape per body (the
 //! tumbler's four walls are four bodies), motors are kinematic bodies turning at the
@@ -441,6 +441,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let filter = args.get(1).cloned().unwrap_or_default();
     let steps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(300);
+    let only = args.get(3).cloned().unwrap_or_default();
     let scenes: Vec<fn() -> Scene> = vec![
         || large_pyramid(100),
         || large_pyramid(140),
@@ -457,6 +458,9 @@ fn main() {
         }
         for sleep in [false, true] {
             for engine in ["collide2d", "box2d"] {
+                if !engine.contains(only.as_str()) {
+                    continue;
+                }
                 run(&scene, engine, sleep, steps);
             }
         }

@@ -9,10 +9,14 @@
 
 use super::*;
 
-/// A pair of bodies whose fat boxes overlap.
+/// The per-step data of a contact, kept densely in `World::active` while the contact is
+/// awake (the narrow phase walks it in order) and parked in the contact's slab entry while
+/// it sleeps (Box2D v3 keeps its contact sims in per-set arrays the same way).
 #[derive(Clone, Copy)]
-pub(super) struct Contact {
-    /// Slot indices, `a < b`; `a == NONE` marks a free slab entry.
+pub(super) struct ContactSim {
+    /// The contact's slab id.
+    pub(super) id: u32,
+    /// Slot indices, `a < b`.
     pub(super) a: u32,
     pub(super) b: u32,
     /// The manifold had points at the last update.
@@ -25,12 +29,25 @@ pub(super) struct Contact {
     pub(super) carried: Option<solver::Carried>,
     /// The last manifold computed in full, with the poses it was computed at.
     pub(super) cache: Option<ContactCache>,
+}
+
+/// A pair of bodies whose fat boxes overlap: the slab entry, touched only when the contact
+/// begins, ends, wakes or sleeps.
+#[derive(Clone, Copy)]
+pub(super) struct Contact {
+    /// Slot indices, `a < b`; `a == NONE` marks a free slab entry.
+    pub(super) a: u32,
+    pub(super) b: u32,
+    /// The manifold had points at the last update (a copy of the sim's flag).
+    pub(super) touching: bool,
     /// Neighbours in the contact lists of body `a` (index 0) and body `b` (index 1), as edge
     /// keys `contact << 1 | side`.
     pub(super) prev: [u32; 2],
     pub(super) next: [u32; 2],
-    /// Index in `World::active`, or `NONE` while both bodies are asleep or static.
+    /// Index in `World::active`, or `NONE` while both bodies are asleep or static (then
+    /// `parked` holds the sim).
     pub(super) active_index: u32,
+    pub(super) parked: ContactSim,
 }
 
 impl Contact {
@@ -145,27 +162,33 @@ impl World {
 
     /// Makes the contact of bodies `a < b` (not touching yet).
     fn create_contact(&mut self, a: u32, b: u32) {
+        let c = match self.free_contacts.last() {
+            Some(&c) => c,
+            None => self.contacts.len() as u32,
+        };
         let contact = Contact {
             a,
             b,
             touching: false,
-            solved: NONE,
-            carried: None,
-            cache: None,
             prev: [NONE; 2],
             next: [NONE; 2],
             active_index: NONE,
+            parked: ContactSim {
+                id: c,
+                a,
+                b,
+                touching: false,
+                solved: NONE,
+                carried: None,
+                cache: None,
+            },
         };
-        let c = match self.free_contacts.pop() {
-            Some(c) => {
-                self.contacts[c as usize] = contact;
-                c
-            }
-            None => {
-                self.contacts.push(contact);
-                (self.contacts.len() - 1) as u32
-            }
-        };
+        if (c as usize) < self.contacts.len() {
+            self.free_contacts.pop();
+            self.contacts[c as usize] = contact;
+        } else {
+            self.contacts.push(contact);
+        }
         self.link(c, 0, a);
         self.link(c, 1, b);
         self.pair_table.insert(pair_key(a, b), c);
@@ -174,25 +197,39 @@ impl World {
         }
     }
 
-    /// Puts a contact on the awake work list (no-op when it is there).
+    /// Puts a contact's sim on the awake work list (no-op when it is there).
     pub(super) fn activate(&mut self, c: u32) {
-        if self.contacts[c as usize].active_index == NONE {
-            self.contacts[c as usize].active_index = self.active.len() as u32;
-            self.active.push(c);
+        let contact = &mut self.contacts[c as usize];
+        if contact.active_index == NONE {
+            contact.active_index = self.active.len() as u32;
+            self.active.push(contact.parked);
         }
     }
 
-    /// Takes a contact off the awake work list (no-op when it is not there).
+    /// Takes a contact's sim off the awake work list and parks it (no-op when it is not
+    /// there).
     pub(super) fn deactivate(&mut self, c: u32) {
         let k = self.contacts[c as usize].active_index;
         if k == NONE {
             return;
         }
-        self.active.swap_remove(k as usize);
-        if let Some(&moved) = self.active.get(k as usize) {
-            self.contacts[moved as usize].active_index = k;
+        let mut sim = self.active.swap_remove(k as usize);
+        sim.solved = NONE;
+        if let Some(moved) = self.active.get(k as usize) {
+            self.contacts[moved.id as usize].active_index = k;
         }
-        self.contacts[c as usize].active_index = NONE;
+        let contact = &mut self.contacts[c as usize];
+        contact.parked = sim;
+        contact.active_index = NONE;
+    }
+
+    /// The sim of a contact, wherever it is.
+    pub(super) fn sim(&self, c: u32) -> &ContactSim {
+        let contact = &self.contacts[c as usize];
+        match contact.active_index {
+            NONE => &contact.parked,
+            k => &self.active[k as usize],
+        }
     }
 
     /// Destroys a contact; a touching one ends (with an end event).
@@ -219,7 +256,9 @@ impl World {
         });
     }
 
-    /// Narrow phase over the awake contacts: drops pairs whose fat boxes parted, updates
+    /// Narrow phase over the awake contacts (entries of `fresh_pair` are indices into
+    /// `active`: contacts before the current one never move during the pass, since removal
+    /// swaps in the last one and waking appends): drops pairs whose fat boxes parted, updates
     /// manifolds (recycling where it can), wakes sleeping bodies that an awake body
     /// touches, records begin/end events and builds this step's constraints in `fresh`.
     pub(super) fn update_contacts(&mut self) {
@@ -228,23 +267,21 @@ impl World {
         let mut k = 0;
         // Waking a body appends its contacts to `active`: they are updated in this pass too.
         while k < self.active.len() {
-            let c = self.active[k];
-            let Contact {
+            let ContactSim {
+                id: c,
                 a,
                 b,
                 touching: was_touching,
                 ..
-            } = self.contacts[c as usize];
-            let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
-            let fat_a = self.tree.fat_aabb(sa.proxy);
-            let fat_b = self.tree.fat_aabb(sb.proxy);
-            if !matches!((fat_a, fat_b), (Ok(fa), Ok(fb)) if fa.overlaps(fb)) {
+            } = self.active[k];
+            if !self.fat[a as usize].overlaps(self.fat[b as usize]) {
                 // Swap-removes `active[k]`: the next contact now sits at `k`.
                 self.destroy_contact(c);
                 continue;
             }
+            let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-            let contact = &mut self.contacts[c as usize];
+            let contact = &mut self.active[k];
             let recycled = contact
                 .cache
                 .as_ref()
@@ -294,13 +331,16 @@ impl World {
             );
             let touching = cc.count > 0;
             if touching {
-                self.fresh_pair.push(c);
+                self.fresh_pair.push(k as u32);
             } else {
                 self.fresh.pop();
             }
-            let contact = &mut self.contacts[c as usize];
-            contact.touching = touching;
-            contact.solved = NONE;
+            let sim = &mut self.active[k];
+            sim.touching = touching;
+            sim.solved = NONE;
+            if touching != was_touching {
+                self.contacts[c as usize].touching = touching;
+            }
             if touching && !was_touching {
                 self.touching_count += 1;
                 self.begin.push(ContactEvent {

@@ -86,6 +86,7 @@ impl World {
         let aabb = Self::proxy_box(&slot.shape, self.bodies[s as usize].transform);
         if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
             self.move_buffer.push(slot.proxy);
+            self.fat[s as usize] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
         }
     }
 }

@@ -84,7 +84,7 @@ use crate::raycast::RayHit;
 use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
 use crate::tree::{DynamicTree, ProxyId, Visit};
 
-use contacts::Contact;
+use contacts::{Contact, ContactSim};
 use pairs::{pair_key, PairTable};
 
 /// Base speculative distance (m), Box2D's `4 × linearSlop`: contact points are created for
@@ -285,6 +285,9 @@ pub struct World {
     free: Vec<u32>,
     live_count: usize,
     tree: DynamicTree<Vec<crate::tree::TreeNode>>,
+    /// Per slot, its proxy's fat box (a copy of the tree's, read by the narrow phase
+    /// without a walk through the slot and the tree node).
+    fat: Vec<Aabb>,
     /// Proxies created or moved since the last broad phase (duplicates allowed).
     move_buffer: Vec<ProxyId>,
     /// Broad-phase scratch: the new pairs found this step.
@@ -294,8 +297,8 @@ pub struct World {
     /// Contact slab (stable ids); free slots are listed in `free_contacts`.
     contacts: Vec<Contact>,
     free_contacts: Vec<u32>,
-    /// Contacts with at least one awake body (the narrow phase's work list).
-    active: Vec<u32>,
+    /// The sims of the contacts with at least one awake body (the narrow phase's work list).
+    active: Vec<ContactSim>,
     /// Number of contacts whose manifold has points (awake or asleep).
     touching_count: usize,
     /// Awake kinematic and dynamic bodies (slot indices); the solver sees them in this order
@@ -308,11 +311,11 @@ pub struct World {
     /// The awake bodies as the solver sees them this step.
     solver_bodies: Vec<Body>,
     /// The touching pairs' constraints in solver order (see `order_constraints`); between
-    /// steps, with the impulses of the last step and body indices as slot indices.
+    /// steps, with the impulses of the last step (body indices are solver indices).
     constraints: Vec<ContactConstraint>,
     /// This step's new constraints in pair order, before colouring.
     fresh: Vec<ContactConstraint>,
-    /// Contact id of each entry of `fresh`, then (after colouring) of `constraints`.
+    /// Index in `active` of each entry of `fresh`, then (after colouring) of `constraints`.
     fresh_pair: Vec<u32>,
     order: Vec<u32>,
     /// Solver scratch (see [`solver::step_with_scratch`]).
@@ -365,6 +368,7 @@ impl World {
             free: Vec::new(),
             live_count: 0,
             tree: DynamicTree::new(),
+            fat: Vec::new(),
             move_buffer: Vec::new(),
             found: Vec::new(),
             pair_table: PairTable::default(),
@@ -518,13 +522,17 @@ impl World {
             bullet: def.bullet && def.kind == BodyKind::Dynamic,
             contact_head: NONE,
         };
+        // Cannot fail: the proxy was just created.
+        let fat = self.tree.fat_aabb(proxy).unwrap_or(Aabb::default());
         if (index as usize) < self.slots.len() {
             self.free.pop();
             self.slots[index as usize] = slot;
             self.bodies[index as usize] = body;
+            self.fat[index as usize] = fat;
         } else {
             self.slots.push(slot);
             self.bodies.push(body);
+            self.fat.push(fat);
         }
         self.live_count += 1;
         if def.kind != BodyKind::Static {
@@ -621,6 +629,7 @@ impl World {
             .map_err(|_| SolverError::InvalidInput)?
         {
             self.move_buffer.push(proxy);
+            self.fat[i] = self.tree.fat_aabb(proxy).unwrap_or(aabb);
         }
         Ok(())
     }
@@ -663,15 +672,12 @@ impl World {
             &settings,
             dt,
         )?;
-        // Impulses go back to the contacts for warm starting; the constraints keep them too,
-        // with slot indices, for `World::contact`.
+        // Impulses go back to the contacts for warm starting; the constraints keep them too
+        // (with solver indices) for `World::contact`.
         for (i, &k) in self.order.iter().enumerate() {
-            let c = &mut self.constraints[i];
-            let contact = &mut self.contacts[k as usize];
-            contact.carried = Some(solver::Carried::new(c));
+            let contact = &mut self.active[k as usize];
+            contact.carried = Some(solver::Carried::new(&self.constraints[i]));
             contact.solved = i as u32;
-            c.body_a = contact.a;
-            c.body_b = contact.b;
         }
         self.finalize_bodies(dt);
         self.solve_continuous();
@@ -755,6 +761,7 @@ impl World {
                 // Cannot fail: the proxy is live and the box finite (bodies are validated).
                 if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
                     self.move_buffer.push(slot.proxy);
+                    self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
                 }
             }
         }
@@ -773,18 +780,24 @@ impl World {
     }
 
     /// The constraint the last step solved for a pair, if the two bodies touched and were
-    /// awake then (`body_a`/`body_b` are slot indices, [`BodyId::index`]).
-    pub fn contact(&self, a: BodyId, b: BodyId) -> Result<Option<&ContactConstraint>, SolverError> {
+    /// awake then, with `body_a`/`body_b` set to their slot indices ([`BodyId::index`]).
+    pub fn contact(&self, a: BodyId, b: BodyId) -> Result<Option<ContactConstraint>, SolverError> {
         let (ia, ib) = (self.slot(a)? as u32, self.slot(b)? as u32);
         if ia == ib {
             return Ok(None);
         }
+        let Some(sim) = self.pair_table.get(pair_key(ia, ib)).map(|c| self.sim(c)) else {
+            return Ok(None);
+        };
         Ok(self
-            .pair_table
-            .get(pair_key(ia, ib))
-            .map(|c| &self.contacts[c as usize])
-            .filter(|c| c.touching)
-            .and_then(|c| self.constraints.get(c.solved as usize)))
+            .constraints
+            .get(sim.solved as usize)
+            .filter(|_| sim.touching)
+            .map(|c| ContactConstraint {
+                body_a: sim.a,
+                body_b: sim.b,
+                ..*c
+            }))
     }
 
     /// Closest body hit by the ray from `origin` along `translation` (a ray starting inside a
@@ -951,7 +964,7 @@ mod tests {
     /// Recycles the pair's cached manifold with body `b` moved to `xf`; the fresh manifold at
     /// the same pose is the oracle.
     fn recycled_and_fresh(w: &World, g: usize, b: usize, xf: Transform) -> (Option<Manifold>, Manifold) {
-        let cache = w.contacts[0].cache.expect("cached after a step");
+        let cache = w.active[0].cache.expect("cached after a step");
         let mut body = w.bodies[b];
         body.transform = xf;
         let r = recycle(

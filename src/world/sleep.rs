@@ -44,9 +44,8 @@ impl World {
             let mut e = self.slots[s as usize].contact_head;
             while e != NONE {
                 let c = e >> 1;
-                let contact = &mut self.contacts[c as usize];
+                let contact = &self.contacts[c as usize];
                 e = contact.next[(e & 1) as usize];
-                contact.solved = NONE;
                 let (a, b) = (contact.a, contact.b);
                 if !self.is_awake_slot(a) && !self.is_awake_slot(b) {
                     self.deactivate(c);
@@ -105,11 +104,9 @@ impl World {
         let n = self.awake.len();
         self.parent.clear();
         self.parent.extend(0..n as u32);
+        // Constraint body indices are solver indices: awake position + 1, 0 for static.
         for c in &self.constraints {
-            let (ka, kb) = (
-                self.slots[c.body_a as usize].awake_index,
-                self.slots[c.body_b as usize].awake_index,
-            );
+            let (ka, kb) = (c.body_a.wrapping_sub(1), c.body_b.wrapping_sub(1));
             if ka != NONE && kb != NONE {
                 let (ra, rb) = (find(&mut self.parent, ka), find(&mut self.parent, kb));
                 // The smaller root wins: deterministic, and roots stay the lowest index.
