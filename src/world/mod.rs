@@ -523,7 +523,7 @@ impl World {
             contact_head: NONE,
         };
         // Cannot fail: the proxy was just created.
-        let fat = self.tree.fat_aabb(proxy).unwrap_or(Aabb::default());
+        let fat = self.tree.fat_aabb(proxy).unwrap_or_default();
         if (index as usize) < self.slots.len() {
             self.free.pop();
             self.slots[index as usize] = slot;
