@@ -584,3 +584,55 @@ pub fn box2d_pyramid(rows: usize) -> (b2::b2WorldId, Vec<b2::b2BodyId>) {
         (world, ids)
     }
 }
+
+/// The determinism scene (as Box2D's `test_determinism`, smaller): a ground, two walls and
+/// 300 mixed bodies (boxes, circles, capsules, offset on a staggered grid so they tumble),
+/// sleeping on, stepped `steps` times at 60 Hz with 4 sub-steps.
+#[cfg(feature = "solver")]
+pub fn determinism_scene(steps: usize) -> (World, Vec<BodyId>) {
+    let mut w = World::default();
+    for (p, hw, hh) in [
+        (Vec2::new(0.0, -0.5), 12.0, 0.5),
+        (Vec2::new(-12.5, 8.0), 0.5, 8.0),
+        (Vec2::new(12.5, 8.0), 0.5, 8.0),
+    ] {
+        let s = Shape::Polygon(Polygon::make_box(hw, hh).unwrap());
+        w.add_body(&BodyDef::new(BodyKind::Static, Transform::from_translation(p), s))
+            .unwrap();
+    }
+    let mut ids = Vec::new();
+    for k in 0..300 {
+        let (row, col) = (k / 20, k % 20);
+        let p = Vec2::new(
+            -10.0 + col as f32 + 0.25 * (row % 2) as f32,
+            1.0 + 1.1 * row as f32,
+        );
+        let shape = match k % 3 {
+            0 => Shape::Polygon(Polygon::make_box(0.4, 0.3).unwrap()),
+            1 => Shape::Circle(Circle::new(Vec2::ZERO, 0.4).unwrap()),
+            _ => Shape::Capsule(Capsule::new(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.2).unwrap()),
+        };
+        let mut d = BodyDef::new(BodyKind::Dynamic, Transform::new(p, 0.1 * k as f32), shape);
+        d.material.restitution = 0.1 * (k % 4) as f32;
+        ids.push(w.add_body(&d).unwrap());
+    }
+    for _ in 0..steps {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    (w, ids)
+}
+
+/// FNV-1a over the bit patterns of the bodies' transforms.
+#[cfg(feature = "solver")]
+pub fn hash_transforms(w: &World, ids: &[BodyId]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for id in ids {
+        let xf = w.transform(*id).unwrap();
+        for f in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
+            for byte in f.to_bits().to_le_bytes() {
+                h = (h ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    h
+}

@@ -1,0 +1,414 @@
+//! The World at scale: pair bookkeeping against a brute-force recount, sleeping and every
+//! waking trigger, continuous collision (thin walls, bullets) and determinism.
+
+use collide2d::solver;
+use collide2d::*;
+use quickcheck::{QuickCheck, TestResult};
+
+mod common;
+
+const DT: f32 = 1.0 / 60.0;
+
+fn boxed(hw: f32, hh: f32) -> Shape {
+    Shape::Polygon(Polygon::make_box(hw, hh).unwrap())
+}
+
+fn ground(w: &mut World) -> BodyId {
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        Transform::from_translation(Vec2::new(0.0, -0.5)),
+        boxed(20.0, 0.5),
+    ))
+    .unwrap()
+}
+
+fn dynamic(w: &mut World, p: Vec2, shape: Shape) -> BodyId {
+    w.add_body(&BodyDef::new(
+        BodyKind::Dynamic,
+        Transform::from_translation(p),
+        shape,
+    ))
+    .unwrap()
+}
+
+fn steps(w: &mut World, n: usize) {
+    for _ in 0..n {
+        w.step(DT, 4).unwrap();
+        w.check_invariants(false).unwrap();
+    }
+}
+
+/// A stack of `n` unit boxes on the ground, stepped until it sleeps.
+fn sleeping_stack(n: usize) -> (World, BodyId, Vec<BodyId>) {
+    let mut w = World::default();
+    let g = ground(&mut w);
+    let ids: Vec<_> = (0..n)
+        .map(|i| dynamic(&mut w, Vec2::new(0.0, 0.5 + i as f32), boxed(0.5, 0.5)))
+        .collect();
+    steps(&mut w, 240);
+    assert_eq!(w.awake_body_count(), 0, "a settled stack sleeps within 4 s");
+    for id in &ids {
+        assert!(!w.is_awake(*id).unwrap());
+        assert_eq!(w.body(*id).unwrap().linear_velocity, Vec2::ZERO);
+    }
+    (w, g, ids)
+}
+
+#[test]
+fn a_settled_stack_sleeps_and_costs_no_contact_updates() {
+    let (mut w, g, ids) = sleeping_stack(3);
+    assert!(!w.is_awake(g).unwrap(), "static bodies are never awake");
+    // Asleep: nothing moves, contacts and their count stay.
+    let before: Vec<_> = ids.iter().map(|id| w.transform(*id).unwrap()).collect();
+    let contacts = w.contact_count();
+    assert_eq!(contacts, 3);
+    steps(&mut w, 60);
+    for (id, xf) in ids.iter().zip(&before) {
+        assert_eq!(w.transform(*id).unwrap(), *xf);
+    }
+    assert_eq!(w.contact_count(), contacts);
+    assert!(w.begin_events().is_empty() && w.end_events().is_empty());
+}
+
+#[test]
+fn set_velocity_set_transform_and_set_awake_wake_the_island() {
+    let (mut w, _, ids) = sleeping_stack(3);
+    w.set_velocity(ids[2], Vec2::new(0.1, 0.0), 0.0).unwrap();
+    assert!(
+        ids.iter().all(|id| w.is_awake(*id).unwrap()),
+        "the whole island wakes"
+    );
+    assert_eq!(w.body(ids[2]).unwrap().linear_velocity, Vec2::new(0.1, 0.0));
+
+    let (mut w, _, ids) = sleeping_stack(3);
+    let top = w.transform(ids[2]).unwrap();
+    w.set_transform(ids[2], Transform::from_translation(top.p + Vec2::new(0.0, 0.001)))
+        .unwrap();
+    assert!(ids.iter().all(|id| w.is_awake(*id).unwrap()));
+
+    let (mut w, _, ids) = sleeping_stack(3);
+    w.set_awake(ids[0], true).unwrap();
+    assert!(ids.iter().all(|id| w.is_awake(*id).unwrap()));
+    // And back to sleep at once, all three (connected through touching contacts).
+    w.set_awake(ids[1], false).unwrap();
+    assert_eq!(w.awake_body_count(), 0);
+    w.check_invariants(true).unwrap();
+}
+
+#[test]
+fn a_touch_by_an_awake_body_wakes_the_island() {
+    let (mut w, _, ids) = sleeping_stack(2);
+    let ball = dynamic(&mut w, Vec2::new(0.0, 4.0), Shape::circle(0.3));
+    let mut woke_at = None;
+    for step in 0..120 {
+        w.step(DT, 4).unwrap();
+        w.check_invariants(false).unwrap();
+        if woke_at.is_none() && w.is_awake(ids[0]).unwrap() {
+            woke_at = Some(step);
+            assert!(w.is_awake(ids[1]).unwrap(), "whole island");
+        }
+    }
+    assert!(woke_at.is_some(), "the falling ball never woke the stack");
+    let _ = ball;
+    // Without the touch nothing would have woken: a ball landing far away leaves it asleep.
+    let (mut w, _, ids) = sleeping_stack(2);
+    dynamic(&mut w, Vec2::new(8.0, 4.0), Shape::circle(0.3));
+    steps(&mut w, 120);
+    assert!(!w.is_awake(ids[0]).unwrap());
+}
+
+#[test]
+fn removing_a_body_wakes_what_rested_on_it() {
+    let (mut w, _, ids) = sleeping_stack(3);
+    let top_y = w.transform(ids[2]).unwrap().p.y;
+    w.remove_body(ids[1]).unwrap();
+    w.check_invariants(true).unwrap();
+    assert!(w.is_awake(ids[2]).unwrap() && w.is_awake(ids[0]).unwrap());
+    steps(&mut w, 120);
+    let fallen = top_y - w.transform(ids[2]).unwrap().p.y;
+    assert!(
+        (fallen - 1.0).abs() < 0.03,
+        "the top box fell {fallen} m onto the bottom one"
+    );
+    // Removing a sleeping body's ground (a static body) wakes it too.
+    let (mut w, g, ids) = sleeping_stack(1);
+    w.remove_body(g).unwrap();
+    assert!(w.is_awake(ids[0]).unwrap());
+    steps(&mut w, 30);
+    assert!(w.transform(ids[0]).unwrap().p.y < 0.0, "it falls");
+}
+
+#[test]
+fn sleep_settings_per_body_and_per_world() {
+    let (mut w, _, ids) = sleeping_stack(2);
+    w.set_body_sleep_enabled(ids[0], false).unwrap();
+    assert!(!w.body_sleep_enabled(ids[0]).unwrap());
+    assert!(w.is_awake(ids[1]).unwrap(), "the island wakes");
+    steps(&mut w, 240);
+    assert_eq!(
+        w.awake_body_count(),
+        2,
+        "one body that may not sleep keeps its island awake"
+    );
+    w.set_body_sleep_enabled(ids[0], true).unwrap();
+    steps(&mut w, 60);
+    assert_eq!(w.awake_body_count(), 0);
+    w.set_sleep_enabled(false);
+    assert!(!w.sleep_enabled());
+    assert_eq!(w.awake_body_count(), 2, "disabling sleep wakes everything");
+    steps(&mut w, 240);
+    assert_eq!(w.awake_body_count(), 2);
+    w.set_awake(ids[0], false).unwrap();
+    assert_eq!(
+        w.awake_body_count(),
+        2,
+        "set_awake(false) is ignored while sleep is off"
+    );
+    // A body added asleep waits until touched.
+    let mut w = World::default();
+    ground(&mut w);
+    let mut d = BodyDef::new(
+        BodyKind::Dynamic,
+        Transform::from_translation(Vec2::new(0.0, 3.0)),
+        boxed(0.5, 0.5),
+    );
+    d.awake = false;
+    let hanging = w.add_body(&d).unwrap();
+    steps(&mut w, 60);
+    assert_eq!(w.transform(hanging).unwrap().p.y, 3.0, "asleep in mid-air");
+    let ball = dynamic(&mut w, Vec2::new(0.0, 5.0), Shape::circle(0.25));
+    steps(&mut w, 60);
+    assert!(w.transform(hanging).unwrap().p.y < 3.0, "woken by the ball");
+    let _ = ball;
+    // Stale ids are errors, not panics.
+    let id = dynamic(&mut w, Vec2::new(5.0, 1.0), Shape::circle(0.5));
+    w.remove_body(id).unwrap();
+    assert_eq!(w.is_awake(id), Err(solver::SolverError::InvalidBody));
+    assert_eq!(w.set_awake(id, true), Err(solver::SolverError::InvalidBody));
+    assert_eq!(
+        w.set_body_sleep_enabled(id, true),
+        Err(solver::SolverError::InvalidBody)
+    );
+    assert_eq!(w.set_bullet(id, true), Err(solver::SolverError::InvalidBody));
+}
+
+/// A pyramid of 20 rows (210 boxes) asleep: every body, and the step does no contact work
+/// (the awake work list is empty, checked through the invariants and the awake count).
+#[test]
+fn a_pyramid_falls_asleep_as_box2d_does_and_stays_put() {
+    let (mut w, ids) = common::pyramid_world(20);
+    let mut slept_at = None;
+    for step in 0..600 {
+        w.step(DT, 4).unwrap();
+        if w.awake_body_count() == 0 {
+            slept_at = Some(step);
+            break;
+        }
+    }
+    let slept_at = slept_at.expect("the pyramid never slept in 10 s");
+    eprintln!("pyramid asleep after {slept_at} steps");
+    let before: Vec<_> = ids.iter().map(|id| w.transform(*id).unwrap()).collect();
+    steps(&mut w, 30);
+    for (id, xf) in ids.iter().zip(&before) {
+        assert_eq!(w.transform(*id).unwrap(), *xf);
+    }
+    w.check_invariants(true).unwrap();
+}
+
+// -------------------------------------------------------------------------------------------
+// Continuous collision
+
+/// A small circle fired at a thin static wall: stopped in front of it at every speed with
+/// the continuous phase, through it without (so the wall is thin enough to matter).
+#[test]
+fn fast_bodies_never_pass_a_thin_static_wall() {
+    for speed in [30.0f32, 100.0, 300.0, 1000.0] {
+        for continuous in [true, false] {
+            let mut w = World::new(solver::SolverSettings {
+                gravity: Vec2::ZERO,
+                ..Default::default()
+            });
+            w.set_continuous_enabled(continuous);
+            w.add_body(&BodyDef::new(
+                BodyKind::Static,
+                Transform::from_translation(Vec2::new(10.0, 0.0)),
+                boxed(0.05, 2.0),
+            ))
+            .unwrap();
+            let mut d = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, Shape::circle(0.1));
+            d.linear_velocity = Vec2::new(speed, 0.0);
+            let b = w.add_body(&d).unwrap();
+            let mut max_x = f32::MIN;
+            for _ in 0..120 {
+                w.step(DT, 4).unwrap();
+                max_x = max_x.max(w.transform(b).unwrap().p.x);
+            }
+            // The wall's face is at x = 9.95; the circle's centre may reach 9.85 + slop.
+            if continuous {
+                assert!(max_x < 9.95, "{speed} m/s: reached x = {max_x}");
+            } else if speed >= 100.0 {
+                assert!(
+                    max_x > 10.05,
+                    "{speed} m/s without continuous should tunnel ({max_x})"
+                );
+            }
+        }
+    }
+}
+
+/// A bullet stops at a thin dynamic plank; the same body without the bullet flag passes
+/// through it (Box2D's rule: non-bullets sweep against static and kinematic shapes only).
+#[test]
+fn bullets_sweep_against_dynamic_bodies() {
+    for bullet in [true, false] {
+        let mut w = World::new(solver::SolverSettings {
+            gravity: Vec2::ZERO,
+            ..Default::default()
+        });
+        let mut plank = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(10.0, 0.0)),
+            boxed(0.05, 2.0),
+        );
+        plank.material.density = 100.0;
+        let plank = w.add_body(&plank).unwrap();
+        let mut d = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, Shape::circle(0.1));
+        d.linear_velocity = Vec2::new(300.0, 0.0);
+        d.bullet = bullet;
+        let b = w.add_body(&d).unwrap();
+        assert_eq!(w.is_bullet(b).unwrap(), bullet);
+        let mut passed = false;
+        for _ in 0..30 {
+            w.step(DT, 4).unwrap();
+            let (xb, xp) = (w.transform(b).unwrap().p.x, w.transform(plank).unwrap().p.x);
+            passed |= xb > xp + 0.2;
+        }
+        assert_eq!(passed, !bullet, "bullet = {bullet}");
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Pair bookkeeping against a brute-force recount
+
+/// Random adds, teleports, velocity changes, removals and steps on a world of mixed bodies
+/// (at scale `s`), sleeping on: after every operation the bookkeeping holds, and after the
+/// broad phase every pair of overlapping fat boxes has exactly one contact (brute force over
+/// all pairs in `check_invariants`).
+fn p_bookkeeping(seed: u64, ops: Vec<u8>, scale: u8) -> TestResult {
+    let s = [0.01f32, 1.0, 100.0][scale as usize % 3];
+    let mut rng = common::Rng(seed);
+    let mut w = World::default();
+    let mut ids: Vec<BodyId> = Vec::new();
+    for op in ops.iter().take(80) {
+        match op % 6 {
+            0 | 1 => {
+                let k = rng.index(5);
+                let shape = common::random_shape(&mut rng, k, s);
+                let kind = [
+                    BodyKind::Static,
+                    BodyKind::Kinematic,
+                    BodyKind::Dynamic,
+                    BodyKind::Dynamic,
+                ][rng.index(4)];
+                let mut d = BodyDef::new(kind, common::random_transform(&mut rng, 3.0 * s), shape);
+                d.linear_velocity = rng.vec(2.0 * s);
+                d.awake = rng.index(4) != 0;
+                if let Ok(id) = w.add_body(&d) {
+                    ids.push(id);
+                }
+            }
+            2 if !ids.is_empty() => {
+                let id = ids.swap_remove(rng.index(ids.len()));
+                w.remove_body(id).unwrap();
+            }
+            3 if !ids.is_empty() => {
+                let id = ids[rng.index(ids.len())];
+                w.set_transform(id, common::random_transform(&mut rng, 3.0 * s))
+                    .unwrap();
+            }
+            4 if !ids.is_empty() => {
+                let id = ids[rng.index(ids.len())];
+                match rng.index(3) {
+                    0 => w.set_velocity(id, rng.vec(s), 0.0).unwrap(),
+                    1 => w.set_awake(id, false).unwrap(),
+                    _ => w.set_awake(id, true).unwrap(),
+                }
+            }
+            _ => {
+                for _ in 0..1 + rng.index(40) {
+                    w.step(DT, 4).unwrap();
+                }
+            }
+        }
+        if let Err(e) = w.check_invariants(false) {
+            eprintln!("after op {op}: {e}");
+            return TestResult::failed();
+        }
+    }
+    w.update_broad_phase();
+    match w.check_invariants(true) {
+        Ok(()) => TestResult::passed(),
+        Err(e) => {
+            eprintln!("after the broad phase: {e}");
+            TestResult::failed()
+        }
+    }
+}
+
+#[test]
+fn prop_pair_bookkeeping_matches_a_brute_force_recount() {
+    QuickCheck::new()
+        .tests(300)
+        .quickcheck(p_bookkeeping as fn(u64, Vec<u8>, u8) -> TestResult);
+}
+
+/// Many bodies starting at once (every pair begins in step 0), then mass removal: the
+/// bookkeeping holds throughout and ends empty.
+#[test]
+fn step_zero_with_every_pair_beginning_then_everything_removed() {
+    let mut w = World::default();
+    ground(&mut w);
+    let mut ids = Vec::new();
+    for i in 0..30 {
+        for j in 0..30 {
+            ids.push(dynamic(
+                &mut w,
+                Vec2::new(i as f32 * 0.45 - 7.0, j as f32 * 0.45 + 0.3),
+                Shape::circle(0.25),
+            ));
+        }
+    }
+    w.step(DT, 4).unwrap();
+    w.check_invariants(false).unwrap();
+    assert!(w.pair_count() > 900);
+    steps(&mut w, 30);
+    for (k, id) in ids.iter().enumerate() {
+        w.remove_body(*id).unwrap();
+        if k % 97 == 0 {
+            w.check_invariants(false).unwrap();
+        }
+    }
+    w.check_invariants(true).unwrap();
+    assert_eq!(w.pair_count(), 0);
+    assert_eq!(w.contact_count(), 0);
+    assert_eq!(w.body_count(), 1);
+}
+
+// -------------------------------------------------------------------------------------------
+// Determinism
+
+/// A few hundred mixed bodies poured onto the ground with sleeping on, 400 steps: the final
+/// transforms hash the same on every run (two worlds built and stepped in this process,
+/// one after the other, with different allocation histories).
+#[test]
+fn determinism_hash_is_identical_across_runs() {
+    let run = |junk: usize| {
+        let _noise: Vec<Vec<u8>> = (0..junk).map(|k| vec![0u8; 1 + k * 37]).collect();
+        let (w, ids) = common::determinism_scene(400);
+        common::hash_transforms(&w, &ids)
+    };
+    let first = run(0);
+    assert_eq!(first, run(50));
+    assert_eq!(first, run(3));
+    eprintln!("determinism hash {first:016x}");
+}
