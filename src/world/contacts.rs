@@ -454,7 +454,7 @@ impl World {
         }
         for a in 0..self.slots.len() as u32 {
             for b in a + 1..self.slots.len() as u32 {
-                if !(live(a) && live(b)) || !Self::should_collide(&self.slots, a, b) {
+                if !(live(a) && live(b) && Self::should_collide(&self.slots, a, b)) {
                     continue;
                 }
                 let (fa, fb) = (self.fat[a as usize], self.fat[b as usize]);
