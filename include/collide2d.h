@@ -568,6 +568,12 @@ typedef struct c2d_Body {
   float linear_damping;
   // Angular damping rate (1/s).
   float angular_damping;
+  // World force (N) applied at the centre of mass in every sub-step; the
+  // [`World`](crate::World) clears it after each step, immediate-mode callers keep or
+  // clear it themselves. Ignored for bodies with zero inverse mass.
+  struct c2d_Vec2 force;
+  // Torque (N·m, counter-clockwise positive) applied in every sub-step, as `force`.
+  float torque;
   // Solver scratch: centre-of-mass displacement since the current step began.
   struct c2d_Vec2 delta_position;
   // Solver scratch: rotation since the current step began.
@@ -727,6 +733,45 @@ typedef struct c2d_Material {
   // Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
   float restitution;
 } c2d_Material;
+
+// Collision filtering, with Box2D's meaning. A shape belongs to the categories in
+// `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
+// each one's mask accepts the other's categories, unless they share a non-zero
+// `group_index`: then a positive group always collides and a negative group never does
+// (regardless of the bits).
+//
+// In the [`World`](crate::World) every body carries one. With the tree alone: store
+// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
+// proxy's `Filter` beside your shapes, and call [`Filter::should_collide`] in the callback
+// (for [`DynamicTree::query_pairs`] as for queries by a filtered shape).
+typedef struct c2d_Filter {
+  // The categories this shape is in (default `1`, as Box2D's default category).
+  uint64_t category_bits;
+  // The categories this shape collides with (default all).
+  uint64_t mask_bits;
+  // Collision group: same positive group always collides, same negative group never;
+  // 0 (default) uses the bits only.
+  int32_t group_index;
+} c2d_Filter;
+// Box2D's defaults: category 1, collides with everything, no group.
+#define c2d_Filter_DEFAULT (c2d_Filter){ .category_bits = 1, .mask_bits = UINT64_MAX, .group_index = 0 }
+
+// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor`.
+typedef struct c2d_SensorEvent {
+  // The sensor body.
+  struct c2d_BodyId sensor;
+  // The body that entered or left it.
+  struct c2d_BodyId visitor;
+} c2d_SensorEvent;
+
+// The first hit of [`World::cast_shape`].
+typedef struct c2d_WorldCastHit {
+  // The body hit.
+  struct c2d_BodyId body;
+  // Fraction of the translation, world point on the moving shape, unit normal from the
+  // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
+  struct c2d_CastOutput output;
+} c2d_WorldCastHit;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1619,11 +1664,21 @@ struct c2d_BodyDef {
   c2d_Material material;
   /* Free for the caller; see c2d_world_user_data. */
   uint64_t user_data;
+  /* Collision filter (c2d_body_def: category 1, mask all, group 0). */
+  c2d_Filter filter;
+  /* Damping rates (1/s, >= 0) and gravity scale (c2d_body_def: 0, 0, 1); dynamic only. */
+  float linear_damping;
+  float angular_damping;
+  float gravity_scale;
   /* Whether the body may fall asleep (c2d_body_def: true). */
   bool enable_sleep;
   /* Whether the body starts awake (c2d_body_def: true); static bodies ignore it. */
   bool awake;
   /* Dynamic bodies only: also swept against dynamic bodies by the continuous phase. */
   bool bullet;
+  /* Dynamic bodies only: never rotates. */
+  bool fixed_rotation;
+  /* Overlap events only, no collision; the shape must have an area. */
+  bool sensor;
 };
 #endif /* COLLIDE2D_SHAPE_H */

@@ -193,11 +193,12 @@ pub use solver::{
 };
 pub use toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 pub use tree::{
-    DynamicTree, NodeStorage, ProxyId, QueryIter, TreeCastHit, TreeError, TreeNode, TreeRayHit, Visit,
-    DEFAULT_AABB_MARGIN, NULL_NODE,
+    DynamicTree, Filter, NodeStorage, ProxyId, QueryIter, TreeCastHit, TreeError, TreeNode, TreeRayHit,
+    Visit, DEFAULT_AABB_MARGIN, NULL_NODE,
 };
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
-    BodyDef, BodyId, BodyKind, ContactEvent, Material, World, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE,
-    CONTACT_RECYCLE_DISTANCE,
+    BodyDef, BodyId, BodyKind, ContactEvent, Material, QueryFilter, SensorEvent, World, WorldCastHit,
+    WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
+    SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };

@@ -115,6 +115,12 @@ pub struct Body {
     pub linear_damping: f32,
     /// Angular damping rate (1/s).
     pub angular_damping: f32,
+    /// World force (N) applied at the centre of mass in every sub-step; the
+    /// [`World`](crate::World) clears it after each step, immediate-mode callers keep or
+    /// clear it themselves. Ignored for bodies with zero inverse mass.
+    pub force: Vec2,
+    /// Torque (N·m, counter-clockwise positive) applied in every sub-step, as `force`.
+    pub torque: f32,
     /// Solver scratch: centre-of-mass displacement since the current step began.
     pub delta_position: Vec2,
     /// Solver scratch: rotation since the current step began.
@@ -135,6 +141,8 @@ impl Body {
             gravity_scale: 0.0,
             linear_damping: 0.0,
             angular_damping: 0.0,
+            force: Vec2::ZERO,
+            torque: 0.0,
             delta_position: Vec2::ZERO,
             delta_rotation: Rot::IDENTITY,
         }
@@ -194,6 +202,8 @@ impl Body {
             && self.gravity_scale.is_finite()
             && non_negative(self.linear_damping)
             && non_negative(self.angular_damping)
+            && self.force.is_finite()
+            && self.torque.is_finite()
     }
 }
 
@@ -557,7 +567,10 @@ pub(crate) fn pair_indices(n: usize, c: &ContactConstraint) -> Option<(usize, us
     (a < n && b < n && a != b).then_some((a, b))
 }
 
-/// Applies gravity and damping to every body with positive inverse mass, for a sub-step `h`.
+/// Applies gravity, each body's force and torque, and damping to every body with positive
+/// inverse mass or inertia, for a sub-step `h` (Box2D v3's order: accelerate, then damp:
+/// `v ← (v + h·(g·gravity_scale + F/m)) / (1 + h·linear_damping)`, likewise for `ω` with the
+/// torque and the angular damping).
 pub fn integrate_velocities(bodies: &mut [Body], gravity: Vec2, h: f32) {
     for b in bodies.iter_mut() {
         if b.inv_mass == 0.0 && b.inv_inertia == 0.0 {
@@ -565,13 +578,13 @@ pub fn integrate_velocities(bodies: &mut [Body], gravity: Vec2, h: f32) {
         }
         let ld = 1.0 / (1.0 + h * b.linear_damping);
         let ad = 1.0 / (1.0 + h * b.angular_damping);
-        let g = if b.inv_mass > 0.0 {
-            gravity * (h * b.gravity_scale)
+        let a = if b.inv_mass > 0.0 {
+            gravity * b.gravity_scale + b.force * b.inv_mass
         } else {
             Vec2::ZERO
         };
-        b.linear_velocity = b.linear_velocity * ld + g;
-        b.angular_velocity *= ad;
+        b.linear_velocity = (b.linear_velocity + a * h) * ld;
+        b.angular_velocity = (b.angular_velocity + h * b.inv_inertia * b.torque) * ad;
     }
 }
 

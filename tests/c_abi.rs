@@ -546,7 +546,7 @@ fn tree_through_the_c_abi_matches_rust() {
 #[test]
 fn body_def_layout_matches_the_hand_written_c_declaration() {
     // include/collide2d.h declares c2d_BodyDef by hand (it embeds c2d_Shape): uint32_t kind,
-    // c2d_Transform, c2d_Vec2, float, c2d_Shape, c2d_Material, uint64_t, then three bools.
+    // c2d_Transform, c2d_Vec2, float, c2d_Shape, c2d_Material, uint64_t, c2d_Filter, three floats, five bools.
     use core::mem::offset_of;
     assert_eq!(offset_of!(BodyDef, kind), 0);
     assert_eq!(offset_of!(BodyDef, transform), 4);
@@ -555,10 +555,17 @@ fn body_def_layout_matches_the_hand_written_c_declaration() {
     assert_eq!(offset_of!(BodyDef, shape), 32);
     assert_eq!(offset_of!(BodyDef, material), 180);
     assert_eq!(offset_of!(BodyDef, user_data), 192);
-    assert_eq!(offset_of!(BodyDef, enable_sleep), 200);
-    assert_eq!(offset_of!(BodyDef, awake), 201);
-    assert_eq!(offset_of!(BodyDef, bullet), 202);
-    assert_eq!(core::mem::size_of::<BodyDef>(), 208);
+    assert_eq!(offset_of!(BodyDef, filter), 200);
+    assert_eq!(core::mem::size_of::<Filter>(), 24);
+    assert_eq!(offset_of!(BodyDef, linear_damping), 224);
+    assert_eq!(offset_of!(BodyDef, angular_damping), 228);
+    assert_eq!(offset_of!(BodyDef, gravity_scale), 232);
+    assert_eq!(offset_of!(BodyDef, enable_sleep), 236);
+    assert_eq!(offset_of!(BodyDef, awake), 237);
+    assert_eq!(offset_of!(BodyDef, bullet), 238);
+    assert_eq!(offset_of!(BodyDef, fixed_rotation), 239);
+    assert_eq!(offset_of!(BodyDef, sensor), 240);
+    assert_eq!(core::mem::size_of::<BodyDef>(), 248);
     assert_eq!(core::mem::align_of::<BodyDef>(), 8);
     assert_eq!(
         (

@@ -51,6 +51,8 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
         core::mem::offset_of!(BodyDef, enable_sleep),
         core::mem::offset_of!(BodyDef, awake),
         core::mem::offset_of!(BodyDef, bullet),
+        core::mem::offset_of!(BodyDef, fixed_rotation),
+        core::mem::offset_of!(BodyDef, sensor),
     ] {
         // SAFETY: the offset lies inside the readable BodyDef and names a one-byte bool.
         if unsafe { core::ptr::read(base.add(offset)) } > 1 {

@@ -69,6 +69,53 @@ pub enum Visit {
     Clip(f32),
 }
 
+/// Collision filtering, with Box2D's meaning. A shape belongs to the categories in
+/// `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
+/// each one's mask accepts the other's categories, unless they share a non-zero
+/// `group_index`: then a positive group always collides and a negative group never does
+/// (regardless of the bits).
+///
+/// In the [`World`](crate::World) every body carries one. With the tree alone: store
+/// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
+/// proxy's `Filter` beside your shapes, and call [`Filter::should_collide`] in the callback
+/// (for [`DynamicTree::query_pairs`] as for queries by a filtered shape).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Filter {
+    /// The categories this shape is in (default `1`, as Box2D's default category).
+    pub category_bits: u64,
+    /// The categories this shape collides with (default all).
+    pub mask_bits: u64,
+    /// Collision group: same positive group always collides, same negative group never;
+    /// 0 (default) uses the bits only.
+    pub group_index: i32,
+}
+
+impl Filter {
+    /// Box2D's defaults: category 1, collides with everything, no group.
+    pub const DEFAULT: Filter = Filter {
+        category_bits: 1,
+        mask_bits: u64::MAX,
+        group_index: 0,
+    };
+
+    /// Whether shapes with these two filters collide (symmetric).
+    #[inline]
+    #[must_use]
+    pub fn should_collide(&self, other: &Filter) -> bool {
+        if self.group_index == other.group_index && self.group_index != 0 {
+            return self.group_index > 0;
+        }
+        self.mask_bits & other.category_bits != 0 && other.mask_bits & self.category_bits != 0
+    }
+}
+
+impl Default for Filter {
+    fn default() -> Self {
+        Filter::DEFAULT
+    }
+}
+
 /// Index meaning "no node".
 pub const NULL_NODE: u32 = u32::MAX;
 
@@ -582,6 +629,14 @@ impl<S: NodeStorage> DynamicTree<S> {
             & (fat.min.y <= aabb.min.y)
             & (aabb.max.x <= fat.max.x)
             & (aabb.max.y <= fat.max.y))
+    }
+
+    /// Marks a proxy as moved without moving it, so that [`DynamicTree::query_pairs`]
+    /// reports its pairs again (e.g. after its owner's collision filter changed).
+    pub fn touch_proxy(&mut self, id: ProxyId) -> Result<(), TreeError> {
+        self.leaf(id.0)?;
+        self.nodes.nodes_mut()[id.0 as usize].flags |= FLAG_MOVED;
+        Ok(())
     }
 
     /// True when the proxy was created or moved (reinserted or enlarged) since the last

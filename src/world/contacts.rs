@@ -19,8 +19,10 @@ pub(super) struct ContactSim {
     /// Slot indices, `a < b`.
     pub(super) a: u32,
     pub(super) b: u32,
-    /// The manifold had points at the last update.
+    /// The manifold had points at the last update (for a sensor pair: the shapes overlap).
     pub(super) touching: bool,
+    /// One of the bodies is a sensor: overlap events, no collision.
+    pub(super) sensor: bool,
     /// Index in `World::constraints` of the pair's constraint from the last step, `NONE`
     /// when it was not solved then.
     pub(super) solved: u32,
@@ -40,6 +42,8 @@ pub(super) struct Contact {
     pub(super) b: u32,
     /// The manifold had points at the last update (a copy of the sim's flag).
     pub(super) touching: bool,
+    /// One of the bodies is a sensor.
+    pub(super) sensor: bool,
     /// Neighbours in the contact lists of body `a` (index 0) and body `b` (index 1), as edge
     /// keys `contact << 1 | side`.
     pub(super) prev: [u32; 2],
@@ -95,10 +99,19 @@ impl World {
         }
     }
 
-    /// Whether the broad phase should make a contact for bodies `a` and `b`.
-    fn should_collide(slots: &[Slot], a: u32, b: u32) -> bool {
-        let (ka, kb) = (slots[a as usize].kind, slots[b as usize].kind);
-        a != b && (ka == BodyKind::Dynamic || kb == BodyKind::Dynamic)
+    /// Whether the broad phase should make a contact for bodies `a` and `b`: distinct,
+    /// filters agree, not two sensors; then a sensor pair needs one moving (non-static)
+    /// body, a solid pair one dynamic body.
+    pub(super) fn should_collide(slots: &[Slot], a: u32, b: u32) -> bool {
+        let (sa, sb) = (&slots[a as usize], &slots[b as usize]);
+        if a == b || (sa.sensor && sb.sensor) || !sa.filter.should_collide(&sb.filter) {
+            return false;
+        }
+        if sa.sensor || sb.sensor {
+            sa.kind != BodyKind::Static || sb.kind != BodyKind::Static
+        } else {
+            sa.kind == BodyKind::Dynamic || sb.kind == BodyKind::Dynamic
+        }
     }
 
     /// Broad phase: contacts for new pairs involving the proxies in the move buffer. When a
@@ -162,6 +175,7 @@ impl World {
 
     /// Makes the contact of bodies `a < b` (not touching yet).
     fn create_contact(&mut self, a: u32, b: u32) {
+        let sensor = self.slots[a as usize].sensor || self.slots[b as usize].sensor;
         let c = match self.free_contacts.last() {
             Some(&c) => c,
             None => self.contacts.len() as u32,
@@ -170,6 +184,7 @@ impl World {
             a,
             b,
             touching: false,
+            sensor,
             prev: [NONE; 2],
             next: [NONE; 2],
             active_index: NONE,
@@ -178,6 +193,7 @@ impl World {
                 a,
                 b,
                 touching: false,
+                sensor,
                 solved: NONE,
                 carried: None,
                 cache: None,
@@ -234,8 +250,17 @@ impl World {
 
     /// Destroys a contact; a touching one ends (with an end event).
     pub(super) fn destroy_contact(&mut self, c: u32) {
-        let Contact { a, b, touching, .. } = self.contacts[c as usize];
-        if touching {
+        let Contact {
+            a,
+            b,
+            touching,
+            sensor,
+            ..
+        } = self.contacts[c as usize];
+        if touching && sensor {
+            let event = self.sensor_event(a, b);
+            self.sensor_end.push(event);
+        } else if touching {
             self.end_event(a, b);
             self.touching_count -= 1;
         }
@@ -245,6 +270,19 @@ impl World {
         self.deactivate(c);
         self.contacts[c as usize].a = NONE;
         self.free_contacts.push(c);
+    }
+
+    /// The sensor event of a sensor pair.
+    fn sensor_event(&self, a: u32, b: u32) -> SensorEvent {
+        let (sensor, visitor) = if self.slots[a as usize].sensor {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        SensorEvent {
+            sensor: self.id_of(sensor),
+            visitor: self.id_of(visitor),
+        }
     }
 
     /// Records an end event for the pair of bodies `a`, `b`.
@@ -281,6 +319,23 @@ impl World {
             }
             let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+            if self.active[k].sensor {
+                // Overlap only: events, no constraint, no waking, no island.
+                let overlapping =
+                    crate::narrowphase::overlaps(&sa.shape, ba.transform, &sb.shape, bb.transform);
+                if overlapping != was_touching {
+                    self.active[k].touching = overlapping;
+                    self.contacts[c as usize].touching = overlapping;
+                    let event = self.sensor_event(a, b);
+                    if overlapping {
+                        self.sensor_begin.push(event);
+                    } else {
+                        self.sensor_end.push(event);
+                    }
+                }
+                k += 1;
+                continue;
+            }
             let contact = &mut self.active[k];
             let recycled = contact
                 .cache
@@ -388,7 +443,10 @@ impl World {
             if awake != (contact.active_index != NONE) {
                 return Err("contact active without an awake body, or inactive with one");
             }
-            touching += usize::from(contact.touching);
+            touching += usize::from(contact.touching && !contact.sensor);
+            if sim.sensor != contact.sensor {
+                return Err("sensor flag out of step");
+            }
             for (side, s) in [a, b].into_iter().enumerate() {
                 let edge = (c as u32) << 1 | side as u32;
                 let mut e = self.slots[s as usize].contact_head;

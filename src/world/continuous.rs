@@ -59,7 +59,8 @@ impl World {
             // Static and kinematic shapes always; dynamic ones only for a bullet, and
             // never another bullet (Box2D's rule).
             let dynamic_skipped = other.kind == BodyKind::Dynamic && (!slot.bullet || other.bullet);
-            let skip = o == s || dynamic_skipped;
+            let skip =
+                o == s || dynamic_skipped || other.sensor || !slot.filter.should_collide(&other.filter);
             if skip {
                 return Visit::Continue;
             }

@@ -77,12 +77,13 @@ mod sleep;
 
 use alloc::vec::Vec;
 
+use crate::cast::{CastOutput, CastShape};
 use crate::geometry::Shape;
 use crate::math::{Aabb, Ray, Rot, Transform, Vec2};
 use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
 use crate::raycast::RayHit;
 use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
-use crate::tree::{DynamicTree, ProxyId, Visit};
+use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
 use contacts::{Contact, ContactSim};
 use pairs::{pair_key, PairTable};
@@ -162,6 +163,15 @@ pub struct BodyDef {
     pub material: Material,
     /// Free for the caller; returned by queries and events through [`World::user_data`].
     pub user_data: u64,
+    /// Collision filtering (category, mask, group; Box2D's meaning, see [`Filter`]).
+    pub filter: Filter,
+    /// Linear damping rate (1/s, ≥ 0; default 0): velocity shrinks by `1 / (1 + h·rate)`
+    /// per sub-step `h`.
+    pub linear_damping: f32,
+    /// Angular damping rate (1/s, ≥ 0; default 0).
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body (default 1; dynamic bodies only).
+    pub gravity_scale: f32,
     /// Whether the body may fall asleep (default true). See [`World::set_sleep_enabled`].
     pub enable_sleep: bool,
     /// Whether the body starts awake (default true). A body added asleep forms a sleeping
@@ -172,11 +182,20 @@ pub struct BodyDef {
     /// against static and kinematic ones (default false; Box2D's `isBullet`). Costs a
     /// time-of-impact sweep against each nearby body whenever the body moves fast.
     pub bullet: bool,
+    /// A dynamic body that never rotates (infinite rotational inertia; default false).
+    pub fixed_rotation: bool,
+    /// A sensor: reports overlap begin/end with other bodies ([`World::sensor_begin_events`])
+    /// and never collides (default false). Sensors do not detect other sensors, take part
+    /// in no island and are skipped by the continuous phase and by ray and shape queries
+    /// unless asked for. The shape must have an area (a segment cannot be a sensor). Fixed
+    /// at creation.
+    pub sensor: bool,
 }
 
 impl BodyDef {
-    /// A definition with zero velocity, the default material, no user data, awake, allowed
-    /// to sleep, not a bullet.
+    /// A definition with zero velocity, the default material, no user data, the default
+    /// filter, no damping, gravity scale 1, awake, allowed to sleep, not a bullet, free to
+    /// rotate, not a sensor.
     #[must_use]
     pub fn new(kind: BodyKind, transform: Transform, shape: Shape) -> BodyDef {
         BodyDef {
@@ -187,9 +206,15 @@ impl BodyDef {
             shape,
             material: Material::default(),
             user_data: 0,
+            filter: Filter::DEFAULT,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
             enable_sleep: true,
             awake: true,
             bullet: false,
+            fixed_rotation: false,
+            sensor: false,
         }
     }
 }
@@ -214,6 +239,54 @@ pub struct ContactEvent {
     pub body_b: BodyId,
     /// For begin events, the first manifold (normal from A to B); zeroed for end events.
     pub manifold: Manifold,
+}
+
+/// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SensorEvent {
+    /// The sensor body.
+    pub sensor: BodyId,
+    /// The body that entered or left it.
+    pub visitor: BodyId,
+}
+
+/// Which bodies a world query considers: those whose filter category is in `mask`, except
+/// the bodies in `ignore`; sensors only when `sensors` is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryFilter<'a> {
+    /// Category mask: a body is considered when `category_bits & mask != 0`.
+    pub mask: u64,
+    /// Bodies never reported (e.g. the querying character itself).
+    pub ignore: &'a [BodyId],
+    /// Whether sensor bodies are reported.
+    pub sensors: bool,
+}
+
+impl QueryFilter<'_> {
+    /// Every non-sensor body.
+    pub const ALL: QueryFilter<'static> = QueryFilter {
+        mask: u64::MAX,
+        ignore: &[],
+        sensors: false,
+    };
+}
+
+impl Default for QueryFilter<'_> {
+    fn default() -> Self {
+        QueryFilter::ALL
+    }
+}
+
+/// The first hit of [`World::cast_shape`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldCastHit {
+    /// The body hit.
+    pub body: BodyId,
+    /// Fraction of the translation, world point on the moving shape, unit normal from the
+    /// moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
+    pub output: CastOutput,
 }
 
 /// The closest hit of [`World::ray_cast`].
@@ -247,6 +320,9 @@ struct Slot {
     sleep_time: f32,
     enable_sleep: bool,
     bullet: bool,
+    filter: Filter,
+    sensor: bool,
+    fixed_rotation: bool,
     /// First edge of the body's contact list (`contact << 1 | side`), or `NONE`.
     contact_head: u32,
 }
@@ -329,6 +405,8 @@ pub struct World {
     fast: Vec<u32>,
     begin: Vec<ContactEvent>,
     end: Vec<ContactEvent>,
+    sensor_begin: Vec<SensorEvent>,
+    sensor_end: Vec<SensorEvent>,
     last_dt: f32,
     recycle_distance: f32,
     sleep_enabled: bool,
@@ -392,6 +470,8 @@ impl World {
             fast: Vec::new(),
             begin: Vec::new(),
             end: Vec::new(),
+            sensor_begin: Vec::new(),
+            sensor_end: Vec::new(),
             last_dt: 1.0 / 60.0,
             recycle_distance: CONTACT_RECYCLE_DISTANCE,
             sleep_enabled: true,
@@ -462,7 +542,14 @@ impl World {
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, SolverError> {
         let m = def.material;
         let material_ok = non_negative(m.friction) && non_negative(m.restitution) && non_negative(m.density);
-        if !material_ok || !def.linear_velocity.is_finite() || !def.angular_velocity.is_finite() {
+        let motion_ok = def.linear_velocity.is_finite()
+            && def.angular_velocity.is_finite()
+            && non_negative(def.linear_damping)
+            && non_negative(def.angular_damping)
+            && def.gravity_scale.is_finite();
+        // A sensor needs an area to be inside of (a segment has none).
+        let sensor_ok = !def.sensor || positive(def.shape.mass(1.0).mass);
+        if !material_ok || !motion_ok || !sensor_ok {
             return Err(SolverError::InvalidInput);
         }
         let xf = def.transform;
@@ -476,6 +563,15 @@ impl World {
                 b
             }
         };
+        if def.kind == BodyKind::Dynamic {
+            body.linear_damping = def.linear_damping;
+            body.angular_damping = def.angular_damping;
+            body.gravity_scale = def.gravity_scale;
+            if def.fixed_rotation {
+                body.inv_inertia = 0.0;
+                body.angular_velocity = 0.0;
+            }
+        }
         if !body.is_valid() {
             return Err(SolverError::InvalidInput);
         }
@@ -495,12 +591,13 @@ impl World {
         };
         let proxy = self
             .tree
-            .create_proxy(Self::proxy_box(&def.shape, xf), 1, u64::from(index))
+            .create_proxy(
+                Self::proxy_box(&def.shape, xf),
+                def.filter.category_bits,
+                u64::from(index),
+            )
             .map_err(|_| SolverError::InvalidInput)?;
         self.move_buffer.push(proxy);
-        if def.kind == BodyKind::Static {
-            body.gravity_scale = 0.0;
-        }
         let generation = self
             .slots
             .get(index as usize)
@@ -520,6 +617,9 @@ impl World {
             sleep_time: 0.0,
             enable_sleep: def.enable_sleep,
             bullet: def.bullet && def.kind == BodyKind::Dynamic,
+            filter: def.filter,
+            sensor: def.sensor,
+            fixed_rotation: def.fixed_rotation && def.kind == BodyKind::Dynamic,
             contact_head: NONE,
         };
         // Cannot fail: the proxy was just created.
@@ -556,7 +656,7 @@ impl World {
         while self.slots[i].contact_head != NONE {
             let c = self.slots[i].contact_head >> 1;
             let other = self.contacts[c as usize].other(i as u32);
-            if self.contacts[c as usize].touching {
+            if self.contacts[c as usize].touching && !self.contacts[c as usize].sensor {
                 self.wake_body(other);
             }
             self.destroy_contact(c);
@@ -650,6 +750,8 @@ impl World {
         }
         self.begin.clear();
         self.end.clear();
+        self.sensor_begin.clear();
+        self.sensor_end.clear();
         self.last_dt = dt;
         self.update_pairs();
         self.update_contacts();
@@ -736,7 +838,9 @@ impl World {
         let inv_dt = 1.0 / dt;
         let sleepy = self.sleep_enabled;
         for (k, &s) in self.awake.iter().enumerate() {
-            let b = self.solver_bodies[k + 1];
+            let mut b = self.solver_bodies[k + 1];
+            b.force = Vec2::ZERO;
+            b.torque = 0.0;
             let i = s as usize;
             self.bodies[i] = b;
             let slot = &mut self.slots[i];
@@ -750,6 +854,7 @@ impl World {
                 let motion = moved.max(speed * dt);
                 fast = self.continuous_enabled
                     && slot.kind == BodyKind::Dynamic
+                    && !slot.sensor
                     && motion > CONTINUOUS_SAFETY_FACTOR * slot.min_extent;
             } else {
                 slot.sleep_time += dt;
@@ -800,35 +905,329 @@ impl World {
             }))
     }
 
-    /// Closest body hit by the ray from `origin` along `translation` (a ray starting inside a
-    /// shape does not hit it). `None` for no hit or non-finite input.
+    /// Whether body slot `i` passes a query filter.
+    fn passes(&self, i: usize, filter: &QueryFilter<'_>) -> bool {
+        let slot = &self.slots[i];
+        slot.filter.category_bits & filter.mask != 0
+            && (filter.sensors || !slot.sensor)
+            && !filter
+                .ignore
+                .iter()
+                .any(|id| id.index as usize == i && id.generation == slot.generation)
+    }
+
+    /// The shape and pose of the body behind a proxy's user data, if it passes `filter`.
+    fn filtered(&self, user: u64, filter: &QueryFilter<'_>) -> Option<(&Shape, Transform)> {
+        let i = user as usize;
+        self.passes(i, filter)
+            .then(|| (&self.slots[i].shape, self.bodies[i].transform))
+    }
+
+    /// Closest non-sensor body hit by the ray from `origin` along `translation` (a ray
+    /// starting inside a shape does not hit it). `None` for no hit or non-finite input.
+    /// [`World::ray_cast_filtered`] with [`QueryFilter::ALL`].
     #[must_use]
     pub fn ray_cast(&self, origin: Vec2, translation: Vec2) -> Option<WorldRayHit> {
+        self.ray_cast_filtered(origin, translation, &QueryFilter::ALL)
+    }
+
+    /// Closest body passing `filter` hit by the ray from `origin` along `translation`
+    /// (world frame; the hit's fraction is of `translation`, its normal points out of the
+    /// body). `None` for no hit or non-finite input.
+    #[must_use]
+    pub fn ray_cast_filtered(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter<'_>,
+    ) -> Option<WorldRayHit> {
         let ray = Ray::new(origin, translation);
         self.tree
-            .ray_cast_closest(&ray, u64::MAX, |_, user| {
-                let i = user as usize;
-                Some((&self.slots[i].shape, self.bodies[i].transform))
-            })
+            .ray_cast_closest(&ray, filter.mask, |_, user| self.filtered(user, filter))
             .map(|h| WorldRayHit {
                 body: self.id_of(h.user_data as u32),
                 hit: h.hit,
             })
     }
 
-    /// Calls `f(body)` for every body whose shape overlaps `aabb` (exact test, not just the
-    /// fat box); `f` returns `false` to stop. Nothing is reported for an invalid box.
-    pub fn query_aabb(&self, aabb: Aabb, mut f: impl FnMut(BodyId) -> bool) {
-        self.tree.query(aabb, u64::MAX, |_, user| {
-            let i = user as usize;
-            if overlaps_aabb_shape(aabb, &self.slots[i].shape, self.bodies[i].transform)
-                && !f(self.id_of(i as u32))
-            {
-                Visit::Stop
-            } else {
-                Visit::Continue
+    /// Every body passing `filter` that the ray from `origin` along `translation` hits, in no
+    /// particular order, as `f(hit)`; `f` returns [`Visit::Continue`] for more,
+    /// [`Visit::Clip`] with the hit's fraction to keep only nearer hits from then on, or
+    /// [`Visit::Stop`]. A body is reported once, at its entry point.
+    pub fn ray_cast_all(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter<'_>,
+        mut f: impl FnMut(WorldRayHit) -> Visit,
+    ) {
+        let ray = Ray::new(origin, translation);
+        self.tree.ray_cast(&ray, filter.mask, |clipped, _, user| {
+            let Some((shape, xf)) = self.filtered(user, filter) else {
+                return Visit::Continue;
+            };
+            match crate::raycast::ray_cast(shape, xf, clipped) {
+                Some(hit) => f(WorldRayHit {
+                    body: self.id_of(user as u32),
+                    hit,
+                }),
+                None => Visit::Continue,
             }
         });
+    }
+
+    /// Calls `f(body)` for every non-sensor body whose shape overlaps `aabb` (exact test,
+    /// not just the fat box); `f` returns `false` to stop. Nothing is reported for an invalid
+    /// box. [`World::query_aabb_filtered`] with [`QueryFilter::ALL`].
+    pub fn query_aabb(&self, aabb: Aabb, f: impl FnMut(BodyId) -> bool) {
+        self.query_aabb_filtered(aabb, &QueryFilter::ALL, f);
+    }
+
+    /// [`World::query_aabb`] for the bodies passing `filter`.
+    pub fn query_aabb_filtered(
+        &self,
+        aabb: Aabb,
+        filter: &QueryFilter<'_>,
+        mut f: impl FnMut(BodyId) -> bool,
+    ) {
+        self.tree
+            .query(aabb, filter.mask, |_, user| match self.filtered(user, filter) {
+                Some((shape, xf)) if overlaps_aabb_shape(aabb, shape, xf) && !f(self.id_of(user as u32)) => {
+                    Visit::Stop
+                }
+                _ => Visit::Continue,
+            });
+    }
+
+    /// Calls `f(body)` for every body passing `filter` whose shape overlaps or touches
+    /// `shape` placed at `xf` (exact); `f` returns `false` to stop.
+    pub fn overlap_shape(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        filter: &QueryFilter<'_>,
+        mut f: impl FnMut(BodyId) -> bool,
+    ) {
+        for (_, user) in self
+            .tree
+            .overlapping(shape, xf, filter.mask, |_, user| self.filtered(user, filter))
+        {
+            if !f(self.id_of(user as u32)) {
+                break;
+            }
+        }
+    }
+
+    /// The first body passing `filter` that `shape`, starting at `xf`, touches as it
+    /// translates by `translation` (world frame), or `None`. A start in overlap reports
+    /// that body with state `Overlapping` at fraction 0 ([`DynamicTree::cast_closest`]'s
+    /// rules; the normal points from the moving shape to the body).
+    #[must_use]
+    pub fn cast_shape(
+        &self,
+        shape: &Shape,
+        xf: Transform,
+        translation: Vec2,
+        filter: &QueryFilter<'_>,
+    ) -> Option<WorldCastHit> {
+        let moving = CastShape {
+            shape,
+            xf,
+            translation,
+        };
+        self.tree
+            .cast_closest(&moving, 0.0, filter.mask, |_, user| self.filtered(user, filter))
+            .map(|h| WorldCastHit {
+                body: self.id_of(h.user_data as u32),
+                output: h.output,
+            })
+    }
+
+    /// The broad-phase tree, for queries the world does not wrap: proxy user data are body
+    /// slot indices ([`BodyId::index`]), category bits the bodies' filter categories. The
+    /// world owns it (it is the only mover, so its moved marks are the world's move
+    /// buffer), which is why a caller's own tree cannot serve as the world's: add static
+    /// level geometry to the world as static bodies and query it through the world.
+    #[must_use]
+    pub fn tree(&self) -> &DynamicTree<Vec<crate::tree::TreeNode>> {
+        &self.tree
+    }
+
+    /// Sensor overlaps that began during the last step.
+    #[must_use]
+    pub fn sensor_begin_events(&self) -> &[SensorEvent] {
+        &self.sensor_begin
+    }
+
+    /// Sensor overlaps that ended during the last step, or because a body was removed since.
+    #[must_use]
+    pub fn sensor_end_events(&self) -> &[SensorEvent] {
+        &self.sensor_end
+    }
+
+    /// Whether the body is a sensor.
+    pub fn is_sensor(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].sensor)
+    }
+
+    /// A dynamic body's slot after validating `values` are finite, waking it; `None` for
+    /// static and kinematic bodies (forces do not move them).
+    fn dynamic_for_force(&mut self, id: BodyId, values: &[f32]) -> Result<Option<usize>, SolverError> {
+        let i = self.slot(id)?;
+        if !values.iter().all(|v| v.is_finite()) {
+            return Err(SolverError::InvalidInput);
+        }
+        if self.slots[i].kind != BodyKind::Dynamic {
+            return Ok(None);
+        }
+        self.wake_body(i as u32);
+        Ok(Some(i))
+    }
+
+    /// Applies a world force (N) at world point `point` for the next step (forces add up
+    /// until the step, which applies them in every sub-step and then clears them); off the
+    /// centre of mass it adds the torque `(point − centre) × force`. Wakes the body. Ignored
+    /// for static and kinematic bodies; non-finite input is [`SolverError::InvalidInput`].
+    pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[force.x, force.y, point.x, point.y])? {
+            let b = &mut self.bodies[i];
+            b.force += force;
+            b.torque += (point - b.center()).cross(force);
+        }
+        Ok(())
+    }
+
+    /// [`World::apply_force`] at the centre of mass (no torque).
+    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[force.x, force.y])? {
+            self.bodies[i].force += force;
+        }
+        Ok(())
+    }
+
+    /// Applies a torque (N·m, counter-clockwise positive) for the next step, as
+    /// [`World::apply_force`].
+    pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[torque])? {
+            self.bodies[i].torque += torque;
+        }
+        Ok(())
+    }
+
+    /// Applies a linear impulse (N·s) at world point `point` now: the velocity changes by
+    /// `impulse / m` and the angular velocity by `(point − centre) × impulse / I`. Wakes the
+    /// body; ignored for static and kinematic bodies.
+    pub fn apply_linear_impulse(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[impulse.x, impulse.y, point.x, point.y])? {
+            let b = &mut self.bodies[i];
+            b.linear_velocity += impulse * b.inv_mass;
+            b.angular_velocity += b.inv_inertia * (point - b.center()).cross(impulse);
+        }
+        Ok(())
+    }
+
+    /// [`World::apply_linear_impulse`] at the centre of mass.
+    pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[impulse.x, impulse.y])? {
+            let b = &mut self.bodies[i];
+            b.linear_velocity += impulse * b.inv_mass;
+        }
+        Ok(())
+    }
+
+    /// Applies an angular impulse (N·m·s): the angular velocity changes by `impulse / I`.
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[impulse])? {
+            let b = &mut self.bodies[i];
+            b.angular_velocity += b.inv_inertia * impulse;
+        }
+        Ok(())
+    }
+
+    /// Sets the linear and angular damping rates (1/s, ≥ 0) of a dynamic body (ignored for
+    /// other kinds).
+    pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        if !(non_negative(linear) && non_negative(angular)) {
+            return Err(SolverError::InvalidInput);
+        }
+        if self.slots[i].kind == BodyKind::Dynamic {
+            self.bodies[i].linear_damping = linear;
+            self.bodies[i].angular_damping = angular;
+        }
+        Ok(())
+    }
+
+    /// Sets the gravity scale of a dynamic body (finite; ignored for other kinds). Wakes it.
+    pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        if !scale.is_finite() {
+            return Err(SolverError::InvalidInput);
+        }
+        if self.slots[i].kind == BodyKind::Dynamic {
+            self.wake_body(i as u32);
+            self.bodies[i].gravity_scale = scale;
+        }
+        Ok(())
+    }
+
+    /// Stops (`true`) or frees (`false`) the rotation of a dynamic body: fixed, it has
+    /// infinite rotational inertia and zero angular velocity (ignored for other kinds).
+    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        if self.slots[i].kind != BodyKind::Dynamic {
+            return Ok(());
+        }
+        self.wake_body(i as u32);
+        self.slots[i].fixed_rotation = fixed;
+        let inertia = self.slots[i]
+            .shape
+            .mass(self.slots[i].material.density)
+            .rotational_inertia;
+        let b = &mut self.bodies[i];
+        if fixed {
+            b.inv_inertia = 0.0;
+            b.angular_velocity = 0.0;
+        } else {
+            b.inv_inertia = if positive(inertia) { 1.0 / inertia } else { 0.0 };
+        }
+        Ok(())
+    }
+
+    /// Whether the body's rotation is fixed.
+    pub fn fixed_rotation(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].fixed_rotation)
+    }
+
+    /// The body's collision filter.
+    pub fn filter(&self, id: BodyId) -> Result<Filter, SolverError> {
+        self.slot(id).map(|i| self.slots[i].filter)
+    }
+
+    /// Replaces the body's collision filter. Its contacts end (with end events) and are found
+    /// again by the next step's broad phase under the new filter (Box2D's behaviour). Wakes
+    /// the body and what it touched.
+    pub fn set_filter(&mut self, id: BodyId, filter: Filter) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        self.wake_body(i as u32);
+        self.wake_touching(i as u32);
+        while self.slots[i].contact_head != NONE {
+            let c = self.slots[i].contact_head >> 1;
+            self.destroy_contact(c);
+        }
+        self.slots[i].filter = filter;
+        let proxy = self.slots[i].proxy;
+        // Cannot fail: the proxy is live.
+        let _ = self.tree.set_category_bits(proxy, filter.category_bits);
+        self.move_buffer.push(proxy);
+        // The tree reports a proxy to the broad phase only with its moved mark set.
+        let _ = self.tree.touch_proxy(proxy);
+        Ok(())
     }
 
     /// Sets the contact recycling distance (m; default [`CONTACT_RECYCLE_DISTANCE`]); 0

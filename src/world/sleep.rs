@@ -88,7 +88,7 @@ impl World {
         while e != NONE {
             let contact = self.contacts[(e >> 1) as usize];
             e = contact.next[(e & 1) as usize];
-            if contact.touching {
+            if contact.touching && !contact.sensor {
                 self.wake_body(contact.other(s));
             }
         }
@@ -181,7 +181,11 @@ impl World {
                 let contact = self.contacts[(e >> 1) as usize];
                 e = contact.next[(e & 1) as usize];
                 let o = contact.other(s);
-                if contact.touching && self.slots[o as usize].awake_index != NONE && seen.insert(o) {
+                if contact.touching
+                    && !contact.sensor
+                    && self.slots[o as usize].awake_index != NONE
+                    && seen.insert(o)
+                {
                     group.push(o);
                 }
             }
