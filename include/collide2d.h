@@ -724,16 +724,6 @@ typedef struct c2d_WorldRayHit {
 // Callback for `c2d_world_query_aabb`: return false to stop.
 typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
 
-// Surface and mass material of a body's shape.
-typedef struct c2d_Material {
-  // Mass per unit area (kg/m²); must be positive for dynamic bodies.
-  float density;
-  // Coulomb friction coefficient, ≥ 0.
-  float friction;
-  // Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
-  float restitution;
-} c2d_Material;
-
 // Collision filtering, with Box2D's meaning. A shape belongs to the categories in
 // `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
 // each one's mask accepts the other's categories, unless they share a non-zero
@@ -764,6 +754,24 @@ typedef struct c2d_SensorEvent {
   struct c2d_BodyId visitor;
 } c2d_SensorEvent;
 
+// Which bodies a filtered world query considers (Rust: [`QueryFilter`]): those whose
+// filter category is in `mask`, except the `ignore_count` bodies at `ignore` (NULL with
+// 0); sensor bodies only when `sensors` is non-zero.
+typedef struct c2d_WorldQueryFilter {
+  // Category mask.
+  uint64_t mask;
+  // Bodies never reported; NULL when `ignore_count` is 0.
+  const struct c2d_BodyId *ignore;
+  // Number of bodies at `ignore`.
+  size_t ignore_count;
+  // Non-zero: sensor bodies are reported too.
+  uint32_t sensors;
+} c2d_WorldQueryFilter;
+
+// Callback for `c2d_world_ray_cast_all`: return 0 to stop, the hit's fraction to keep
+// only nearer hits from then on, or 1 (or any value outside (0, 1)) to go on.
+typedef float (*c2d_WorldRayCallback)(const struct c2d_WorldRayHit *hit, void *context);
+
 // The first hit of [`World::cast_shape`].
 typedef struct c2d_WorldCastHit {
   // The body hit.
@@ -772,6 +780,16 @@ typedef struct c2d_WorldCastHit {
   // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
   struct c2d_CastOutput output;
 } c2d_WorldCastHit;
+
+// Surface and mass material of a body's shape.
+typedef struct c2d_Material {
+  // Mass per unit area (kg/m²); must be positive for dynamic bodies.
+  float density;
+  // Coulomb friction coefficient, ≥ 0.
+  float friction;
+  // Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
+  float restitution;
+} c2d_Material;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1621,6 +1639,188 @@ c2d_Status c2d_body_def(uint32_t kind,
                         const struct c2d_Transform *xf,
                         const c2d_Shape *shape,
                         c2d_BodyDef *out);
+
+// Writes whether the body is awake (static bodies never are).
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_is_awake(const struct c2d_World *world, struct c2d_BodyId id, bool *out);
+
+// Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_awake(struct c2d_World *world, struct c2d_BodyId id, bool awake);
+
+// Allows or forbids sleeping for the whole world (forbidding wakes everything).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_sleep_enabled(struct c2d_World *world, bool enabled);
+
+// Allows or forbids sleeping for one body.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_body_sleep_enabled(struct c2d_World *world,
+                                            struct c2d_BodyId id,
+                                            bool enabled);
+
+// Turns the continuous phase on or off (default on).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_continuous_enabled(struct c2d_World *world, bool enabled);
+
+// Marks a dynamic body as a bullet (swept against dynamic bodies too).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_bullet(struct c2d_World *world, struct c2d_BodyId id, bool bullet);
+
+// Writes the number of awake (kinematic and dynamic) bodies.
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_awake_body_count(const struct c2d_World *world, uint32_t *out);
+
+// Applies a world force (N) at world point `*point` for the next step (dynamic bodies;
+// wakes the body). `point` NULL: at the centre of mass.
+//
+// # Safety
+// `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
+c2d_Status c2d_world_apply_force(struct c2d_World *world,
+                                 struct c2d_BodyId id,
+                                 const struct c2d_Vec2 *force,
+                                 const struct c2d_Vec2 *point);
+
+// Applies a torque (N·m, counter-clockwise positive) for the next step.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_apply_torque(struct c2d_World *world, struct c2d_BodyId id, float torque);
+
+// Applies a linear impulse (N·s) at world point `*point` now (`point` NULL: at the centre).
+//
+// # Safety
+// `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
+c2d_Status c2d_world_apply_linear_impulse(struct c2d_World *world,
+                                          struct c2d_BodyId id,
+                                          const struct c2d_Vec2 *impulse,
+                                          const struct c2d_Vec2 *point);
+
+// Applies an angular impulse (N·m·s) now.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_apply_angular_impulse(struct c2d_World *world,
+                                           struct c2d_BodyId id,
+                                           float impulse);
+
+// Sets a dynamic body's linear and angular damping rates (1/s, ≥ 0).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_damping(struct c2d_World *world,
+                                 struct c2d_BodyId id,
+                                 float linear,
+                                 float angular);
+
+// Sets a dynamic body's gravity scale (finite).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_gravity_scale(struct c2d_World *world, struct c2d_BodyId id, float scale);
+
+// Fixes (`true`) or frees a dynamic body's rotation.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_fixed_rotation(struct c2d_World *world, struct c2d_BodyId id, bool fixed);
+
+// Replaces a body's collision filter (its contacts end and are found again next step).
+//
+// # Safety
+// `world` NULL or live; `filter` NULL or readable.
+c2d_Status c2d_world_set_filter(struct c2d_World *world,
+                                struct c2d_BodyId id,
+                                const struct c2d_Filter *filter);
+
+// Writes whether shapes with filters `*a` and `*b` collide (Box2D's rule; for the tree
+// alone as for the world).
+//
+// # Safety
+// `a`, `b` NULL or readable; `out` NULL or writable.
+c2d_Status c2d_filter_should_collide(const struct c2d_Filter *a,
+                                     const struct c2d_Filter *b,
+                                     bool *out);
+
+// The last step's sensor-overlap begin events, copied as in `c2d_world_begin_events`.
+//
+// # Safety
+// As `c2d_world_begin_events`.
+c2d_Status c2d_world_sensor_begin_events(const struct c2d_World *world,
+                                         struct c2d_SensorEvent *buffer,
+                                         size_t capacity,
+                                         size_t *out_count);
+
+// The last step's sensor-overlap end events (and those of bodies removed since).
+//
+// # Safety
+// As `c2d_world_begin_events`.
+c2d_Status c2d_world_sensor_end_events(const struct c2d_World *world,
+                                       struct c2d_SensorEvent *buffer,
+                                       size_t capacity,
+                                       size_t *out_count);
+
+// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
+//
+// # Safety
+// `world` NULL or live; other pointers NULL or valid (see `c2d_WorldQueryFilter`).
+c2d_Status c2d_world_ray_cast_filtered(const struct c2d_World *world,
+                                       const struct c2d_Vec2 *origin,
+                                       const struct c2d_Vec2 *translation,
+                                       const struct c2d_WorldQueryFilter *filter,
+                                       bool *out_hit,
+                                       struct c2d_WorldRayHit *out);
+
+// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
+// no particular order.
+//
+// # Safety
+// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_ray_cast_all(const struct c2d_World *world,
+                                  const struct c2d_Vec2 *origin,
+                                  const struct c2d_Vec2 *translation,
+                                  const struct c2d_WorldQueryFilter *filter,
+                                  c2d_WorldRayCallback callback,
+                                  void *context);
+
+// Calls `callback(body, context)` for every body passing `*filter` whose shape overlaps or
+// touches `*shape` at `*xf`; the callback returns false to stop.
+//
+// # Safety
+// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_overlap_shape(const struct c2d_World *world,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   const struct c2d_WorldQueryFilter *filter,
+                                   c2d_WorldQueryCallback callback,
+                                   void *context);
+
+// The first body passing `*filter` that `*shape`, starting at `*xf`, touches as it moves by
+// `*translation`. Writes whether there was one to `*out_hit`, and the hit to `*out` when
+// there was.
+//
+// # Safety
+// `world` NULL or live; pointers NULL or valid.
+c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
+                                const c2d_Shape *shape,
+                                const struct c2d_Transform *xf,
+                                const struct c2d_Vec2 *translation,
+                                const struct c2d_WorldQueryFilter *filter,
+                                bool *out_hit,
+                                struct c2d_WorldCastHit *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1104,3 +1104,159 @@ fn hand_filled_polygons_are_checked_on_entry() {
         c2d_tree_free(tree);
     }
 }
+
+/// `c_examples/world_features.c` against the same scene through the Rust API, line by line.
+#[test]
+fn c_world_features_print_what_rust_computes() {
+    let printed = build_and_run("world_features.c", "cc", "-std=c11");
+    let mut out = Vec::new();
+    let mut w = World::default();
+    let add = |w: &mut World, kind, x: f32, y: f32, shape: Shape| {
+        w.add_body(&BodyDef::new(
+            kind,
+            Transform::from_translation(Vec2::new(x, y)),
+            shape,
+        ))
+        .unwrap()
+    };
+    let boxed = |hx, hy| Shape::Polygon(Polygon::make_box(hx, hy).unwrap());
+    let ball = Shape::circle(0.25);
+    let step = |w: &mut World| w.step(1.0 / 60.0, 4).unwrap();
+    add(&mut w, BodyKind::Static, 0.0, -0.5, boxed(20.0, 0.5));
+    let low = add(&mut w, BodyKind::Dynamic, 0.0, 0.5, boxed(0.5, 0.5));
+    let high = add(&mut w, BodyKind::Dynamic, 0.0, 1.5, boxed(0.5, 0.5));
+    for _ in 0..240 {
+        step(&mut w);
+    }
+    out.push(format!(
+        "asleep awake_count {} high_awake {}",
+        w.awake_body_count(),
+        w.is_awake(high).unwrap() as u8
+    ));
+    w.apply_force_to_center(high, Vec2::new(5.0, 0.0)).unwrap();
+    out.push(format!("force wakes island {}", w.is_awake(low).unwrap() as u8));
+    w.set_awake(low, false).unwrap();
+    out.push(format!("set_awake false awake_count {}", w.awake_body_count()));
+    let free_box = add(&mut w, BodyKind::Dynamic, 10.0, 10.0, boxed(0.5, 0.5));
+    w.apply_linear_impulse_to_center(free_box, Vec2::new(2.0, 0.0))
+        .unwrap();
+    w.set_gravity_scale(free_box, 0.0).unwrap();
+    out.push(format!(
+        "impulse vx {:.6}",
+        w.body(free_box).unwrap().linear_velocity.x
+    ));
+    let mut zone = BodyDef::new(
+        BodyKind::Static,
+        Transform::from_translation(Vec2::new(-5.0, 3.0)),
+        boxed(1.0, 1.0),
+    );
+    zone.sensor = true;
+    w.add_body(&zone).unwrap();
+    add(&mut w, BodyKind::Dynamic, -5.0, 6.0, ball);
+    let (mut begins, mut ends) = (0, 0);
+    for _ in 0..90 {
+        step(&mut w);
+        begins += w.sensor_begin_events().len();
+        ends += w.sensor_end_events().len();
+    }
+    out.push(format!("sensor begins {begins} ends {ends}"));
+    let mut g = BodyDef::new(
+        BodyKind::Dynamic,
+        Transform::from_translation(Vec2::new(5.0, 0.5)),
+        boxed(0.5, 0.5),
+    );
+    g.filter.mask_bits = !1;
+    g.filter.category_bits = 2;
+    let ghost = w.add_body(&g).unwrap();
+    for _ in 0..60 {
+        step(&mut w);
+    }
+    out.push(format!(
+        "ghost below ground {}",
+        (w.transform(ghost).unwrap().p.y < -1.0) as u8
+    ));
+    out.push(format!(
+        "filter collide {}",
+        g.filter.should_collide(&Filter::DEFAULT) as u8
+    ));
+    let (origin, along) = (Vec2::new(-15.0, 0.5), Vec2::new(30.0, 0.0));
+    let hit = w.ray_cast_filtered(origin, along, &QueryFilter::ALL);
+    out.push(format!(
+        "ray hit {} body {} fraction {:.6}",
+        hit.is_some() as u8,
+        hit.map_or(0, |h| h.body.index),
+        hit.map_or(0.0, |h| h.hit.fraction)
+    ));
+    let ignoring = w.ray_cast_filtered(
+        origin,
+        along,
+        &QueryFilter {
+            ignore: &[low],
+            ..QueryFilter::ALL
+        },
+    );
+    out.push(format!("ray ignoring low hit {}", ignoring.is_some() as u8));
+    let mut hits = 0;
+    w.ray_cast_all(origin, along, &QueryFilter::ALL, |_| {
+        hits += 1;
+        Visit::Continue
+    });
+    out.push(format!("ray all hits {hits}"));
+    let mut overlapping = 0;
+    w.overlap_shape(
+        &boxed(1.0, 1.0),
+        Transform::from_translation(Vec2::new(0.0, 1.0)),
+        &QueryFilter::ALL,
+        |_| {
+            overlapping += 1;
+            true
+        },
+    );
+    out.push(format!("overlap bodies {overlapping}"));
+    let cast = w.cast_shape(
+        &ball,
+        Transform::from_translation(Vec2::new(0.0, 6.0)),
+        Vec2::new(0.0, -10.0),
+        &QueryFilter::ALL,
+    );
+    out.push(format!(
+        "cast hit {} body {} fraction {:.5}",
+        cast.is_some() as u8,
+        cast.map_or(0, |h| h.body.index),
+        cast.map_or(0.0, |h| h.output.fraction)
+    ));
+    add(&mut w, BodyKind::Static, 30.0, 3.0, boxed(0.05, 3.0));
+    let shot = add(&mut w, BodyKind::Dynamic, 20.0, 3.0, ball);
+    w.set_velocity(shot, Vec2::new(300.0, 0.0), 0.0).unwrap();
+    w.set_bullet(shot, true).unwrap();
+    for _ in 0..30 {
+        step(&mut w);
+    }
+    out.push(format!(
+        "shot stopped before wall {}",
+        (w.transform(shot).unwrap().p.x < 30.0) as u8
+    ));
+    out.push(format!("nan force status {}", Status::InvalidInput as u32));
+    out.push(format!("stale set_awake status {}", Status::InvalidBody as u32));
+    out.push(format!(
+        "null filter ignore status {}",
+        Status::NullPointer as u32
+    ));
+    let expected = out.join("\n") + "\n";
+    assert_eq!(printed, expected);
+    // The scene itself says something: asleep, woken, sensed once, filtered, stopped.
+    for line in [
+        "asleep awake_count 0 high_awake 0",
+        "force wakes island 1",
+        "set_awake false awake_count 0",
+        "impulse vx 2.000000",
+        "sensor begins 1 ends 1",
+        "ghost below ground 1",
+        "filter collide 0",
+        "ray ignoring low hit 0",
+        "overlap bodies 3",
+        "shot stopped before wall 1",
+    ] {
+        assert!(printed.contains(line), "missing {line:?} in\n{printed}");
+    }
+}

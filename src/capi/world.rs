@@ -4,7 +4,10 @@ use super::status::{check_shape, read, read_shape, slice_mut, status, write, Sta
 use crate::geometry::Shape;
 use crate::math::{Aabb, Transform, Vec2};
 use crate::solver::{Body, SolverSettings};
-use crate::world::{BodyDef, BodyId, ContactEvent, World, WorldRayHit};
+use crate::tree::{Filter, Visit};
+use crate::world::{
+    BodyDef, BodyId, ContactEvent, QueryFilter, SensorEvent, World, WorldCastHit, WorldRayHit,
+};
 use alloc::boxed::Box;
 use core::ffi::c_void;
 
@@ -270,9 +273,9 @@ pub unsafe extern "C" fn c2d_world_counts(
 ///
 /// # Safety
 /// `buffer` must have room for `capacity` events; `out_count` NULL or writable.
-unsafe fn copy_events(
-    events: &[ContactEvent],
-    buffer: *mut ContactEvent,
+unsafe fn copy_events<T: Copy>(
+    events: &[T],
+    buffer: *mut T,
     capacity: usize,
     out_count: *mut usize,
 ) -> Status {
@@ -408,4 +411,508 @@ pub unsafe extern "C" fn c2d_body_def(
     };
     // SAFETY: checked by the helper; writability is the caller's contract.
     unsafe { write(out, BodyDef::new(kind, xf, s)) }
+}
+
+/// Which bodies a filtered world query considers (Rust: [`QueryFilter`]): those whose
+/// filter category is in `mask`, except the `ignore_count` bodies at `ignore` (NULL with
+/// 0); sensor bodies only when `sensors` is non-zero.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct WorldQueryFilter {
+    /// Category mask.
+    pub mask: u64,
+    /// Bodies never reported; NULL when `ignore_count` is 0.
+    pub ignore: *const BodyId,
+    /// Number of bodies at `ignore`.
+    pub ignore_count: usize,
+    /// Non-zero: sensor bodies are reported too.
+    pub sensors: u32,
+}
+
+/// Reads a query filter; NULL means every non-sensor body.
+///
+/// # Safety
+/// `p` NULL or readable; its `ignore` NULL or `ignore_count` readable ids.
+unsafe fn read_query_filter<'a>(p: *const WorldQueryFilter) -> Result<QueryFilter<'a>, Status> {
+    if p.is_null() {
+        return Ok(QueryFilter::ALL);
+    }
+    // SAFETY: non-null and readable by the caller's contract; plain data.
+    let f = unsafe { core::ptr::read_unaligned(p) };
+    let ignore: &[BodyId] = if f.ignore_count == 0 {
+        &[]
+    } else if f.ignore.is_null() {
+        return Err(Status::NullPointer);
+    } else if !f.ignore.is_aligned() {
+        return Err(Status::Misaligned);
+    } else {
+        // SAFETY: non-null, aligned, `ignore_count` readable ids by the caller's contract.
+        unsafe { core::slice::from_raw_parts(f.ignore, f.ignore_count) }
+    };
+    Ok(QueryFilter {
+        mask: f.mask,
+        ignore,
+        sensors: f.sensors != 0,
+    })
+}
+
+/// Writes whether the body is awake (static bodies never are).
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_is_awake(world: *const World, id: BodyId, out: *mut bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_ref(world) }.map(|w| w.is_awake(id)) {
+        // SAFETY: checked by the helper; writability is the caller's contract.
+        Ok(Ok(a)) => unsafe { write(out, a) },
+        Ok(Err(e)) => e.into(),
+        Err(e) => e,
+    }
+}
+
+/// Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_awake(world: *mut World, id: BodyId, awake: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_awake(id, awake)),
+        Err(e) => e,
+    }
+}
+
+/// Allows or forbids sleeping for the whole world (forbidding wakes everything).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_sleep_enabled(world: *mut World, enabled: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => {
+            w.set_sleep_enabled(enabled);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Allows or forbids sleeping for one body.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_body_sleep_enabled(
+    world: *mut World,
+    id: BodyId,
+    enabled: bool,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_body_sleep_enabled(id, enabled)),
+        Err(e) => e,
+    }
+}
+
+/// Turns the continuous phase on or off (default on).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_continuous_enabled(world: *mut World, enabled: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => {
+            w.set_continuous_enabled(enabled);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Marks a dynamic body as a bullet (swept against dynamic bodies too).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_bullet(world: *mut World, id: BodyId, bullet: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_bullet(id, bullet)),
+        Err(e) => e,
+    }
+}
+
+/// Writes the number of awake (kinematic and dynamic) bodies.
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_awake_body_count(world: *const World, out: *mut u32) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { write(out, u32::try_from(w.awake_body_count()).unwrap_or(u32::MAX)) },
+        Err(e) => e,
+    }
+}
+
+/// Applies a world force (N) at world point `*point` for the next step (dynamic bodies;
+/// wakes the body). `point` NULL: at the centre of mass.
+///
+/// # Safety
+/// `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_force(
+    world: *mut World,
+    id: BodyId,
+    force: *const Vec2,
+    point: *const Vec2,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, f) = match unsafe { (world_mut(world), read(force)) } {
+        (Ok(w), Ok(f)) => (w, f),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if point.is_null() {
+        return status(w.apply_force_to_center(id, f));
+    }
+    // SAFETY: non-null, readable by contract.
+    match unsafe { read(point) } {
+        Ok(p) => status(w.apply_force(id, f, p)),
+        Err(e) => e,
+    }
+}
+
+/// Applies a torque (N·m, counter-clockwise positive) for the next step.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_torque(world: *mut World, id: BodyId, torque: f32) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.apply_torque(id, torque)),
+        Err(e) => e,
+    }
+}
+
+/// Applies a linear impulse (N·s) at world point `*point` now (`point` NULL: at the centre).
+///
+/// # Safety
+/// `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_linear_impulse(
+    world: *mut World,
+    id: BodyId,
+    impulse: *const Vec2,
+    point: *const Vec2,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, j) = match unsafe { (world_mut(world), read(impulse)) } {
+        (Ok(w), Ok(j)) => (w, j),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if point.is_null() {
+        return status(w.apply_linear_impulse_to_center(id, j));
+    }
+    // SAFETY: non-null, readable by contract.
+    match unsafe { read(point) } {
+        Ok(p) => status(w.apply_linear_impulse(id, j, p)),
+        Err(e) => e,
+    }
+}
+
+/// Applies an angular impulse (N·m·s) now.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_angular_impulse(
+    world: *mut World,
+    id: BodyId,
+    impulse: f32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.apply_angular_impulse(id, impulse)),
+        Err(e) => e,
+    }
+}
+
+/// Sets a dynamic body's linear and angular damping rates (1/s, ≥ 0).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_damping(
+    world: *mut World,
+    id: BodyId,
+    linear: f32,
+    angular: f32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_damping(id, linear, angular)),
+        Err(e) => e,
+    }
+}
+
+/// Sets a dynamic body's gravity scale (finite).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_gravity_scale(world: *mut World, id: BodyId, scale: f32) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_gravity_scale(id, scale)),
+        Err(e) => e,
+    }
+}
+
+/// Fixes (`true`) or frees a dynamic body's rotation.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: *mut World, id: BodyId, fixed: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_fixed_rotation(id, fixed)),
+        Err(e) => e,
+    }
+}
+
+/// Replaces a body's collision filter (its contacts end and are found again next step).
+///
+/// # Safety
+/// `world` NULL or live; `filter` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_filter(
+    world: *mut World,
+    id: BodyId,
+    filter: *const Filter,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { (world_mut(world), read(filter)) } {
+        (Ok(w), Ok(f)) => status(w.set_filter(id, f)),
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// Writes whether shapes with filters `*a` and `*b` collide (Box2D's rule; for the tree
+/// alone as for the world).
+///
+/// # Safety
+/// `a`, `b` NULL or readable; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_filter_should_collide(
+    a: *const Filter,
+    b: *const Filter,
+    out: *mut bool,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { (read(a), read(b)) } {
+        // SAFETY: checked by the helper; writability is the caller's contract.
+        (Ok(a), Ok(b)) => unsafe { write(out, a.should_collide(&b)) },
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// The last step's sensor-overlap begin events, copied as in `c2d_world_begin_events`.
+///
+/// # Safety
+/// As `c2d_world_begin_events`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_sensor_begin_events(
+    world: *const World,
+    buffer: *mut SensorEvent,
+    capacity: usize,
+    out_count: *mut usize,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { copy_events(w.sensor_begin_events(), buffer, capacity, out_count) },
+        Err(e) => e,
+    }
+}
+
+/// The last step's sensor-overlap end events (and those of bodies removed since).
+///
+/// # Safety
+/// As `c2d_world_begin_events`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_sensor_end_events(
+    world: *const World,
+    buffer: *mut SensorEvent,
+    capacity: usize,
+    out_count: *mut usize,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { copy_events(w.sensor_end_events(), buffer, capacity, out_count) },
+        Err(e) => e,
+    }
+}
+
+/// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
+///
+/// # Safety
+/// `world` NULL or live; other pointers NULL or valid (see `c2d_WorldQueryFilter`).
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_ray_cast_filtered(
+    world: *const World,
+    origin: *const Vec2,
+    translation: *const Vec2,
+    filter: *const WorldQueryFilter,
+    out_hit: *mut bool,
+    out: *mut WorldRayHit,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, o, t, f) = match unsafe {
+        (
+            world_ref(world),
+            read(origin),
+            read(translation),
+            read_query_filter(filter),
+        )
+    } {
+        (Ok(w), Ok(o), Ok(t), Ok(f)) => (w, o, t, f),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    if out_hit.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    let hit = w.ray_cast_filtered(o, t, &f);
+    if let Some(h) = hit {
+        // SAFETY: `out` checked non-null; writable by contract.
+        unsafe { write(out, h) };
+    }
+    // SAFETY: `out_hit` checked non-null; writable by contract.
+    unsafe { write(out_hit, hit.is_some()) }
+}
+
+/// Callback for `c2d_world_ray_cast_all`: return 0 to stop, the hit's fraction to keep
+/// only nearer hits from then on, or 1 (or any value outside (0, 1)) to go on.
+pub type WorldRayCallback =
+    Option<unsafe extern "C" fn(hit: *const WorldRayHit, context: *mut c_void) -> f32>;
+
+/// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
+/// no particular order.
+///
+/// # Safety
+/// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_ray_cast_all(
+    world: *const World,
+    origin: *const Vec2,
+    translation: *const Vec2,
+    filter: *const WorldQueryFilter,
+    callback: WorldRayCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, o, t, f) = match unsafe {
+        (
+            world_ref(world),
+            read(origin),
+            read(translation),
+            read_query_filter(filter),
+        )
+    } {
+        (Ok(w), Ok(o), Ok(t), Ok(f)) => (w, o, t, f),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let Some(cb) = callback else {
+        return Status::NullPointer;
+    };
+    w.ray_cast_all(o, t, &f, |hit| {
+        // SAFETY: the callback and its context are the caller's, valid by contract; `hit`
+        // lives across the call.
+        let r = unsafe { cb(&hit, context) };
+        #[allow(clippy::manual_range_contains)] // plain compares: NaN goes on
+        if r == 0.0 {
+            Visit::Stop
+        } else if r > 0.0 && r < 1.0 {
+            Visit::Clip(r)
+        } else {
+            Visit::Continue
+        }
+    });
+    Status::Ok
+}
+
+/// Calls `callback(body, context)` for every body passing `*filter` whose shape overlaps or
+/// touches `*shape` at `*xf`; the callback returns false to stop.
+///
+/// # Safety
+/// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_overlap_shape(
+    world: *const World,
+    shape: *const Shape,
+    xf: *const Transform,
+    filter: *const WorldQueryFilter,
+    callback: WorldQueryCallback,
+    context: *mut c_void,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, s, x, f) = match unsafe {
+        (
+            world_ref(world),
+            read_shape(shape),
+            read(xf),
+            read_query_filter(filter),
+        )
+    } {
+        (Ok(w), Ok(s), Ok(x), Ok(f)) => (w, s, x, f),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    let Some(cb) = callback else {
+        return Status::NullPointer;
+    };
+    // SAFETY: the callback and its context are the caller's, valid by contract.
+    w.overlap_shape(&s, x, &f, |id| unsafe { cb(id, context) });
+    Status::Ok
+}
+
+/// The first body passing `*filter` that `*shape`, starting at `*xf`, touches as it moves by
+/// `*translation`. Writes whether there was one to `*out_hit`, and the hit to `*out` when
+/// there was.
+///
+/// # Safety
+/// `world` NULL or live; pointers NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_cast_shape(
+    world: *const World,
+    shape: *const Shape,
+    xf: *const Transform,
+    translation: *const Vec2,
+    filter: *const WorldQueryFilter,
+    out_hit: *mut bool,
+    out: *mut WorldCastHit,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, s, x, t) = match unsafe { (world_ref(world), read_shape(shape), read(xf), read(translation)) } {
+        (Ok(w), Ok(s), Ok(x), Ok(t)) => (w, s, x, t),
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let f = match unsafe { read_query_filter(filter) } {
+        Ok(f) => f,
+        Err(e) => return e,
+    };
+    if out_hit.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    let hit = w.cast_shape(&s, x, t, &f);
+    if let Some(h) = hit {
+        // SAFETY: `out` checked non-null; writable by contract.
+        unsafe { write(out, h) };
+    }
+    // SAFETY: `out_hit` checked non-null; writable by contract.
+    unsafe { write(out_hit, hit.is_some()) }
 }
