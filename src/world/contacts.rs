@@ -250,13 +250,8 @@ impl World {
 
     /// Destroys a contact; a touching one ends (with an end event).
     pub(super) fn destroy_contact(&mut self, c: u32) {
-        let Contact {
-            a,
-            b,
-            touching,
-            sensor,
-            ..
-        } = self.contacts[c as usize];
+        let contact = &self.contacts[c as usize];
+        let (a, b, touching, sensor) = (contact.a, contact.b, contact.touching, contact.sensor);
         if touching && sensor {
             let event = self.sensor_event(a, b);
             self.sensor_end.push(event);
@@ -305,13 +300,8 @@ impl World {
         let mut k = 0;
         // Waking a body appends its contacts to `active`: they are updated in this pass too.
         while k < self.active.len() {
-            let ContactSim {
-                id: c,
-                a,
-                b,
-                touching: was_touching,
-                ..
-            } = self.active[k];
+            let sim = &self.active[k];
+            let (c, a, b, was_touching) = (sim.id, sim.a, sim.b, sim.touching);
             if !self.fat[a as usize].overlaps(self.fat[b as usize]) {
                 // Swap-removes `active[k]`: the next contact now sits at `k`.
                 self.destroy_contact(c);
@@ -516,8 +506,12 @@ impl World {
                     continue;
                 }
                 let (fa, fb) = (self.fat[a as usize], self.fat[b as usize]);
-                if self.tree.fat_aabb(self.slots[a as usize].proxy) != Ok(fa) {
+                let sa = &self.slots[a as usize];
+                if self.tree.fat_aabb(sa.proxy) != Ok(fa) {
                     return Err("cached fat box differs from the tree's");
+                }
+                if sa.kind != BodyKind::Dynamic && self.fixed_tree.fat_aabb(sa.fixed_proxy) != Ok(fa) {
+                    return Err("fixed tree's box differs from the main tree's");
                 }
                 if fa.overlaps(fb) && self.pair_table.get(pair_key(a, b)).is_none() {
                     return Err("overlapping fat boxes without a contact");

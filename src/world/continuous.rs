@@ -53,7 +53,9 @@ impl World {
             .map(Shape::Circle);
         let mut fraction = 1.0f32;
         let (slots, bodies) = (&self.slots, &self.bodies);
-        self.tree.query(swept, u64::MAX, |_, user| {
+        // Non-bullets meet static and kinematic shapes only: their own tree.
+        let tree = if slot.bullet { &self.tree } else { &self.fixed_tree };
+        tree.query(swept, u64::MAX, |_, user| {
             let o = user as u32;
             let other = &slots[o as usize];
             // Static and kinematic shapes always; dynamic ones only for a bullet, and

@@ -307,6 +307,8 @@ struct Slot {
     shape: Shape,
     material: Material,
     proxy: ProxyId,
+    /// The proxy in `World::fixed_tree` (static and kinematic bodies only).
+    fixed_proxy: ProxyId,
     /// Farthest point of the shape's local box from the centre of mass.
     reach: f32,
     /// Smallest extent of the shape (the continuous phase's yardstick).
@@ -361,6 +363,10 @@ pub struct World {
     free: Vec<u32>,
     live_count: usize,
     tree: DynamicTree<Vec<crate::tree::TreeNode>>,
+    /// A second tree with the static and kinematic bodies only: what a fast non-bullet body
+    /// is swept against (as Box2D sweeps against its static tree), without walking past the
+    /// dynamic bodies crowding the main tree. User data are slot indices.
+    fixed_tree: DynamicTree<Vec<crate::tree::TreeNode>>,
     /// Per slot, its proxy's fat box (a copy of the tree's, read by the narrow phase
     /// without a walk through the slot and the tree node).
     fat: Vec<Aabb>,
@@ -446,6 +452,7 @@ impl World {
             free: Vec::new(),
             live_count: 0,
             tree: DynamicTree::new(),
+            fixed_tree: DynamicTree::new(),
             fat: Vec::new(),
             move_buffer: Vec::new(),
             found: Vec::new(),
@@ -598,6 +605,22 @@ impl World {
             )
             .map_err(|_| SolverError::InvalidInput)?;
         self.move_buffer.push(proxy);
+        let fixed_proxy = if def.kind == BodyKind::Dynamic {
+            ProxyId::from_index(crate::tree::NULL_NODE)
+        } else {
+            // Cannot fail: the same box was just accepted by the main tree.
+            match self.fixed_tree.create_proxy(
+                Self::proxy_box(&def.shape, xf),
+                def.filter.category_bits,
+                u64::from(index),
+            ) {
+                Ok(p) => p,
+                Err(_) => {
+                    let _ = self.tree.destroy_proxy(proxy);
+                    return Err(SolverError::InvalidInput);
+                }
+            }
+        };
         let generation = self
             .slots
             .get(index as usize)
@@ -609,6 +632,7 @@ impl World {
             shape: def.shape,
             material: m,
             proxy,
+            fixed_proxy,
             reach,
             min_extent: min_extent(&def.shape),
             user_data: def.user_data,
@@ -663,6 +687,9 @@ impl World {
         }
         // The proxy exists for every live body; a failure here would be a world bug.
         let _ = self.tree.destroy_proxy(self.slots[i].proxy);
+        if self.slots[i].kind != BodyKind::Dynamic {
+            let _ = self.fixed_tree.destroy_proxy(self.slots[i].fixed_proxy);
+        }
         self.remove_awake(i as u32);
         self.slots[i].live = false;
         self.bodies[i] = Body::new_static(Transform::IDENTITY);
@@ -730,6 +757,10 @@ impl World {
         {
             self.move_buffer.push(proxy);
             self.fat[i] = self.tree.fat_aabb(proxy).unwrap_or(aabb);
+        }
+        if self.slots[i].kind != BodyKind::Dynamic {
+            // Cannot fail: the box was accepted by the main tree.
+            let _ = self.fixed_tree.move_proxy(self.slots[i].fixed_proxy, aabb);
         }
         Ok(())
     }
@@ -867,6 +898,9 @@ impl World {
                 if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
                     self.move_buffer.push(slot.proxy);
                     self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
+                    if slot.kind == BodyKind::Kinematic {
+                        let _ = self.fixed_tree.move_proxy(slot.fixed_proxy, aabb);
+                    }
                 }
             }
         }
@@ -1224,6 +1258,11 @@ impl World {
         let proxy = self.slots[i].proxy;
         // Cannot fail: the proxy is live.
         let _ = self.tree.set_category_bits(proxy, filter.category_bits);
+        if self.slots[i].kind != BodyKind::Dynamic {
+            let _ = self
+                .fixed_tree
+                .set_category_bits(self.slots[i].fixed_proxy, filter.category_bits);
+        }
         self.move_buffer.push(proxy);
         // The tree reports a proxy to the broad phase only with its moved mark set.
         let _ = self.tree.touch_proxy(proxy);

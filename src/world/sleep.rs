@@ -86,10 +86,11 @@ impl World {
     pub(super) fn wake_touching(&mut self, s: u32) {
         let mut e = self.slots[s as usize].contact_head;
         while e != NONE {
-            let contact = self.contacts[(e >> 1) as usize];
+            let contact = &self.contacts[(e >> 1) as usize];
             e = contact.next[(e & 1) as usize];
             if contact.touching && !contact.sensor {
-                self.wake_body(contact.other(s));
+                let other = contact.other(s);
+                self.wake_body(other);
             }
         }
     }
@@ -178,7 +179,7 @@ impl World {
             k += 1;
             let mut e = self.slots[s as usize].contact_head;
             while e != NONE {
-                let contact = self.contacts[(e >> 1) as usize];
+                let contact = &self.contacts[(e >> 1) as usize];
                 e = contact.next[(e & 1) as usize];
                 let o = contact.other(s);
                 if contact.touching
