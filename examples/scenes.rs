@@ -251,6 +251,10 @@ fn spinner(with_bar: bool) -> Scene {
 /// Runs a scene; returns per-step milliseconds, the end measure and the peak heap bytes.
 trait Engine {
     fn step(&mut self);
+    /// Box2D's own per-phase timing of the last step (ms), for `SCENES_PROFILE=1`.
+    fn profile(&self) -> Option<[(&'static str, f32); 8]> {
+        None
+    }
     /// World transform of body `k` of the scene's list.
     fn transform(&self, k: usize) -> Transform;
 }
@@ -363,6 +367,20 @@ impl Engine for Box2d {
         // SAFETY: a live world.
         unsafe { b2::b2World_Step(self.world, 1.0 / 60.0, 4) };
     }
+    fn profile(&self) -> Option<[(&'static str, f32); 8]> {
+        // SAFETY: a live world.
+        let p = unsafe { b2::b2World_GetProfile(self.world) };
+        Some([
+            ("pairs", p.pairs),
+            ("collide", p.collide),
+            ("solve", p.solve),
+            ("prepare", p.prepareConstraints),
+            ("solver_passes", p.integrateVelocities + p.warmStart + p.solveImpulses + p.integratePositions + p.relaxImpulses + p.applyRestitution + p.storeImpulses),
+            ("transforms", p.transforms),
+            ("refit", p.refit),
+            ("sleep", p.sleepIslands + p.splitIslands),
+        ])
+    }
     fn transform(&self, k: usize) -> Transform {
         // SAFETY: a live body of a live world.
         let (p, q) = unsafe {
@@ -412,10 +430,21 @@ fn run(scene: &Scene, engine: &str, sleep: bool, steps: usize) {
         Box::new(Box2d::new(scene, sleep))
     };
     let mut times = Vec::with_capacity(steps);
-    for _ in 0..steps {
+    let profiling = std::env::var_os("SCENES_PROFILE").is_some();
+    let mut phases = [0.0f64; 8];
+    for k in 0..steps {
         let t = Instant::now();
         e.step();
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        if let (true, true, Some(p)) = (profiling, (100..300).contains(&k), e.profile()) {
+            for (acc, (_, ms)) in phases.iter_mut().zip(p) {
+                *acc += f64::from(ms) / 200.0;
+            }
+        }
+    }
+    if let (true, Some(p)) = (profiling, e.profile()) {
+        let parts: Vec<String> = p.iter().zip(phases).map(|((n, _), ms)| format!("{n} {ms:.3}")).collect();
+        println!("# {} profile: {}", engine, parts.join(", "));
     }
     let end = measure(scene, e.as_ref(), steps);
     let peak = PEAK.load(Relaxed) - base;
