@@ -375,7 +375,16 @@ impl Engine for Box2d {
             ("collide", p.collide),
             ("solve", p.solve),
             ("prepare", p.prepareConstraints),
-            ("solver_passes", p.integrateVelocities + p.warmStart + p.solveImpulses + p.integratePositions + p.relaxImpulses + p.applyRestitution + p.storeImpulses),
+            (
+                "solver_passes",
+                p.integrateVelocities
+                    + p.warmStart
+                    + p.solveImpulses
+                    + p.integratePositions
+                    + p.relaxImpulses
+                    + p.applyRestitution
+                    + p.storeImpulses,
+            ),
             ("transforms", p.transforms),
             ("refit", p.refit),
             ("sleep", p.sleepIslands + p.splitIslands),
@@ -443,7 +452,11 @@ fn run(scene: &Scene, engine: &str, sleep: bool, steps: usize) {
         }
     }
     if let (true, Some(p)) = (profiling, e.profile()) {
-        let parts: Vec<String> = p.iter().zip(phases).map(|((n, _), ms)| format!("{n} {ms:.3}")).collect();
+        let parts: Vec<String> = p
+            .iter()
+            .zip(phases)
+            .map(|((n, _), ms)| format!("{n} {ms:.3}"))
+            .collect();
         println!("# {} profile: {}", engine, parts.join(", "));
     }
     let end = measure(scene, e.as_ref(), steps);

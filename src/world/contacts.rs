@@ -23,8 +23,8 @@ pub(super) struct ContactSim {
     pub(super) touching: bool,
     /// One of the bodies is a sensor: overlap events, no collision.
     pub(super) sensor: bool,
-    /// Index in `World::constraints` of the pair's constraint from the last step, `NONE`
-    /// when it was not solved then.
+    /// Index in `World::fresh` (mapped to `World::constraints` by `World::position`) of the
+    /// pair's constraint from the last step, `NONE` when it was not solved then.
     pub(super) solved: u32,
     /// Impulses from the pair's last solve, by feature id, for warm starting (kept while
     /// the pair sleeps).
@@ -230,6 +230,10 @@ impl World {
             return;
         }
         let mut sim = self.active.swap_remove(k as usize);
+        // Parked: the impulses move from the last step's constraint into the sim.
+        if let Some(&i) = self.position.get(sim.solved as usize) {
+            sim.carried = self.constraints.get(i as usize).map(solver::Carried::new);
+        }
         sim.solved = NONE;
         if let Some(moved) = self.active.get(k as usize) {
             self.contacts[moved.id as usize].active_index = k;
@@ -289,14 +293,12 @@ impl World {
         });
     }
 
-    /// Narrow phase over the awake contacts (entries of `fresh_pair` are indices into
-    /// `active`: contacts before the current one never move during the pass, since removal
-    /// swaps in the last one and waking appends): drops pairs whose fat boxes parted, updates
+    /// Narrow phase over the awake contacts (contacts before the current one never move
+    /// during the pass: removal swaps in the last one and waking appends): drops pairs whose fat boxes parted, updates
     /// manifolds (recycling where it can), wakes sleeping bodies that an awake body
     /// touches, records begin/end events and builds this step's constraints in `fresh`.
     pub(super) fn update_contacts(&mut self) {
         self.fresh.clear();
-        self.fresh_pair.clear();
         let mut k = 0;
         // Waking a body appends its contacts to `active`: they are updated in this pass too.
         while k < self.active.len() {
@@ -327,14 +329,26 @@ impl World {
                 continue;
             }
             let contact = &mut self.active[k];
-            let recycled = contact
-                .cache
-                .as_ref()
-                .and_then(|cache| recycle(cache, (ba, sa), (bb, sb), was_touching, self.recycle_distance));
+            // The tight boxes include the speculative distance on each side; beyond the
+            // pair's margin apart no point can exist, whatever the shapes.
+            let margin = speculative_margin((ba, sa), (bb, sb), self.last_dt);
+            let (ta, tb) = (self.tight[a as usize], self.tight[b as usize]);
+            let gap = (ta.min.x - tb.max.x)
+                .max(tb.min.x - ta.max.x)
+                .max(ta.min.y - tb.max.y)
+                .max(tb.min.y - ta.max.y);
+            let far = gap > margin - 2.0 * SPECULATIVE_DISTANCE;
+            let recycled = if far {
+                Some(Manifold::default())
+            } else {
+                contact
+                    .cache
+                    .as_ref()
+                    .and_then(|cache| recycle(cache, (ba, sa), (bb, sb), was_touching, self.recycle_distance))
+            };
             let m = match recycled {
                 Some(m) => m,
                 None => {
-                    let margin = speculative_margin((ba, sa), (bb, sb), self.last_dt);
                     let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
                     contact.cache = Some(ContactCache {
                         manifold: m,
@@ -349,7 +363,13 @@ impl World {
             };
             let friction = solver::mix_friction(sa.material.friction, sb.material.friction);
             let restitution = solver::mix_restitution(sa.material.restitution, sb.material.restitution);
-            let carried = contact.carried.filter(|_| was_touching);
+            // Last step's impulses: from its constraint while awake, from the sim when it
+            // was parked.
+            let carried = match (was_touching, self.position.get(contact.solved as usize)) {
+                (false, _) => None,
+                (true, Some(&i)) => self.constraints.get(i as usize).map(solver::Carried::new),
+                (true, None) => contact.carried,
+            };
             if m.count > 0 {
                 // An awake body touches a sleeping one: its island wakes and takes part in
                 // this step (its contacts join `active` and are updated below).
@@ -375,14 +395,15 @@ impl World {
                 carried.as_ref(),
             );
             let touching = cc.count > 0;
-            if touching {
-                self.fresh_pair.push(k as u32);
+            let fresh_index = if touching {
+                (self.fresh.len() - 1) as u32
             } else {
                 self.fresh.pop();
-            }
+                NONE
+            };
             let sim = &mut self.active[k];
             sim.touching = touching;
-            sim.solved = NONE;
+            sim.solved = fresh_index;
             if touching != was_touching {
                 self.contacts[c as usize].touching = touching;
             }

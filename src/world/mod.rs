@@ -367,6 +367,10 @@ pub struct World {
     /// is swept against (as Box2D sweeps against its static tree), without walking past the
     /// dynamic bodies crowding the main tree. User data are slot indices.
     fixed_tree: DynamicTree<Vec<crate::tree::TreeNode>>,
+    /// Per slot, its shape's box at its current pose grown by the speculative distance (the
+    /// proxy's tight box): lets the narrow phase skip pairs that are too far apart for any
+    /// point without running the manifold.
+    tight: Vec<Aabb>,
     /// Per slot, its proxy's fat box (a copy of the tree's, read by the narrow phase
     /// without a walk through the slot and the tree node).
     fat: Vec<Aabb>,
@@ -397,9 +401,8 @@ pub struct World {
     constraints: Vec<ContactConstraint>,
     /// This step's new constraints in pair order, before colouring.
     fresh: Vec<ContactConstraint>,
-    /// Index in `active` of each entry of `fresh`, then (after colouring) of `constraints`.
-    fresh_pair: Vec<u32>,
-    order: Vec<u32>,
+    /// For each entry of `fresh`, its index in `constraints` after colouring.
+    position: Vec<u32>,
     /// Solver scratch (see [`solver::step_with_scratch`]).
     blocks: Vec<solver::ContactBlock>,
     /// Colouring scratch: per body, the colours its constraints use; per constraint, its colour.
@@ -453,6 +456,7 @@ impl World {
             live_count: 0,
             tree: DynamicTree::new(),
             fixed_tree: DynamicTree::new(),
+            tight: Vec::new(),
             fat: Vec::new(),
             move_buffer: Vec::new(),
             found: Vec::new(),
@@ -467,8 +471,7 @@ impl World {
             solver_bodies: Vec::new(),
             constraints: Vec::new(),
             fresh: Vec::new(),
-            fresh_pair: Vec::new(),
-            order: Vec::new(),
+            position: Vec::new(),
             blocks: Vec::new(),
             used_colors: Vec::new(),
             color_of: Vec::new(),
@@ -653,10 +656,12 @@ impl World {
             self.slots[index as usize] = slot;
             self.bodies[index as usize] = body;
             self.fat[index as usize] = fat;
+            self.tight[index as usize] = Self::proxy_box(&def.shape, xf);
         } else {
             self.slots.push(slot);
             self.bodies.push(body);
             self.fat.push(fat);
+            self.tight.push(Self::proxy_box(&def.shape, xf));
         }
         self.live_count += 1;
         if def.kind != BodyKind::Static {
@@ -749,6 +754,7 @@ impl World {
         self.wake_touching(i as u32);
         self.bodies[i].transform = xf;
         let aabb = Self::proxy_box(&self.slots[i].shape, xf);
+        self.tight[i] = aabb;
         let proxy = self.slots[i].proxy;
         if self
             .tree
@@ -805,13 +811,8 @@ impl World {
             &settings,
             dt,
         )?;
-        // Impulses go back to the contacts for warm starting; the constraints keep them too
-        // (with solver indices) for `World::contact`.
-        for (i, &k) in self.order.iter().enumerate() {
-            let contact = &mut self.active[k as usize];
-            contact.carried = Some(solver::Carried::new(&self.constraints[i]));
-            contact.solved = i as u32;
-        }
+        // The impulses stay in `constraints` for warm starting: each touching sim knows its
+        // `fresh` index, and `position` maps that to its constraint (no scattered writes).
         self.finalize_bodies(dt);
         self.solve_continuous();
         self.update_sleep();
@@ -822,7 +823,8 @@ impl World {
     /// greedy colouring of the contact graph in which no two constraints of one colour share
     /// a moving body (fixed bodies do not count). Runs of four constraints of one colour are
     /// then solved together in SIMD lanes by the solver. Constraints that find no free
-    /// colour among [`COLORS`] go last. `order[i]` is the contact of `constraints[i]`.
+    /// colour among [`COLORS`] go last. `position[j]` is the index in `constraints` of
+    /// `fresh[j]`.
     fn order_constraints(&mut self) {
         self.used_colors.clear();
         self.used_colors.resize(self.solver_bodies.len(), 0);
@@ -850,13 +852,12 @@ impl World {
             (*c, start) = (start, start + *c);
         }
         let n = self.fresh.len();
-        self.order.clear();
-        self.order.resize(n, 0);
+        self.position.clear();
         self.constraints.clear();
         self.constraints.resize(n, ContactConstraint::default());
-        for ((c, &k), &color) in self.fresh.iter().zip(&self.fresh_pair).zip(&self.color_of) {
+        for (c, &color) in self.fresh.iter().zip(&self.color_of) {
             let at = &mut counts[color as usize];
-            self.order[*at as usize] = k;
+            self.position.push(*at);
             self.constraints[*at as usize] = *c;
             *at += 1;
         }
@@ -894,6 +895,7 @@ impl World {
                 self.fast.push(s);
             } else {
                 let aabb = Self::proxy_box(&slot.shape, b.transform);
+                self.tight[i] = aabb;
                 // Cannot fail: the proxy is live and the box finite (bodies are validated).
                 if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
                     self.move_buffer.push(slot.proxy);
@@ -929,8 +931,9 @@ impl World {
             return Ok(None);
         };
         Ok(self
-            .constraints
+            .position
             .get(sim.solved as usize)
+            .and_then(|&i| self.constraints.get(i as usize))
             .filter(|_| sim.touching)
             .map(|c| ContactConstraint {
                 body_a: sim.a,
