@@ -1,6 +1,6 @@
 //! Box2D v3's benchmark scenes (its `shared/benchmarks.c`) in collide2d's `World` and in
 //! Box2D v3 (through `boxdd-sys`, one worker thread), built from one body list, 60 Hz with
-//! 4 sub-steps. Prints one `scene engine sleep step0 mean worst end bytes` line per run:
+//! 4 sub-steps. Prints one `scene bodies engine sleep step0 mean worst end bytes` line per run:
 //! milliseconds for step 0, the mean of steps 100–299 and the worst step after step 0; the
 //! end-state measure of the scene; peak heap bytes (both engines' allocations are counted:
 //! ours through the global allocator, Box2D's through `b2SetAllocator`).
@@ -465,8 +465,9 @@ fn run(scene: &Scene, engine: &str, sleep: bool, steps: usize) {
     let mean = window.iter().sum::<f64>() / window.len().max(1) as f64;
     let worst = times[1..].iter().cloned().fold(0.0, f64::max);
     println!(
-        "{} {} {} {:.3} {:.3} {:.3} {} {}",
+        "{} {} {} {} {:.3} {:.3} {:.3} {} {}",
         scene.name,
+        scene.bodies.len(),
         engine,
         if sleep { "sleep" } else { "awake" },
         times[0],
@@ -492,7 +493,7 @@ fn main() {
         || spinner(true),
         || spinner(false),
     ];
-    println!("# scene engine sleep step0_ms mean_ms_100_299 worst_ms end_measure peak_bytes");
+    println!("# scene bodies engine sleep step0_ms mean_ms_100_299 worst_ms end_measure peak_bytes");
     for make in scenes {
         let scene = make();
         if !scene.name.contains(filter.as_str()) {

@@ -77,7 +77,88 @@ def memory():
     return table
 
 
+SCENE_NOTES = {
+    "large_pyramid_100": "largest box displacement (m)",
+    "large_pyramid_140": "largest box displacement (m)",
+    "many_pyramids_20x20": "largest box displacement (m)",
+    "tumbler": "boxes outside the tumbler",
+    "spinner": "bodies outside the ring",
+    "pile": "bodies outside the ring",
+}
+
+
+def scenes_section():
+    """Runs examples/scenes.rs (Box2D built with -DNDEBUG by scripts/bench.sh) and returns the
+    markdown section."""
+    out = sh("cargo run --quiet --release --features solver --example scenes")
+    runs = {}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) != 9 or line.startswith("#"):
+            continue
+        scene, bodies, engine, sleep = f[0], int(f[1]), f[2], f[3]
+        runs[(scene, engine, sleep)] = dict(
+            bodies=bodies, step0=float(f[4]), mean=float(f[5]), worst=float(f[6]),
+            end=float(f[7]), peak=int(f[8]))
+    if not runs:
+        return []
+    lines = [
+        "## Scenes (World)",
+        "",
+        "From `cargo run --release --features solver --example scenes`: Box2D v3's benchmark "
+        "scenes (`shared/benchmarks.c`) built from one body list for both engines (one shape per "
+        "body; motors as kinematic bodies; the spinner's chain as 360 segments), Box2D through "
+        "`boxdd-sys` with `-DNDEBUG` and one worker, 60 Hz, 4 sub-steps, 300 steps. ms per step: "
+        "step 0 (every pair begins), the mean of steps 100–299 and the worst step after step 0; "
+        "`awake` = sleeping disabled in both engines, `sleep` = enabled. Ratio = collide2d ÷ "
+        "Box2D. End state after 300 steps, and peak heap (both engines' allocations counted). "
+        "One run on this machine; single rows vary ±15% between runs.",
+        "",
+        "| scene | bodies | sleep | collide2d mean | Box2D mean | ratio | collide2d step 0 | Box2D step 0 | worst (ours / Box2D) | end state (ours / Box2D) | peak MB (ours / Box2D) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    scenes = []
+    for (scene, _, _) in runs:
+        if scene not in scenes:
+            scenes.append(scene)
+    for scene in scenes:
+        for sleep in ["awake", "sleep"]:
+            o, b = runs.get((scene, "collide2d", sleep)), runs.get((scene, "box2d", sleep))
+            if not o or not b:
+                continue
+            ratio = o["mean"] / b["mean"] if b["mean"] > 0.0005 else float("nan")
+            ratio_s = f"{ratio:.2f}" if ratio == ratio else "— (both ≈ 0)"
+            end = lambda r: f"{r['end']:.3g}"
+            lines.append(
+                f"| {scene} | {o['bodies']} | {sleep} | {o['mean']:.3f} | {b['mean']:.3f} | {ratio_s} | "
+                f"{o['step0']:.2f} | {b['step0']:.2f} | {o['worst']:.2f} / {b['worst']:.2f} | "
+                f"{end(o)} / {end(b)} ({SCENE_NOTES.get(scene, '')}) | "
+                f"{o['peak'] / 1e6:.1f} / {b['peak'] / 1e6:.1f} |")
+    lines.append("")
+    return lines
+
+
+def replace_scenes():
+    """Rewrites only the scenes section of an existing BENCHMARKS.md."""
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    with open(path) as f:
+        text = f.read()
+    section = "\n".join(scenes_section())
+    start = text.find("## Scenes (World)")
+    if start < 0:
+        text = text.rstrip("\n") + "\n\n" + section
+    else:
+        end = text.find("\n## ", start + 1)
+        text = text[:start] + section + ("" if end < 0 else text[end + 1:])
+    with open(path, "w") as f:
+        f.write(text)
+    print(section)
+
+
 def main():
+    if "--scenes" in sys.argv:
+        replace_scenes()
+        return
     rows = load()
     if not rows:
         sys.exit("no criterion results in target/criterion: run scripts/bench.sh")
@@ -161,6 +242,7 @@ def main():
                 f"| {key.replace('_', ' ')} | {v.get('collide2d', '—')} | {v.get('box2d', '—')} | {v.get('parry2d', '—')} |"
             )
         lines.append("")
+    lines += scenes_section()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

@@ -17,6 +17,14 @@ unsafe extern "C" fn on_body(_b: BodyId, c: *mut c_void) -> bool {
     true
 }
 
+unsafe extern "C" fn on_ray(hit: *const WorldRayHit, c: *mut c_void) -> f32 {
+    // SAFETY: the context is the target's live counter; `hit` is valid during the call.
+    unsafe {
+        *(c as *mut u64) += 1;
+        (*hit).hit.fraction
+    }
+}
+
 /// A value of a plain-data type from the next bytes (zero-padded).
 fn take<T: Copy>(data: &mut &[u8]) -> T {
     let mut buf = vec![0u8; size_of::<T>()];
@@ -24,7 +32,7 @@ fn take<T: Copy>(data: &mut &[u8]) -> T {
     buf[..n].copy_from_slice(&data[..n]);
     *data = &data[n..];
     // SAFETY: only instantiated with types for which every bit pattern is valid (f32, u32,
-    // u64, Vec2, Transform, Aabb, BodyId, Body, ContactConstraint, Manifold) or with raw
+    // u64, Vec2, Transform, Aabb, BodyId, Body, ContactConstraint, Manifold, Filter) or with raw
     // bytes of BodyDef that are passed only by pointer for the C ABI to validate.
     unsafe { core::ptr::read_unaligned(buf.as_ptr() as *const T) }
 }
@@ -40,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
         unsafe {
-            match op % 9 {
+            match op % 12 {
                 0 | 1 => {
                     let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let mut id = BodyId::default();
@@ -89,6 +97,64 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_world_end_events(w, buf.as_mut_ptr(), buf.len(), &mut n);
                     let (mut nb, mut nc) = (0u32, 0u32);
                     let _ = c2d_world_counts(w, &mut nb, &mut nc);
+                }
+                9 if !ids.is_empty() => {
+                    // Sleep, bullets, forces, impulses, damping, filters: every setter with
+                    // arbitrary numbers (NaN and infinities included).
+                    let k: u32 = take(&mut data);
+                    let id = ids[k as usize % ids.len()];
+                    let (f, p): (Vec2, Vec2) = (take(&mut data), take(&mut data));
+                    let (x, y): (f32, f32) = (take(&mut data), take(&mut data));
+                    let flags: u8 = take(&mut data);
+                    let filter: Filter = take(&mut data);
+                    let _ = c2d_world_set_awake(w, id, flags & 1 != 0);
+                    let _ = c2d_world_set_body_sleep_enabled(w, id, flags & 2 != 0);
+                    let _ = c2d_world_set_bullet(w, id, flags & 4 != 0);
+                    let _ = c2d_world_apply_force(w, id, &f, if flags & 8 != 0 { &p } else { core::ptr::null() });
+                    let _ = c2d_world_apply_linear_impulse(w, id, &f, &p);
+                    let _ = c2d_world_apply_torque(w, id, x);
+                    let _ = c2d_world_apply_angular_impulse(w, id, y);
+                    let _ = c2d_world_set_damping(w, id, x, y);
+                    let _ = c2d_world_set_gravity_scale(w, id, x);
+                    let _ = c2d_world_set_fixed_rotation(w, id, flags & 16 != 0);
+                    if flags & 32 != 0 {
+                        let _ = c2d_world_set_filter(w, id, &filter);
+                    }
+                    let mut awake = false;
+                    let _ = c2d_world_is_awake(w, id, &mut awake);
+                }
+                10 => {
+                    let flags: u8 = take(&mut data);
+                    let _ = c2d_world_set_sleep_enabled(w, flags & 1 != 0);
+                    let _ = c2d_world_set_continuous_enabled(w, flags & 2 != 0);
+                    let mut n = 0usize;
+                    let mut buf = [SensorEvent::default(); 4];
+                    let _ = c2d_world_sensor_begin_events(w, buf.as_mut_ptr(), buf.len(), &mut n);
+                    let _ = c2d_world_sensor_end_events(w, buf.as_mut_ptr(), buf.len(), &mut n);
+                    let mut awake = 0u32;
+                    let _ = c2d_world_awake_body_count(w, &mut awake);
+                }
+                11 => {
+                    // Filtered queries with an ignore list drawn from the live ids.
+                    let (o, t): (Vec2, Vec2) = (take(&mut data), take(&mut data));
+                    let mask: u64 = take(&mut data);
+                    let sensors: u32 = take(&mut data);
+                    let n = ids.len().min(3);
+                    let filter = WorldQueryFilter {
+                        mask,
+                        ignore: ids.as_ptr(),
+                        ignore_count: n,
+                        sensors,
+                    };
+                    let mut hit = false;
+                    let mut out = WorldRayHit::default();
+                    let _ = c2d_world_ray_cast_filtered(w, &o, &t, &filter, &mut hit, &mut out);
+                    let _ = c2d_world_ray_cast_all(w, &o, &t, &filter, Some(on_ray), &mut hits as *mut u64 as *mut c_void);
+                    let shape: Shape = Shape::circle(1.0);
+                    let xf: Transform = take(&mut data);
+                    let _ = c2d_world_overlap_shape(w, &shape, &xf, &filter, Some(on_body), &mut hits as *mut u64 as *mut c_void);
+                    let mut cast = core::mem::zeroed::<WorldCastHit>();
+                    let _ = c2d_world_cast_shape(w, &shape, &xf, &t, &filter, &mut hit, &mut cast);
                 }
                 _ => {
                     // Immediate mode on raw arrays.
