@@ -41,9 +41,12 @@
 //! caller slices, no allocation: Box2D v3's soft step (sub-stepped sequential impulses, soft
 //! contacts, accumulated clamping, warm starting by feature id, Coulomb friction,
 //! restitution), runs of four independent constraints solved together in SIMD lanes, bit for
-//! bit as one at a time; `world` (features `solver` + `alloc`) — `World`: tree broad phase,
-//! speculative manifolds (recycled while a pair barely moves), graph-coloured constraint
-//! order, contact events, ray and AABB queries, one call per frame.
+//! bit as one at a time; `world` (features `solver` + `alloc`) — `World`: tree broad phase
+//! from a move buffer, O(1) pair bookkeeping, speculative manifolds (recycled while a pair
+//! barely moves), graph-coloured constraint order, sleeping islands, continuous collision
+//! (bullets too), forces and impulses, damping, gravity scale, fixed rotation, collision
+//! filters (`Filter`, also for the tree alone), sensors, contact and sensor events, filtered
+//! ray / AABB / shape-overlap / shape-cast queries (`QueryFilter`), one call per frame.
 //!
 //! **C**: `capi` (feature `capi`) — the whole API as `c2d_*` functions; header
 //! `include/collide2d.h`, static library from the `clib/` crate.
