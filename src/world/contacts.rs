@@ -23,6 +23,9 @@ pub(super) struct ContactSim {
     pub(super) touching: bool,
     /// One of the bodies is a sensor: overlap events, no collision.
     pub(super) sensor: bool,
+    /// The pair's combined friction and restitution (materials are fixed at creation).
+    pub(super) friction: f32,
+    pub(super) restitution: f32,
     /// Index in `World::fresh` (mapped to `World::constraints` by `World::position`) of the
     /// pair's constraint from the last step, `NONE` when it was not solved then.
     pub(super) solved: u32,
@@ -73,7 +76,7 @@ impl Contact {
 /// moves fast enough for the continuous phase, and the cap keeps ghost points from reaching
 /// further ahead of a body than half its own size (an unbounded `dt × speed` margin puts
 /// them metres ahead of a fast one).
-pub(super) fn speculative_margin(a: (&Body, &Slot), b: (&Body, &Slot), dt: f32) -> f32 {
+pub(super) fn speculative_margin(a: (&Body, &Hot), b: (&Body, &Hot), dt: f32) -> f32 {
     let ((ba, sa), (bb, sb)) = (a, b);
     let speed = ba.linear_velocity.length()
         + bb.linear_velocity.length()
@@ -87,13 +90,13 @@ pub(super) fn speculative_margin(a: (&Body, &Slot), b: (&Body, &Slot), dt: f32) 
 impl World {
     /// Whether a slot is an awake (kinematic or dynamic) body.
     pub(super) fn is_awake_slot(&self, s: u32) -> bool {
-        self.slots[s as usize].awake_index != NONE
+        self.hot[s as usize].awake_index != NONE
     }
 
     /// The solver index of a body this step: 0 for static (and, never used, sleeping)
     /// bodies, `awake_index + 1` for awake ones.
     fn solver_index(&self, s: u32) -> u32 {
-        match self.slots[s as usize].awake_index {
+        match self.hot[s as usize].awake_index {
             NONE => 0,
             k => k + 1,
         }
@@ -194,6 +197,14 @@ impl World {
                 b,
                 touching: false,
                 sensor,
+                friction: solver::mix_friction(
+                    self.slots[a as usize].material.friction,
+                    self.slots[b as usize].material.friction,
+                ),
+                restitution: solver::mix_restitution(
+                    self.slots[a as usize].material.restitution,
+                    self.slots[b as usize].material.restitution,
+                ),
                 solved: NONE,
                 carried: None,
                 cache: None,
@@ -331,7 +342,8 @@ impl World {
             let contact = &mut self.active[k];
             // The tight boxes include the speculative distance on each side; beyond the
             // pair's margin apart no point can exist, whatever the shapes.
-            let margin = speculative_margin((ba, sa), (bb, sb), self.last_dt);
+            let (ha, hb) = (&self.hot[a as usize], &self.hot[b as usize]);
+            let margin = speculative_margin((ba, ha), (bb, hb), self.last_dt);
             let (ta, tb) = (self.tight[a as usize], self.tight[b as usize]);
             let gap = (ta.min.x - tb.max.x)
                 .max(tb.min.x - ta.max.x)
@@ -344,7 +356,7 @@ impl World {
                 contact
                     .cache
                     .as_ref()
-                    .and_then(|cache| recycle(cache, (ba, sa), (bb, sb), was_touching, self.recycle_distance))
+                    .and_then(|cache| recycle(cache, (ba, ha), (bb, hb), was_touching, self.recycle_distance))
             };
             let m = match recycled {
                 Some(m) => m,
@@ -361,8 +373,7 @@ impl World {
                     m
                 }
             };
-            let friction = solver::mix_friction(sa.material.friction, sb.material.friction);
-            let restitution = solver::mix_restitution(sa.material.restitution, sb.material.restitution);
+            let (friction, restitution) = (contact.friction, contact.restitution);
             // Last step's impulses: from its constraint while awake, from the sim when it
             // was parked.
             let carried = match (was_touching, self.position.get(contact.solved as usize)) {
@@ -374,7 +385,7 @@ impl World {
                 // An awake body touches a sleeping one: its island wakes and takes part in
                 // this step (its contacts join `active` and are updated below).
                 for s in [a, b] {
-                    if self.slots[s as usize].island != NONE {
+                    if self.hot[s as usize].island != NONE {
                         self.wake_body(s);
                     }
                 }
@@ -485,10 +496,10 @@ impl World {
             }
         }
         for (k, &s) in self.awake.iter().enumerate() {
-            let slot = &self.slots[s as usize];
+            let (slot, hot) = (&self.slots[s as usize], &self.hot[s as usize]);
             if !slot.live
-                || slot.awake_index != k as u32
-                || slot.island != NONE
+                || hot.awake_index != k as u32
+                || hot.island != NONE
                 || slot.kind == BodyKind::Static
             {
                 return Err("awake list out of step");
@@ -499,14 +510,15 @@ impl World {
             if !slot.live {
                 continue;
             }
-            let asleep = slot.island != NONE;
-            let awake = slot.awake_index != NONE;
+            let hot = &self.hot[s];
+            let asleep = hot.island != NONE;
+            let awake = hot.awake_index != NONE;
             if slot.kind == BodyKind::Static && (asleep || awake)
                 || slot.kind != BodyKind::Static && asleep == awake
             {
                 return Err("body neither awake nor asleep, or both");
             }
-            if asleep && !self.islands[slot.island as usize].contains(&(s as u32)) {
+            if asleep && !self.islands[hot.island as usize].contains(&(s as u32)) {
                 return Err("sleeping body missing from its island");
             }
             let mut e = slot.contact_head;

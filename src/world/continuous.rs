@@ -48,9 +48,12 @@ impl World {
         };
         let start = sweep.transform_at(0.0);
         let swept = slot.shape.aabb(start).union(slot.shape.aabb(body.transform));
-        let core = Circle::new(centroid(&slot.shape), CORE_FRACTION * slot.min_extent)
-            .ok()
-            .map(Shape::Circle);
+        let core = Circle::new(
+            centroid(&slot.shape),
+            CORE_FRACTION * self.hot[s as usize].min_extent,
+        )
+        .ok()
+        .map(Shape::Circle);
         let mut fraction = 1.0f32;
         let (slots, bodies) = (&self.slots, &self.bodies);
         // Non-bullets meet static and kinematic shapes only: their own tree.

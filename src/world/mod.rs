@@ -309,15 +309,7 @@ struct Slot {
     proxy: ProxyId,
     /// The proxy in `World::fixed_tree` (static and kinematic bodies only).
     fixed_proxy: ProxyId,
-    /// Farthest point of the shape's local box from the centre of mass.
-    reach: f32,
-    /// Smallest extent of the shape (the continuous phase's yardstick).
-    min_extent: f32,
     user_data: u64,
-    /// Index in `World::awake`, or `NONE` for static and sleeping bodies.
-    awake_index: u32,
-    /// The sleeping island the body belongs to, or `NONE`.
-    island: u32,
     /// Seconds the body has rested (see [`SLEEP_VELOCITY`]).
     sleep_time: f32,
     enable_sleep: bool,
@@ -327,6 +319,20 @@ struct Slot {
     fixed_rotation: bool,
     /// First edge of the body's contact list (`contact << 1 | side`), or `NONE`.
     contact_head: u32,
+}
+
+/// The per-body data the narrow phase reads for every contact, kept apart from the large
+/// `Slot` (which holds the shape) so that a step's scattered per-body reads touch 16 bytes.
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    /// Index in `World::awake`, or `NONE` for static and sleeping bodies.
+    awake_index: u32,
+    /// The sleeping island the body belongs to, or `NONE`.
+    island: u32,
+    /// Farthest point of the shape's local box from the centre of mass.
+    reach: f32,
+    /// Smallest extent of the shape (the continuous phase's yardstick).
+    min_extent: f32,
 }
 
 /// What contact recycling needs from the last full manifold of a pair.
@@ -359,6 +365,7 @@ pub const CONTACT_RECYCLE_COS_ANGLE: f32 = 0.98;
 pub struct World {
     settings: SolverSettings,
     slots: Vec<Slot>,
+    hot: Vec<Hot>,
     bodies: Vec<Body>,
     free: Vec<u32>,
     live_count: usize,
@@ -451,6 +458,7 @@ impl World {
         World {
             settings,
             slots: Vec::new(),
+            hot: Vec::new(),
             bodies: Vec::new(),
             free: Vec::new(),
             live_count: 0,
@@ -628,6 +636,12 @@ impl World {
             .slots
             .get(index as usize)
             .map_or(1, |s| s.generation.wrapping_add(1).max(1));
+        let hot = Hot {
+            awake_index: NONE,
+            island: NONE,
+            reach,
+            min_extent: min_extent(&def.shape),
+        };
         let slot = Slot {
             generation,
             live: true,
@@ -636,11 +650,7 @@ impl World {
             material: m,
             proxy,
             fixed_proxy,
-            reach,
-            min_extent: min_extent(&def.shape),
             user_data: def.user_data,
-            awake_index: NONE,
-            island: NONE,
             sleep_time: 0.0,
             enable_sleep: def.enable_sleep,
             bullet: def.bullet && def.kind == BodyKind::Dynamic,
@@ -654,11 +664,13 @@ impl World {
         if (index as usize) < self.slots.len() {
             self.free.pop();
             self.slots[index as usize] = slot;
+            self.hot[index as usize] = hot;
             self.bodies[index as usize] = body;
             self.fat[index as usize] = fat;
             self.tight[index as usize] = Self::proxy_box(&def.shape, xf);
         } else {
             self.slots.push(slot);
+            self.hot.push(hot);
             self.bodies.push(body);
             self.fat.push(fat);
             self.tight.push(Self::proxy_box(&def.shape, xf));
@@ -876,8 +888,11 @@ impl World {
             let i = s as usize;
             self.bodies[i] = b;
             let slot = &mut self.slots[i];
-            let speed = b.linear_velocity.length() + b.angular_velocity.abs() * slot.reach;
-            let moved = b.delta_position.length() + b.delta_rotation.s.abs() * slot.reach;
+            let Hot {
+                reach, min_extent, ..
+            } = self.hot[i];
+            let speed = b.linear_velocity.length() + b.angular_velocity.abs() * reach;
+            let moved = b.delta_position.length() + b.delta_rotation.s.abs() * reach;
             // Position correction counts half as much as true velocity (Box2D's rule).
             let sleep_speed = speed.max(0.5 * inv_dt * moved);
             let mut fast = false;
@@ -887,7 +902,7 @@ impl World {
                 fast = self.continuous_enabled
                     && slot.kind == BodyKind::Dynamic
                     && !slot.sensor
-                    && motion > CONTINUOUS_SAFETY_FACTOR * slot.min_extent;
+                    && motion > CONTINUOUS_SAFETY_FACTOR * min_extent;
             } else {
                 slot.sleep_time += dt;
             }
@@ -1308,20 +1323,20 @@ impl World {
     }
 
     fn push_awake(&mut self, s: u32) {
-        self.slots[s as usize].awake_index = self.awake.len() as u32;
+        self.hot[s as usize].awake_index = self.awake.len() as u32;
         self.awake.push(s);
     }
 
     fn remove_awake(&mut self, s: u32) {
-        let k = self.slots[s as usize].awake_index;
+        let k = self.hot[s as usize].awake_index;
         if k == NONE {
             return;
         }
         self.awake.swap_remove(k as usize);
         if let Some(&moved) = self.awake.get(k as usize) {
-            self.slots[moved as usize].awake_index = k;
+            self.hot[moved as usize].awake_index = k;
         }
-        self.slots[s as usize].awake_index = NONE;
+        self.hot[s as usize].awake_index = NONE;
     }
 }
 
@@ -1334,8 +1349,8 @@ impl World {
 /// `None` when the manifold must be computed again.
 fn recycle(
     cache: &ContactCache,
-    a: (&Body, &Slot),
-    b: (&Body, &Slot),
+    a: (&Body, &Hot),
+    b: (&Body, &Hot),
     touching: bool,
     distance: f32,
 ) -> Option<Manifold> {
@@ -1346,7 +1361,7 @@ fn recycle(
     if !(turn_a.c.min(turn_b.c) > CONTACT_RECYCLE_COS_ANGLE) {
         return None;
     }
-    let reach = |body: &Body, slot: &Slot| if body.inv_mass == 0.0 { 0.0 } else { slot.reach };
+    let reach = |body: &Body, hot: &Hot| if body.inv_mass == 0.0 { 0.0 } else { hot.reach };
     let relative = ba.transform.inv_mul(bb.transform);
     let turn = relative.q.inv_mul(cache.relative.q);
     let tolerance = if touching {
@@ -1410,8 +1425,8 @@ mod tests {
         body.transform = xf;
         let r = recycle(
             &cache,
-            (&w.bodies[g], &w.slots[g]),
-            (&body, &w.slots[b]),
+            (&w.bodies[g], &w.hot[g]),
+            (&body, &w.hot[b]),
             true,
             w.recycle_distance,
         );
@@ -1477,7 +1492,7 @@ mod tests {
             .0
             .is_none());
         // More than acos(0.98) ≈ 11.5° is refused even for a point-like body.
-        w.slots[b].reach = 0.0;
+        w.hot[b].reach = 0.0;
         assert!(recycled_and_fresh(&w, g, b, Transform::new(start.p, 0.25))
             .0
             .is_none());

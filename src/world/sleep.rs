@@ -34,8 +34,7 @@ impl World {
         members.extend_from_slice(bodies);
         for &s in bodies {
             self.remove_awake(s);
-            let slot = &mut self.slots[s as usize];
-            slot.island = id;
+            self.hot[s as usize].island = id;
             let b = &mut self.bodies[s as usize];
             b.linear_velocity = Vec2::ZERO;
             b.angular_velocity = 0.0;
@@ -57,15 +56,14 @@ impl World {
 
     /// Wakes the island of body `s` (no-op for awake and static bodies).
     pub(super) fn wake_body(&mut self, s: u32) {
-        let id = self.slots[s as usize].island;
+        let id = self.hot[s as usize].island;
         if id == NONE {
             return;
         }
         let members = core::mem::take(&mut self.islands[id as usize]);
         for &m in &members {
-            let slot = &mut self.slots[m as usize];
-            slot.island = NONE;
-            slot.sleep_time = 0.0;
+            self.hot[m as usize].island = NONE;
+            self.slots[m as usize].sleep_time = 0.0;
             self.push_awake(m);
         }
         for &m in &members {
@@ -150,7 +148,7 @@ impl World {
     /// Whether the body is awake. Static bodies are never awake; kinematic and dynamic
     /// bodies are awake unless their island sleeps.
     pub fn is_awake(&self, id: BodyId) -> Result<bool, SolverError> {
-        self.slot(id).map(|i| self.slots[i].awake_index != NONE)
+        self.slot(id).map(|i| self.hot[i].awake_index != NONE)
     }
 
     /// Wakes a body with its sleeping island (`true`), or puts to sleep at once the body
@@ -166,7 +164,7 @@ impl World {
             self.wake_body(i);
             return Ok(());
         }
-        if self.slots[i as usize].awake_index == NONE {
+        if self.hot[i as usize].awake_index == NONE {
             return Ok(());
         }
         // The connected awake bodies, by depth-first search over touching contacts.
@@ -184,7 +182,7 @@ impl World {
                 let o = contact.other(s);
                 if contact.touching
                     && !contact.sensor
-                    && self.slots[o as usize].awake_index != NONE
+                    && self.hot[o as usize].awake_index != NONE
                     && seen.insert(o)
                 {
                     group.push(o);
