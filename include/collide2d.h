@@ -1874,7 +1874,7 @@ struct c2d_BodyDef {
   bool enable_sleep;
   /* Whether the body starts awake (c2d_body_def: true); static bodies ignore it. */
   bool awake;
-  /* Dynamic bodies only: also swept against kinematic and dynamic bodies (continuous phase). */
+  /* Dynamic bodies only: also swept against dynamic bodies by the continuous phase. */
   bool bullet;
   /* Dynamic bodies only: never rotates. */
   bool fixed_rotation;

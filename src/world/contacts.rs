@@ -543,8 +543,8 @@ impl World {
                 if self.tree.fat_aabb(sa.proxy) != Ok(fa) {
                     return Err("cached fat box differs from the tree's");
                 }
-                if sa.kind == BodyKind::Static && self.static_tree.fat_aabb(sa.static_proxy) != Ok(fa) {
-                    return Err("static tree's box differs from the main tree's");
+                if sa.kind != BodyKind::Dynamic && self.fixed_tree.fat_aabb(sa.fixed_proxy) != Ok(fa) {
+                    return Err("fixed tree's box differs from the main tree's");
                 }
                 if fa.overlaps(fb) && self.pair_table.get(pair_key(a, b)).is_none() {
                     return Err("overlapping fat boxes without a contact");

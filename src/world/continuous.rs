@@ -1,5 +1,5 @@
-//! The continuous phase: fast dynamic bodies swept against static shapes (bullets also
-//! against kinematic and dynamic ones) and stopped at the first time of impact.
+//! The continuous phase: fast dynamic bodies swept against static and kinematic shapes
+//! (bullets also against dynamic ones) and stopped at the first time of impact.
 
 use super::*;
 use crate::geometry::Circle;
@@ -56,20 +56,16 @@ impl World {
         .map(Shape::Circle);
         let mut fraction = 1.0f32;
         let (slots, bodies) = (&self.slots, &self.bodies);
-        // Non-bullets meet static shapes only: their own tree.
-        let tree = if slot.bullet {
-            &self.tree
-        } else {
-            &self.static_tree
-        };
+        // Non-bullets meet static and kinematic shapes only: their own tree.
+        let tree = if slot.bullet { &self.tree } else { &self.fixed_tree };
         tree.query(swept, u64::MAX, |_, user| {
             let o = user as u32;
             let other = &slots[o as usize];
-            // Static shapes always; kinematic and dynamic ones only for a bullet, and never
-            // another bullet (Box2D's rule). Every other body is taken at its pose after
-            // the step, as Box2D does (its non-fast bodies end the step with no sweep left).
-            let moving_skipped = other.kind != BodyKind::Static && (!slot.bullet || other.bullet);
-            let skip = o == s || moving_skipped || other.sensor || !slot.filter.should_collide(&other.filter);
+            // Static and kinematic shapes always; dynamic ones only for a bullet, and
+            // never another bullet (Box2D's rule).
+            let dynamic_skipped = other.kind == BodyKind::Dynamic && (!slot.bullet || other.bullet);
+            let skip =
+                o == s || dynamic_skipped || other.sensor || !slot.filter.should_collide(&other.filter);
             if skip {
                 return Visit::Continue;
             }

@@ -36,13 +36,9 @@
 //!    are ordered by a greedy colouring of the contact graph (no two constraints of a
 //!    colour share a moving body), so that runs of four are solved together in SIMD lanes;
 //! 5. **continuous** — a dynamic body that moved more than half its smallest extent is swept
-//!    from its old pose to its new one against static shapes (bullets: also against
-//!    kinematic and dynamic ones, taken at their poses after the step) with
-//!    [`time_of_impact`](crate::time_of_impact) and stopped at the first impact, keeping its
-//!    velocity, as Box2D's continuous phase does. Kinematic bodies are left to the
-//!    speculative contacts for non-bullets, as in Box2D: they move during the step, so a
-//!    sweep against their end pose would stop bodies at the wrong place, and sweeping every
-//!    fast body against a large moving body (a spinner's bar) costs a time of impact each;
+//!    from its old pose to its new one against static and kinematic shapes (bullets: also
+//!    against dynamic ones) with [`time_of_impact`](crate::time_of_impact) and stopped at
+//!    the first impact, keeping its velocity, as Box2D's continuous phase does;
 //! 6. **sleep** — a body whose speed (and position correction) stays under
 //!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the awake bodies are grouped into
 //!    islands by union-find over touching contacts between non-static bodies, and an island
@@ -182,8 +178,8 @@ pub struct BodyDef {
     /// island of its own and wakes when touched (Box2D's `isAwake = false`, e.g. for a wall
     /// of boxes waiting to be smashed). Static bodies ignore it.
     pub awake: bool,
-    /// A dynamic body swept by the continuous phase against kinematic and dynamic bodies
-    /// too, not only against static ones (default false; Box2D's `isBullet`). Costs a
+    /// A dynamic body swept by the continuous phase against dynamic bodies too, not only
+    /// against static and kinematic ones (default false; Box2D's `isBullet`). Costs a
     /// time-of-impact sweep against each nearby body whenever the body moves fast.
     pub bullet: bool,
     /// A dynamic body that never rotates (infinite rotational inertia; default false).
@@ -311,8 +307,8 @@ struct Slot {
     shape: Shape,
     material: Material,
     proxy: ProxyId,
-    /// The proxy in `World::static_tree` (static bodies only).
-    static_proxy: ProxyId,
+    /// The proxy in `World::fixed_tree` (static and kinematic bodies only).
+    fixed_proxy: ProxyId,
     user_data: u64,
     /// Seconds the body has rested (see [`SLEEP_VELOCITY`]).
     sleep_time: f32,
@@ -374,10 +370,10 @@ pub struct World {
     free: Vec<u32>,
     live_count: usize,
     tree: DynamicTree<Vec<crate::tree::TreeNode>>,
-    /// A second tree with the static bodies only: what a fast non-bullet body is swept
-    /// against (as Box2D sweeps against its static tree), without walking past the dynamic
-    /// bodies crowding the main tree. User data are slot indices.
-    static_tree: DynamicTree<Vec<crate::tree::TreeNode>>,
+    /// A second tree with the static and kinematic bodies only: what a fast non-bullet body
+    /// is swept against (as Box2D sweeps against its static tree), without walking past the
+    /// dynamic bodies crowding the main tree. User data are slot indices.
+    fixed_tree: DynamicTree<Vec<crate::tree::TreeNode>>,
     /// Per slot, its shape's box at its current pose grown by the speculative distance (the
     /// proxy's tight box): lets the narrow phase skip pairs that are too far apart for any
     /// point without running the manifold.
@@ -467,7 +463,7 @@ impl World {
             free: Vec::new(),
             live_count: 0,
             tree: DynamicTree::new(),
-            static_tree: DynamicTree::new(),
+            fixed_tree: DynamicTree::new(),
             tight: Vec::new(),
             fat: Vec::new(),
             move_buffer: Vec::new(),
@@ -620,11 +616,11 @@ impl World {
             )
             .map_err(|_| SolverError::InvalidInput)?;
         self.move_buffer.push(proxy);
-        let static_proxy = if def.kind != BodyKind::Static {
+        let fixed_proxy = if def.kind == BodyKind::Dynamic {
             ProxyId::from_index(crate::tree::NULL_NODE)
         } else {
             // Cannot fail: the same box was just accepted by the main tree.
-            match self.static_tree.create_proxy(
+            match self.fixed_tree.create_proxy(
                 Self::proxy_box(&def.shape, xf),
                 def.filter.category_bits,
                 u64::from(index),
@@ -653,7 +649,7 @@ impl World {
             shape: def.shape,
             material: m,
             proxy,
-            static_proxy,
+            fixed_proxy,
             user_data: def.user_data,
             sleep_time: 0.0,
             enable_sleep: def.enable_sleep,
@@ -708,8 +704,8 @@ impl World {
         }
         // The proxy exists for every live body; a failure here would be a world bug.
         let _ = self.tree.destroy_proxy(self.slots[i].proxy);
-        if self.slots[i].kind == BodyKind::Static {
-            let _ = self.static_tree.destroy_proxy(self.slots[i].static_proxy);
+        if self.slots[i].kind != BodyKind::Dynamic {
+            let _ = self.fixed_tree.destroy_proxy(self.slots[i].fixed_proxy);
         }
         self.remove_awake(i as u32);
         self.slots[i].live = false;
@@ -780,9 +776,9 @@ impl World {
             self.move_buffer.push(proxy);
             self.fat[i] = self.tree.fat_aabb(proxy).unwrap_or(aabb);
         }
-        if self.slots[i].kind == BodyKind::Static {
+        if self.slots[i].kind != BodyKind::Dynamic {
             // Cannot fail: the box was accepted by the main tree.
-            let _ = self.static_tree.move_proxy(self.slots[i].static_proxy, aabb);
+            let _ = self.fixed_tree.move_proxy(self.slots[i].fixed_proxy, aabb);
         }
         Ok(())
     }
@@ -919,6 +915,9 @@ impl World {
                 if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
                     self.move_buffer.push(slot.proxy);
                     self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
+                    if slot.kind == BodyKind::Kinematic {
+                        let _ = self.fixed_tree.move_proxy(slot.fixed_proxy, aabb);
+                    }
                 }
             }
         }
@@ -1277,10 +1276,10 @@ impl World {
         let proxy = self.slots[i].proxy;
         // Cannot fail: the proxy is live.
         let _ = self.tree.set_category_bits(proxy, filter.category_bits);
-        if self.slots[i].kind == BodyKind::Static {
+        if self.slots[i].kind != BodyKind::Dynamic {
             let _ = self
-                .static_tree
-                .set_category_bits(self.slots[i].static_proxy, filter.category_bits);
+                .fixed_tree
+                .set_category_bits(self.slots[i].fixed_proxy, filter.category_bits);
         }
         self.move_buffer.push(proxy);
         // The tree reports a proxy to the broad phase only with its moved mark set.
