@@ -257,16 +257,22 @@ fn fast_bodies_never_pass_a_thin_static_wall() {
 }
 
 /// A bullet stops at a thin dynamic plank; the same body without the bullet flag passes
-/// through it (Box2D's rule: non-bullets sweep against static and kinematic shapes only).
+/// through it (non-bullets sweep against static and kinematic shapes only). A kinematic
+/// plank stops both.
 #[test]
-fn bullets_sweep_against_dynamic_bodies() {
-    for bullet in [true, false] {
+fn bullets_sweep_against_dynamic_bodies_and_everyone_against_kinematic_ones() {
+    for (bullet, kind) in [
+        (true, BodyKind::Dynamic),
+        (false, BodyKind::Dynamic),
+        (true, BodyKind::Kinematic),
+        (false, BodyKind::Kinematic),
+    ] {
         let mut w = World::new(solver::SolverSettings {
             gravity: Vec2::ZERO,
             ..Default::default()
         });
         let mut plank = BodyDef::new(
-            BodyKind::Dynamic,
+            kind,
             Transform::from_translation(Vec2::new(10.0, 0.0)),
             boxed(0.05, 2.0),
         );
@@ -283,7 +289,8 @@ fn bullets_sweep_against_dynamic_bodies() {
             let (xb, xp) = (w.transform(b).unwrap().p.x, w.transform(plank).unwrap().p.x);
             passed |= xb > xp + 0.2;
         }
-        assert_eq!(passed, !bullet, "bullet = {bullet}");
+        let stops = bullet || kind == BodyKind::Kinematic;
+        assert_eq!(passed, !stops, "bullet = {bullet}, plank {kind:?}");
     }
 }
 
