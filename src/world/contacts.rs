@@ -10,8 +10,8 @@
 use super::*;
 
 /// The per-step data of a contact, kept densely in `World::active` while the contact is
-/// awake (the narrow phase walks it in order) and parked in the contact's slab entry while
-/// it sleeps (Box2D v3 keeps its contact sims in per-set arrays the same way).
+/// awake (the narrow phase walks it in order) and parked in `World::parked` while it
+/// sleeps (Box2D v3 keeps its contact sims in per-set arrays the same way).
 #[derive(Clone, Copy)]
 pub(super) struct ContactSim {
     /// The contact's slab id.
@@ -52,9 +52,9 @@ pub(super) struct Contact {
     pub(super) prev: [u32; 2],
     pub(super) next: [u32; 2],
     /// Index in `World::active`, or `NONE` while both bodies are asleep or static (then
-    /// `parked` holds the sim).
+    /// the sim is at `parked` in `World::parked`).
     pub(super) active_index: u32,
-    pub(super) parked: ContactSim,
+    pub(super) parked: u32,
 }
 
 impl Contact {
@@ -191,24 +191,25 @@ impl World {
             prev: [NONE; 2],
             next: [NONE; 2],
             active_index: NONE,
-            parked: ContactSim {
-                id: c,
-                a,
-                b,
-                touching: false,
-                sensor,
-                friction: solver::mix_friction(
-                    self.slots[a as usize].material.friction,
-                    self.slots[b as usize].material.friction,
-                ),
-                restitution: solver::mix_restitution(
-                    self.slots[a as usize].material.restitution,
-                    self.slots[b as usize].material.restitution,
-                ),
-                solved: NONE,
-                carried: None,
-                cache: None,
-            },
+            parked: NONE,
+        };
+        let sim = ContactSim {
+            id: c,
+            a,
+            b,
+            touching: false,
+            sensor,
+            friction: solver::mix_friction(
+                self.slots[a as usize].material.friction,
+                self.slots[b as usize].material.friction,
+            ),
+            restitution: solver::mix_restitution(
+                self.slots[a as usize].material.restitution,
+                self.slots[b as usize].material.restitution,
+            ),
+            solved: NONE,
+            carried: None,
+            cache: None,
         };
         if (c as usize) < self.contacts.len() {
             self.free_contacts.pop();
@@ -220,16 +221,41 @@ impl World {
         self.link(c, 1, b);
         self.pair_table.insert(pair_key(a, b), c);
         if self.is_awake_slot(a) || self.is_awake_slot(b) {
-            self.activate(c);
+            self.contacts[c as usize].active_index = self.active.len() as u32;
+            self.active.push(sim);
+        } else {
+            self.park(c, sim);
         }
+    }
+
+    /// Stores a sleeping contact's sim in the parked slab.
+    fn park(&mut self, c: u32, sim: ContactSim) {
+        let at = match self.free_parked.pop() {
+            Some(at) => {
+                self.parked[at as usize] = sim;
+                at
+            }
+            None => {
+                self.parked.push(sim);
+                (self.parked.len() - 1) as u32
+            }
+        };
+        self.contacts[c as usize].parked = at;
+    }
+
+    /// Takes a contact's sim out of the parked slab.
+    fn unpark(&mut self, c: u32) -> ContactSim {
+        let at = core::mem::replace(&mut self.contacts[c as usize].parked, NONE);
+        self.free_parked.push(at);
+        self.parked[at as usize]
     }
 
     /// Puts a contact's sim on the awake work list (no-op when it is there).
     pub(super) fn activate(&mut self, c: u32) {
-        let contact = &mut self.contacts[c as usize];
-        if contact.active_index == NONE {
-            contact.active_index = self.active.len() as u32;
-            self.active.push(contact.parked);
+        if self.contacts[c as usize].active_index == NONE {
+            let sim = self.unpark(c);
+            self.contacts[c as usize].active_index = self.active.len() as u32;
+            self.active.push(sim);
         }
     }
 
@@ -240,25 +266,30 @@ impl World {
         if k == NONE {
             return;
         }
-        let mut sim = self.active.swap_remove(k as usize);
+        let mut sim = self.take_active(c, k);
         // Parked: the impulses move from the last step's constraint into the sim.
         if let Some(&i) = self.position.get(sim.solved as usize) {
             sim.carried = self.constraints.get(i as usize).map(solver::Carried::new);
         }
         sim.solved = NONE;
+        self.park(c, sim);
+    }
+
+    /// Swap-removes the sim of contact `c` from `active[k]`.
+    fn take_active(&mut self, c: u32, k: u32) -> ContactSim {
+        let sim = self.active.swap_remove(k as usize);
         if let Some(moved) = self.active.get(k as usize) {
             self.contacts[moved.id as usize].active_index = k;
         }
-        let contact = &mut self.contacts[c as usize];
-        contact.parked = sim;
-        contact.active_index = NONE;
+        self.contacts[c as usize].active_index = NONE;
+        sim
     }
 
     /// The sim of a contact, wherever it is.
     pub(super) fn sim(&self, c: u32) -> &ContactSim {
         let contact = &self.contacts[c as usize];
         match contact.active_index {
-            NONE => &contact.parked,
+            NONE => &self.parked[contact.parked as usize],
             k => &self.active[k as usize],
         }
     }
@@ -277,7 +308,14 @@ impl World {
         self.pair_table.remove(pair_key(a, b));
         self.unlink(c, 0, a);
         self.unlink(c, 1, b);
-        self.deactivate(c);
+        match self.contacts[c as usize].active_index {
+            NONE => {
+                self.unpark(c);
+            }
+            k => {
+                self.take_active(c, k);
+            }
+        }
         self.contacts[c as usize].a = NONE;
         self.free_contacts.push(c);
     }
@@ -445,6 +483,7 @@ impl World {
         let live = |s: u32| self.slots.get(s as usize).is_some_and(|x| x.live);
         let mut count = 0;
         let mut touching = 0;
+        let mut parked = 0;
         for (c, contact) in self.contacts.iter().enumerate() {
             if contact.a == NONE {
                 continue;
@@ -465,6 +504,10 @@ impl World {
             if awake != (contact.active_index != NONE) {
                 return Err("contact active without an awake body, or inactive with one");
             }
+            if (contact.active_index == NONE) != (contact.parked != NONE) {
+                return Err("contact neither active nor parked, or both");
+            }
+            parked += usize::from(contact.parked != NONE);
             touching += usize::from(contact.touching && !contact.sensor);
             if sim.sensor != contact.sensor {
                 return Err("sensor flag out of step");
@@ -486,6 +529,9 @@ impl World {
         }
         if count != self.pair_table.len() || count + self.free_contacts.len() != self.contacts.len() {
             return Err("pair table, slab and free list disagree");
+        }
+        if parked + self.free_parked.len() != self.parked.len() {
+            return Err("parked slab out of step");
         }
         if touching != self.touching_count {
             return Err("touching count is off");

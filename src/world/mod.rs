@@ -397,6 +397,9 @@ pub struct World {
     free_contacts: Vec<u32>,
     /// The sims of the contacts with at least one awake body (the narrow phase's work list).
     active: Vec<ContactSim>,
+    /// The sims of sleeping contacts (a slab; free entries listed in `free_parked`).
+    parked: Vec<ContactSim>,
+    free_parked: Vec<u32>,
     /// Number of contacts whose manifold has points (awake or asleep).
     touching_count: usize,
     /// Awake kinematic and dynamic bodies (slot indices); the solver sees them in this order
@@ -477,6 +480,8 @@ impl World {
             contacts: Vec::new(),
             free_contacts: Vec::new(),
             active: Vec::new(),
+            parked: Vec::new(),
+            free_parked: Vec::new(),
             touching_count: 0,
             awake: Vec::new(),
             islands: Vec::new(),
