@@ -1,5 +1,5 @@
 //! Solver step on Box2D's 20-row pyramid (210 boxes, settled), collide2d's `World` vs
-//! Box2D v3 (single-threaded, sleeping off), 60 Hz, 4 sub-steps.
+//! Box2D v3 (single-threaded, sleeping off in both), 60 Hz, 4 sub-steps.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -13,6 +13,8 @@ fn pyramid_step(c: &mut Criterion) {
     let mut g = c.benchmark_group("solver/pyramid20-step");
     g.throughput(Throughput::Elements(1));
     let (mut w, _) = pyramid_world(20);
+    // Both engines awake: the row measures the step, not a sleeping world.
+    w.set_sleep_enabled(false);
     for _ in 0..120 {
         w.step(DT, 4).unwrap();
     }
