@@ -76,12 +76,8 @@ impl Contact {
 /// moves fast enough for the continuous phase, and the cap keeps ghost points from reaching
 /// further ahead of a body than half its own size (an unbounded `dt × speed` margin puts
 /// them metres ahead of a fast one).
-pub(super) fn speculative_margin(a: (&Body, &Hot), b: (&Body, &Hot), dt: f32) -> f32 {
-    let ((ba, sa), (bb, sb)) = (a, b);
-    let speed = ba.linear_velocity.length()
-        + bb.linear_velocity.length()
-        + ba.angular_velocity.abs() * sa.reach
-        + bb.angular_velocity.abs() * sb.reach;
+pub(super) fn speculative_margin(sa: &Hot, sb: &Hot, dt: f32) -> f32 {
+    let speed = sa.speed + sb.speed;
     let cap = CONTINUOUS_SAFETY_FACTOR * sa.min_extent.max(sb.min_extent);
     // `min` with a NaN-free cap: the speed is finite by the world's invariants.
     SPECULATIVE_DISTANCE + (dt * speed).min(cap)
@@ -347,6 +343,12 @@ impl World {
     /// manifolds (recycling where it can), wakes sleeping bodies that an awake body
     /// touches, records begin/end events and builds this step's constraints in `fresh`.
     pub(super) fn update_contacts(&mut self) {
+        // Each awake body's speed bound once, not once per contact.
+        for &s in &self.awake {
+            let b = &self.bodies[s as usize];
+            let hot = &mut self.hot[s as usize];
+            hot.speed = b.linear_velocity.length() + b.angular_velocity.abs() * hot.reach;
+        }
         self.fresh.clear();
         let mut k = 0;
         // Waking a body appends its contacts to `active`: they are updated in this pass too.
@@ -381,7 +383,7 @@ impl World {
             // The tight boxes include the speculative distance on each side; beyond the
             // pair's margin apart no point can exist, whatever the shapes.
             let (ha, hb) = (&self.hot[a as usize], &self.hot[b as usize]);
-            let margin = speculative_margin((ba, ha), (bb, hb), self.last_dt);
+            let margin = speculative_margin(ha, hb, self.last_dt);
             let (ta, tb) = (self.tight[a as usize], self.tight[b as usize]);
             let gap = (ta.min.x - tb.max.x)
                 .max(tb.min.x - ta.max.x)

@@ -338,6 +338,9 @@ struct Hot {
     reach: f32,
     /// Smallest extent of the shape (the continuous phase's yardstick).
     min_extent: f32,
+    /// Fastest any point of the body moves, `|v| + |ω|·reach` (m/s): refreshed for the
+    /// awake bodies at the start of each narrow phase, 0 for static and sleeping ones.
+    speed: f32,
 }
 
 /// What contact recycling needs from the last full manifold of a pair.
@@ -651,6 +654,7 @@ impl World {
             island: NONE,
             reach,
             min_extent: min_extent(&def.shape),
+            speed: 0.0,
         };
         let slot = Slot {
             generation,

@@ -35,6 +35,7 @@ impl World {
         for &s in bodies {
             self.remove_awake(s);
             self.hot[s as usize].island = id;
+            self.hot[s as usize].speed = 0.0;
             let b = &mut self.bodies[s as usize];
             b.linear_velocity = Vec2::ZERO;
             b.angular_velocity = 0.0;
