@@ -1211,7 +1211,7 @@ c2d_Status c2d_solver_step(struct c2d_Body *bodies,
                            float dt);
 
 // Bytes of scratch memory that let `c2d_solver_step_with_scratch` pack every run of 4
-// independent contacts among `contact_count` (blocks of about 500 bytes per 4 contacts, plus
+// independent contacts among `contact_count` (blocks of about 560 bytes per 4 contacts, plus
 // slack for aligning the start).
 size_t c2d_solver_scratch_bytes(size_t contact_count);
 

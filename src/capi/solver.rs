@@ -166,7 +166,7 @@ pub unsafe extern "C" fn c2d_solver_step(
 }
 
 /// Bytes of scratch memory that let `c2d_solver_step_with_scratch` pack every run of 4
-/// independent contacts among `contact_count` (blocks of about 500 bytes per 4 contacts, plus
+/// independent contacts among `contact_count` (blocks of about 560 bytes per 4 contacts, plus
 /// slack for aligning the start).
 #[no_mangle]
 pub extern "C" fn c2d_solver_scratch_bytes(contact_count: usize) -> usize {

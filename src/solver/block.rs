@@ -103,6 +103,36 @@ impl<const N: usize> BodyLanes<N> {
         }
     }
 
+    /// As [`BodyLanes::load`], with the masses given (a block packs them once per step: they
+    /// do not change during a step), so each pass loads only what the passes change.
+    #[inline(always)]
+    fn load_with(
+        bodies: &[Body],
+        index: [usize; N],
+        inv_mass: Wide<N>,
+        inv_inertia: Wide<N>,
+    ) -> BodyLanes<N> {
+        let b: [&Body; N] = index.map(|i| &bodies[i]);
+        let g = |f: fn(&Body) -> f32| Wide::from_fn(|l| f(b[l]));
+        BodyLanes {
+            v: V2 {
+                x: g(|b| b.linear_velocity.x),
+                y: g(|b| b.linear_velocity.y),
+            },
+            w: g(|b| b.angular_velocity),
+            inv_mass,
+            inv_inertia,
+            dp: V2 {
+                x: g(|b| b.delta_position.x),
+                y: g(|b| b.delta_position.y),
+            },
+            dq: V2 {
+                x: g(|b| b.delta_rotation.c),
+                y: g(|b| b.delta_rotation.s),
+            },
+        }
+    }
+
     /// Writes the velocities back, except to fixed bodies.
     #[inline(always)]
     fn store(&self, bodies: &mut [Body], index: [usize; N]) {
@@ -422,13 +452,18 @@ fn run_lanes<const N: usize>(
 /// Four consecutive constraints that share no moving body, packed once per step into
 /// lanes (structure of arrays) by [`step_with_scratch`](super::step_with_scratch), so that
 /// the passes read them without gathering. Scratch memory: the contents are meaningless
-/// between steps. About 500 bytes.
+/// between steps. About 560 bytes (with the four bodies' masses, packed once per step).
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub struct ContactBlock {
     lanes: ContactLanes<BLOCK>,
     body_a: [u32; BLOCK],
     body_b: [u32; BLOCK],
+    /// The bodies' inverse masses and inertias, per lane.
+    inv_mass_a: Wide<BLOCK>,
+    inv_inertia_a: Wide<BLOCK>,
+    inv_mass_b: Wide<BLOCK>,
+    inv_inertia_b: Wide<BLOCK>,
     /// Index of the first of the constraints in the step's slice.
     start: u32,
 }
@@ -445,6 +480,10 @@ impl Default for ContactBlock {
             lanes: ContactLanes::gather(&run),
             body_a: [0; BLOCK],
             body_b: [0; BLOCK],
+            inv_mass_a: Wide::splat(0.0),
+            inv_inertia_a: Wide::splat(0.0),
+            inv_mass_b: Wide::splat(0.0),
+            inv_inertia_b: Wide::splat(0.0),
             start: u32::MAX,
         }
     }
@@ -470,10 +509,17 @@ pub(crate) fn pack(bodies: &[Body], contacts: &[ContactConstraint], blocks: &mut
         let run: &[ContactConstraint; BLOCK] = run.try_into().expect("BLOCK long");
         match independent(bodies, run) {
             Some(pairs) => {
+                let m = |f: fn(&Body) -> f32, a: bool| {
+                    Wide::from_fn(|l| f(&bodies[if a { pairs[l].0 } else { pairs[l].1 }]))
+                };
                 blocks[used] = ContactBlock {
                     lanes: ContactLanes::gather(run),
                     body_a: pairs.map(|p| p.0 as u32),
                     body_b: pairs.map(|p| p.1 as u32),
+                    inv_mass_a: m(|b| b.inv_mass, true),
+                    inv_inertia_a: m(|b| b.inv_inertia, true),
+                    inv_mass_b: m(|b| b.inv_mass, false),
+                    inv_inertia_b: m(|b| b.inv_inertia, false),
                     start: k as u32,
                 };
                 used += 1;
@@ -549,8 +595,8 @@ fn walk(bodies: &mut [Body], contacts: &mut [ContactConstraint], blocks: &mut [C
                 }
             }
             let (ia, ib) = (blk.body_a.map(|i| i as usize), blk.body_b.map(|i| i as usize));
-            let mut a = BodyLanes::load(bodies, ia);
-            let mut b = BodyLanes::load(bodies, ib);
+            let mut a = BodyLanes::load_with(bodies, ia, blk.inv_mass_a, blk.inv_inertia_a);
+            let mut b = BodyLanes::load_with(bodies, ib, blk.inv_mass_b, blk.inv_inertia_b);
             run_lanes(&mut a, &mut b, &mut blk.lanes, pass);
             a.store(bodies, ia);
             b.store(bodies, ib);
