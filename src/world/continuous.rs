@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::geometry::Circle;
+use crate::narrowphase::overlaps_aabb_shape;
 use crate::toi::{time_of_impact, Sweep, ToiState};
 
 /// A fast body whose sweep starts overlapping a shape retries with a circle of this fraction
@@ -48,6 +49,13 @@ impl World {
         };
         let start = sweep.transform_at(0.0);
         let swept = slot.shape.aabb(start).union(slot.shape.aabb(body.transform));
+        // The box the whole sweep stays in: the two end boxes, grown by how far a turning
+        // point can bulge past the chord between its end positions: reach·(1 − cos(θ/2)),
+        // at most reach·|sin θ| for turns up to 90°, at most the reach beyond.
+        let dq = body.delta_rotation;
+        let turn = if dq.c >= 0.0 { dq.s.abs() } else { 1.0 };
+        let bulge = self.hot[s as usize].reach * turn;
+        let path = swept.inflated(bulge);
         let core = Circle::new(
             centroid(&slot.shape),
             CORE_FRACTION * self.hot[s as usize].min_extent,
@@ -70,6 +78,11 @@ impl World {
                 return Visit::Continue;
             }
             let xf = bodies[o as usize].transform;
+            // A shape the path's box does not touch cannot be hit: skip the time of impact
+            // (the common case for a fast body inside a large container).
+            if !overlaps_aabb_shape(path, &other.shape, xf) {
+                return Visit::Continue;
+            }
             let still = Sweep::from_transforms(bodies[o as usize].local_center, xf, xf);
             let mut out = time_of_impact(&other.shape, &still, &slot.shape, &sweep, fraction);
             if out.state == ToiState::Overlapped {
