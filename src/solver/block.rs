@@ -68,6 +68,15 @@ fn independent(bodies: &[Body], run: &[ContactConstraint; BLOCK]) -> Option<[(us
     Some(pairs)
 }
 
+/// The inverse masses and inverse inertias of the bodies at `index`, as lanes.
+#[inline(always)]
+fn masses<const N: usize>(bodies: &[Body], index: [usize; N]) -> (Wide<N>, Wide<N>) {
+    (
+        Wide::from_fn(|l| bodies[index[l]].inv_mass),
+        Wide::from_fn(|l| bodies[index[l]].inv_inertia),
+    )
+}
+
 /// A body's velocity and its motion since the step began, as lanes.
 #[derive(Clone, Copy)]
 struct BodyLanes<const N: usize> {
@@ -82,25 +91,8 @@ struct BodyLanes<const N: usize> {
 impl<const N: usize> BodyLanes<N> {
     #[inline(always)]
     fn load(bodies: &[Body], index: [usize; N]) -> BodyLanes<N> {
-        let b: [&Body; N] = index.map(|i| &bodies[i]);
-        let g = |f: fn(&Body) -> f32| Wide::from_fn(|l| f(b[l]));
-        BodyLanes {
-            v: V2 {
-                x: g(|b| b.linear_velocity.x),
-                y: g(|b| b.linear_velocity.y),
-            },
-            w: g(|b| b.angular_velocity),
-            inv_mass: g(|b| b.inv_mass),
-            inv_inertia: g(|b| b.inv_inertia),
-            dp: V2 {
-                x: g(|b| b.delta_position.x),
-                y: g(|b| b.delta_position.y),
-            },
-            dq: V2 {
-                x: g(|b| b.delta_rotation.c),
-                y: g(|b| b.delta_rotation.s),
-            },
-        }
+        let (inv_mass, inv_inertia) = masses(bodies, index);
+        BodyLanes::load_with(bodies, index, inv_mass, inv_inertia)
     }
 
     /// As [`BodyLanes::load`], with the masses given (a block packs them once per step: they
@@ -509,17 +501,17 @@ pub(crate) fn pack(bodies: &[Body], contacts: &[ContactConstraint], blocks: &mut
         let run: &[ContactConstraint; BLOCK] = run.try_into().expect("BLOCK long");
         match independent(bodies, run) {
             Some(pairs) => {
-                let m = |f: fn(&Body) -> f32, a: bool| {
-                    Wide::from_fn(|l| f(&bodies[if a { pairs[l].0 } else { pairs[l].1 }]))
-                };
+                let (ia, ib) = (pairs.map(|p| p.0), pairs.map(|p| p.1));
+                let ((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b)) =
+                    (masses(bodies, ia), masses(bodies, ib));
                 blocks[used] = ContactBlock {
                     lanes: ContactLanes::gather(run),
-                    body_a: pairs.map(|p| p.0 as u32),
-                    body_b: pairs.map(|p| p.1 as u32),
-                    inv_mass_a: m(|b| b.inv_mass, true),
-                    inv_inertia_a: m(|b| b.inv_inertia, true),
-                    inv_mass_b: m(|b| b.inv_mass, false),
-                    inv_inertia_b: m(|b| b.inv_inertia, false),
+                    body_a: ia.map(|i| i as u32),
+                    body_b: ib.map(|i| i as u32),
+                    inv_mass_a,
+                    inv_inertia_a,
+                    inv_mass_b,
+                    inv_inertia_b,
                     start: k as u32,
                 };
                 used += 1;

@@ -294,42 +294,42 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// few proxies move (or everything sleeps) pays for those only. Duplicates in `moved` are
     /// reported once; stale or out-of-range ids are skipped. Category bits are not consulted.
     pub fn query_pairs_of(&mut self, moved: &[ProxyId], mut f: impl FnMut(ProxyId, u64, ProxyId, u64)) {
-        let listed = |n: &TreeNode| n.is_allocated() && n.is_leaf();
-        {
-            let nodes = self.nodes.nodes_mut();
-            for id in moved {
-                if let Some(n) = nodes.get_mut(id.0 as usize).filter(|n| listed(n)) {
-                    n.flags |= FLAG_LISTED;
-                }
+        let mut f = |a: u32, da: u64, b: u32, db: u64| f(ProxyId(a), da, ProxyId(b), db);
+        for id in moved {
+            if self.leaf(id.0).is_ok() {
+                self.nodes.nodes_mut()[id.0 as usize].flags |= FLAG_LISTED;
             }
         }
         for id in moved {
             let me = id.0;
-            let Some(&n) = self.nodes.nodes().get(me as usize).filter(|n| listed(n)) else {
-                continue;
-            };
-            if n.flags & FLAG_DONE != 0 {
-                continue; // a duplicate, already reported
+            match self.leaf(me) {
+                // Done already: a duplicate.
+                Ok(n) if n.flags & FLAG_DONE == 0 => self.pairs_of_leaf(me, FLAG_LISTED, &mut f),
+                _ => continue,
             }
-            let (fat, data) = (n.aabb, n.data);
-            self.traverse_fixed(
-                |m| m.aabb.overlaps(fat),
-                |j, m| {
-                    // Pairs of two listed proxies are reported from the lower id only.
-                    if j != me && (m.flags & FLAG_LISTED == 0 || j > me) {
-                        f(ProxyId(me), data, ProxyId(j), m.data);
-                    }
-                    true
-                },
-            );
             self.nodes.nodes_mut()[me as usize].flags |= FLAG_DONE;
         }
-        let nodes = self.nodes.nodes_mut();
         for id in moved {
-            if let Some(n) = nodes.get_mut(id.0 as usize).filter(|n| listed(n)) {
-                n.flags &= !(FLAG_LISTED | FLAG_DONE | FLAG_MOVED);
+            if self.leaf(id.0).is_ok() {
+                self.nodes.nodes_mut()[id.0 as usize].flags &= !(FLAG_LISTED | FLAG_DONE | FLAG_MOVED);
             }
         }
+    }
+
+    /// Reports the pairs of leaf `me` with every leaf whose fat box overlaps its own; of two
+    /// leaves that both carry `flag`, only from the lower id (so each pair comes once when
+    /// every flagged leaf is asked).
+    fn pairs_of_leaf(&self, me: u32, flag: u16, f: &mut impl FnMut(u32, u64, u32, u64)) {
+        let n = self.nodes.nodes()[me as usize];
+        self.traverse_fixed(
+            |m| m.aabb.overlaps(n.aabb),
+            |j, m| {
+                if j != me && (m.flags & flag == 0 || j > me) {
+                    f(me, n.data, j, m.data);
+                }
+                true
+            },
+        );
     }
 
     /// [`DynamicTree::query_pairs`] through one query per moved proxy, the path that serves
@@ -418,22 +418,10 @@ impl<S: NodeStorage> DynamicTree<S> {
 
     /// One query per moved proxy: the path for trees too tall for the descent's stack.
     fn pairs_per_proxy(&self, f: &mut impl FnMut(u32, u64, u32, u64)) {
-        let nodes = self.nodes.nodes();
-        for (i, n) in nodes.iter().enumerate() {
-            if !(n.is_allocated() && n.is_leaf() && n.flags & FLAG_MOVED != 0) {
-                continue;
+        for (i, n) in self.nodes.nodes().iter().enumerate() {
+            if n.is_allocated() && n.is_leaf() && n.flags & FLAG_MOVED != 0 {
+                self.pairs_of_leaf(i as u32, FLAG_MOVED, f);
             }
-            let me = i as u32;
-            self.traverse_fixed(
-                |m| m.aabb.overlaps(n.aabb),
-                |j, m| {
-                    // Pairs of two moved proxies are reported from the lower id only.
-                    if j != me && (m.flags & FLAG_MOVED == 0 || j > me) {
-                        f(me, n.data, j, m.data);
-                    }
-                    true
-                },
-            );
         }
     }
 

@@ -101,12 +101,7 @@ impl World {
             // the speculative distance) takes the impact.
             self.bodies[s as usize].transform = sweep.transform_at(fraction);
         }
-        let slot = &self.slots[s as usize];
-        let aabb = Self::proxy_box(&slot.shape, self.bodies[s as usize].transform);
-        self.tight[s as usize] = aabb;
-        if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
-            self.move_buffer.push(slot.proxy);
-            self.fat[s as usize] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
-        }
+        // Cannot fail: the proxy is live and the pose finite.
+        let _ = self.sync_proxy(s as usize);
     }
 }

@@ -779,20 +779,23 @@ impl World {
         self.wake_body(i as u32);
         self.wake_touching(i as u32);
         self.bodies[i].transform = xf;
-        let aabb = Self::proxy_box(&self.slots[i].shape, xf);
+        self.sync_proxy(i).map_err(|_| SolverError::InvalidInput)
+    }
+
+    /// Brings body `i`'s broad-phase data to its current pose: its tight box, and its fat
+    /// box when the tight one left it (the proxy then joins the move buffer, and a static or
+    /// kinematic body's copy in the fixed tree follows: same box, same margin, so it leaves
+    /// its fat box exactly when the main tree's does).
+    fn sync_proxy(&mut self, i: usize) -> Result<(), crate::tree::TreeError> {
+        let slot = &self.slots[i];
+        let aabb = Self::proxy_box(&slot.shape, self.bodies[i].transform);
         self.tight[i] = aabb;
-        let proxy = self.slots[i].proxy;
-        if self
-            .tree
-            .move_proxy(proxy, aabb)
-            .map_err(|_| SolverError::InvalidInput)?
-        {
-            self.move_buffer.push(proxy);
-            self.fat[i] = self.tree.fat_aabb(proxy).unwrap_or(aabb);
-        }
-        if self.slots[i].kind != BodyKind::Dynamic {
-            // Cannot fail: the box was accepted by the main tree.
-            let _ = self.fixed_tree.move_proxy(self.slots[i].fixed_proxy, aabb);
+        if self.tree.move_proxy(slot.proxy, aabb)? {
+            self.move_buffer.push(slot.proxy);
+            self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
+            if slot.kind != BodyKind::Dynamic {
+                let _ = self.fixed_tree.move_proxy(slot.fixed_proxy, aabb);
+            }
         }
         Ok(())
     }
@@ -895,7 +898,8 @@ impl World {
         self.fast.clear();
         let inv_dt = 1.0 / dt;
         let sleepy = self.sleep_enabled;
-        for (k, &s) in self.awake.iter().enumerate() {
+        for k in 0..self.awake.len() {
+            let s = self.awake[k];
             let mut b = self.solver_bodies[k + 1];
             b.force = Vec2::ZERO;
             b.torque = 0.0;
@@ -923,16 +927,8 @@ impl World {
             if fast {
                 self.fast.push(s);
             } else {
-                let aabb = Self::proxy_box(&slot.shape, b.transform);
-                self.tight[i] = aabb;
                 // Cannot fail: the proxy is live and the box finite (bodies are validated).
-                if self.tree.move_proxy(slot.proxy, aabb) == Ok(true) {
-                    self.move_buffer.push(slot.proxy);
-                    self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
-                    if slot.kind == BodyKind::Kinematic {
-                        let _ = self.fixed_tree.move_proxy(slot.fixed_proxy, aabb);
-                    }
-                }
+                let _ = self.sync_proxy(i);
             }
         }
     }

@@ -38,20 +38,27 @@ impl PairTable {
         self.len
     }
 
+    /// Walks `key`'s probe run: `Ok(bucket)` holding it, or `Err(bucket)` for the empty one
+    /// that ends the run. The table must have buckets (it is never full: load ≤ ½).
+    #[inline]
+    fn probe(&self, key: u64) -> Result<usize, usize> {
+        let mask = self.keys.len() - 1;
+        let mut i = self.bucket(key);
+        loop {
+            match self.keys[i] {
+                k if k == key => return Ok(i),
+                EMPTY => return Err(i),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
     /// The value stored for `key`.
     pub(crate) fn get(&self, key: u64) -> Option<u32> {
         if self.len == 0 {
             return None;
         }
-        let mask = self.keys.len() - 1;
-        let mut i = self.bucket(key);
-        loop {
-            match self.keys[i] {
-                k if k == key => return Some(self.values[i]),
-                EMPTY => return None,
-                _ => i = (i + 1) & mask,
-            }
-        }
+        self.probe(key).ok().map(|i| self.values[i])
     }
 
     /// Stores `value` for `key` (replacing any previous value).
@@ -60,21 +67,12 @@ impl PairTable {
         if 2 * (self.len + 1) > self.keys.len() {
             self.grow();
         }
-        let mask = self.keys.len() - 1;
-        let mut i = self.bucket(key);
-        loop {
-            match self.keys[i] {
-                k if k == key => {
-                    self.values[i] = value;
-                    return;
-                }
-                EMPTY => {
-                    self.keys[i] = key;
-                    self.values[i] = value;
-                    self.len += 1;
-                    return;
-                }
-                _ => i = (i + 1) & mask,
+        match self.probe(key) {
+            Ok(i) => self.values[i] = value,
+            Err(i) => {
+                self.keys[i] = key;
+                self.values[i] = value;
+                self.len += 1;
             }
         }
     }
@@ -84,15 +82,8 @@ impl PairTable {
         if self.len == 0 {
             return None;
         }
+        let i = self.probe(key).ok()?;
         let mask = self.keys.len() - 1;
-        let mut i = self.bucket(key);
-        loop {
-            match self.keys[i] {
-                k if k == key => break,
-                EMPTY => return None,
-                _ => i = (i + 1) & mask,
-            }
-        }
         let value = self.values[i];
         // Backward-shift deletion: move later members of the probe run into the hole when
         // their home bucket does not lie cyclically in (hole, j].
