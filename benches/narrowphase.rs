@@ -135,6 +135,7 @@ fn typed(v: &[Shape]) -> Typed {
                 })
                 .collect(),
         ),
+        Shape::ChainSegment(_) => unreachable!("chain segments have their own rows"),
     }
 }
 
@@ -165,6 +166,7 @@ fn pshape(s: &Shape, k: Kind) -> PShape {
             ps::ConvexPolygon::from_convex_polyline(p.vertices().iter().map(|v| PV::new(v.x, v.y)).collect())
                 .unwrap(),
         ),
+        Shape::ChainSegment(_) => unreachable!("chain segments have their own rows"),
     }
 }
 

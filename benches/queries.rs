@@ -170,6 +170,7 @@ fn ray_bench(c: &mut Criterion) {
                             B2Shape::Circle(s) => b2::b2RayCastCircle(s, &inp),
                             B2Shape::Capsule(s) => b2::b2RayCastCapsule(s, &inp),
                             B2Shape::Polygon(s) => b2::b2RayCastPolygon(s, &inp),
+                            B2Shape::ChainSegment(s) => b2::b2RayCastSegment(&s.segment, &inp, true),
                         }
                     });
                     if out.hit {

@@ -343,6 +343,9 @@ impl Box2d {
                         Shape::Capsule(c) => {
                             b2::b2CreateCapsuleShape(body, &sd, &common::b2capsule(c));
                         }
+                        Shape::ChainSegment(c) => {
+                            b2::b2CreateChainSegmentShape(body, &sd, &common::b2chain_segment(c));
+                        }
                         Shape::Polygon(p) => {
                             b2::b2CreatePolygonShape(body, &sd, &common::b2polygon(p));
                         }

@@ -38,6 +38,15 @@ typedef struct c2d_BodyDef c2d_BodyDef;
 // vertices are treated as collinear. For a shape of size 1 that is 0.0001 length units.
 #define c2d_HULL_RELATIVE_TOLERANCE 1.0e-4
 
+// Points of a chain closer than this fraction of their coordinates' magnitude (about 8 ulps)
+// are welded into one.
+#define c2d_CHAIN_WELD_RELATIVE 1.0e-6
+
+// A chain point whose distance to the line through its neighbours is below this fraction of
+// the neighbours' distance, and which lies between them, is removed (the two segments become
+// one).
+#define c2d_CHAIN_COLLINEAR_RELATIVE 1.0e-5
+
 // Feature code for edge `i` in a manifold point id.
 #define c2d_FEATURE_EDGE 128
 
@@ -151,6 +160,12 @@ enum c2d_Status
   // non-finite data, not convex and counter-clockwise, or normals that are not the unit
   // outward normals of its edges): see `c2d_shape_validate`.
   C2D_STATUS_INVALID_SHAPE = 21,
+  // The operation does not apply to this shape kind (a chain segment cannot be inflated,
+  // nor be the shape of a dynamic body or a sensor).
+  C2D_STATUS_UNSUPPORTED = 22,
+  // A tile grid's dimensions do not match its cell count, or its cell size or origin is not
+  // finite (and positive).
+  C2D_STATUS_INVALID_GRID = 23,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -305,6 +320,19 @@ typedef struct c2d_Vec2 {
 // `(0, 1)`.
 #define c2d_Vec2_Y (c2d_Vec2){ .x = 0.0, .y = 1.0 }
 
+// A one-sided segment with ghost vertices (see the [module docs](self)). Local space; the
+// front side is the right of `point1 → point2`.
+typedef struct c2d_ChainSegment {
+  // The chain's vertex before `point1` (the previous segment's start).
+  struct c2d_Vec2 ghost1;
+  // Start of the segment.
+  struct c2d_Vec2 point1;
+  // End of the segment.
+  struct c2d_Vec2 point2;
+  // The chain's vertex after `point2` (the next segment's end).
+  struct c2d_Vec2 ghost2;
+} c2d_ChainSegment;
+
 // A rotation stored as `(cos, sin)` of its angle. Counter-clockwise, radians.
 //
 // A valid rotation has `c² + s² = 1`; [`Rot::from_angle`] and [`Rot::normalized`] produce one.
@@ -330,6 +358,14 @@ typedef struct c2d_Transform {
 // The identity transform: local space equals world space (cute_c2 style).
 #define c2d_Transform_IDENTITY (c2d_Transform){ .p = c2d_Vec2_ZERO, .q = c2d_Rot_IDENTITY }
 
+// A solid circle.
+typedef struct c2d_Circle {
+  // Centre in local space.
+  struct c2d_Vec2 center;
+  // Radius, `>= 0`.
+  float radius;
+} c2d_Circle;
+
 // One contact point.
 typedef struct c2d_ManifoldPoint {
   // World-space point midway between the two surfaces.
@@ -351,6 +387,36 @@ typedef struct c2d_Manifold {
   // Number of points, 0, 1 or 2.
   uint32_t count;
 } c2d_Manifold;
+
+// A solid capsule: all points within `radius` of the segment `center1`–`center2`.
+// With radius 0 it is a segment; with `center1 == center2` it behaves as a circle.
+typedef struct c2d_Capsule {
+  // First end of the core segment, local space.
+  struct c2d_Vec2 center1;
+  // Second end of the core segment, local space.
+  struct c2d_Vec2 center2;
+  // Radius, `>= 0`.
+  float radius;
+} c2d_Capsule;
+
+// A solid convex polygon with 3 to 8 counter-clockwise vertices and an optional rounding
+// radius (all points within `radius` of the core polygon).
+//
+// Make one through [`Polygon::new`], [`Polygon::make_box`] and friends: they compute the
+// hull, normals and centroid. Queries treat a polygon whose `count` is outside 3..=8 as empty
+// (no contact) rather than trusting it.
+typedef struct c2d_Polygon {
+  // Vertices, counter-clockwise, local space. Only the first `count` are used.
+  struct c2d_Vec2 vertices[c2d_MAX_POLYGON_VERTICES];
+  // Outward unit normal of edge `i` (from vertex `i` to vertex `i + 1`).
+  struct c2d_Vec2 normals[c2d_MAX_POLYGON_VERTICES];
+  // Area centroid of the core polygon, local space.
+  struct c2d_Vec2 centroid;
+  // Rounding radius, `>= 0`.
+  float radius;
+  // Number of vertices, 3..=8.
+  uint32_t count;
+} c2d_Polygon;
 
 // A ray (or a segment sweep): `origin + t * translation`, `t` in `[0, max_fraction]`.
 typedef struct c2d_Ray {
@@ -469,44 +535,6 @@ typedef struct c2d_SegmentDistance {
   // Squared distance between the closest points.
   float distance_squared;
 } c2d_SegmentDistance;
-
-// A solid circle.
-typedef struct c2d_Circle {
-  // Centre in local space.
-  struct c2d_Vec2 center;
-  // Radius, `>= 0`.
-  float radius;
-} c2d_Circle;
-
-// A solid capsule: all points within `radius` of the segment `center1`–`center2`.
-// With radius 0 it is a segment; with `center1 == center2` it behaves as a circle.
-typedef struct c2d_Capsule {
-  // First end of the core segment, local space.
-  struct c2d_Vec2 center1;
-  // Second end of the core segment, local space.
-  struct c2d_Vec2 center2;
-  // Radius, `>= 0`.
-  float radius;
-} c2d_Capsule;
-
-// A solid convex polygon with 3 to 8 counter-clockwise vertices and an optional rounding
-// radius (all points within `radius` of the core polygon).
-//
-// Make one through [`Polygon::new`], [`Polygon::make_box`] and friends: they compute the
-// hull, normals and centroid. Queries treat a polygon whose `count` is outside 3..=8 as empty
-// (no contact) rather than trusting it.
-typedef struct c2d_Polygon {
-  // Vertices, counter-clockwise, local space. Only the first `count` are used.
-  struct c2d_Vec2 vertices[c2d_MAX_POLYGON_VERTICES];
-  // Outward unit normal of edge `i` (from vertex `i` to vertex `i + 1`).
-  struct c2d_Vec2 normals[c2d_MAX_POLYGON_VERTICES];
-  // Area centroid of the core polygon, local space.
-  struct c2d_Vec2 centroid;
-  // Rounding radius, `>= 0`.
-  float radius;
-  // Number of vertices, 3..=8.
-  uint32_t count;
-} c2d_Polygon;
 
 // A convex shape for GJK: the convex hull of up to 8 points, grown by `radius`.
 typedef struct c2d_ShapeProxy {
@@ -794,6 +822,121 @@ typedef struct c2d_Material {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// Makes a one-sided chain segment shape `point1 → point2` (front side on the right) with its
+// neighbouring vertices; a ghost equal to its point means a square end. Writes `*out`.
+//
+// # Safety
+// `out` must be NULL or point to a writable `c2d_Shape`.
+c2d_Status c2d_make_chain_segment(struct c2d_Vec2 ghost1,
+                                  struct c2d_Vec2 point1,
+                                  struct c2d_Vec2 point2,
+                                  struct c2d_Vec2 ghost2,
+                                  c2d_Shape *out);
+
+// Segment `index` of the polyline `points[0..count]` (`closed`: the last point connects back
+// to the first) with its ghosts, without welding or allocation (Rust:
+// `ChainSegment::from_polyline`). Writes `*out`; `C2D_STATUS_TOO_FEW_POINTS` when `index` is
+// out of range or the segment's points are equal.
+//
+// # Safety
+// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` must be NULL or point
+// to a writable `c2d_ChainSegment`.
+c2d_Status c2d_chain_segment_from_polyline(const struct c2d_Vec2 *points,
+                                           uint32_t count,
+                                           bool closed,
+                                           uint32_t index,
+                                           struct c2d_ChainSegment *out);
+
+// Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
+// in-between points removed) into `out` (room for `count` points); writes the welded count
+// to `*out_count`. `out` may alias `points`.
+//
+// # Safety
+// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
+// writable ones; `out_count` NULL or writable.
+c2d_Status c2d_chain_weld(const struct c2d_Vec2 *points,
+                          uint32_t count,
+                          bool closed,
+                          struct c2d_Vec2 *out,
+                          uint32_t *out_count);
+
+// Manifold between a one-sided chain segment (A) and a circle (B): normal from the segment
+// to B; no contact from behind the segment or with a normal in a neighbour's fan.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_chain_segment_circle(const struct c2d_ChainSegment *a,
+                                            const struct c2d_Transform *xa,
+                                            const struct c2d_Circle *b,
+                                            const struct c2d_Transform *xb,
+                                            float margin,
+                                            struct c2d_Manifold *out);
+
+// Whether `c2d_collide_chain_segment_circle` with margin 0 reports contact; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_chain_segment_circle(const struct c2d_ChainSegment *a,
+                                             const struct c2d_Transform *xa,
+                                             const struct c2d_Circle *b,
+                                             const struct c2d_Transform *xb,
+                                             bool *out);
+
+// Manifold between a one-sided chain segment (A) and a capsule (B): normal from the segment
+// to B; no contact from behind the segment or with a normal in a neighbour's fan.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_chain_segment_capsule(const struct c2d_ChainSegment *a,
+                                             const struct c2d_Transform *xa,
+                                             const struct c2d_Capsule *b,
+                                             const struct c2d_Transform *xb,
+                                             float margin,
+                                             struct c2d_Manifold *out);
+
+// Whether `c2d_collide_chain_segment_capsule` with margin 0 reports contact; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_chain_segment_capsule(const struct c2d_ChainSegment *a,
+                                              const struct c2d_Transform *xa,
+                                              const struct c2d_Capsule *b,
+                                              const struct c2d_Transform *xb,
+                                              bool *out);
+
+// Manifold between a one-sided chain segment (A) and a polygon (rounded or not) (B): normal from the segment
+// to B; no contact from behind the segment or with a normal in a neighbour's fan.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_collide_chain_segment_polygon(const struct c2d_ChainSegment *a,
+                                             const struct c2d_Transform *xa,
+                                             const struct c2d_Polygon *b,
+                                             const struct c2d_Transform *xb,
+                                             float margin,
+                                             struct c2d_Manifold *out);
+
+// Whether `c2d_collide_chain_segment_polygon` with margin 0 reports contact; writes `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_overlaps_chain_segment_polygon(const struct c2d_ChainSegment *a,
+                                              const struct c2d_Transform *xa,
+                                              const struct c2d_Polygon *b,
+                                              const struct c2d_Transform *xb,
+                                              bool *out);
+
+// One-sided ray cast against a chain segment placed at `xf`: only rays from the front side
+// moving against its normal hit. Writes `*hit` and, on a hit, `*out`.
+//
+// # Safety
+// Pointers must be NULL or valid.
+c2d_Status c2d_ray_cast_chain_segment(const struct c2d_ChainSegment *segment,
+                                      const struct c2d_Transform *xf,
+                                      const struct c2d_Ray *ray,
+                                      bool *hit,
+                                      struct c2d_RayHit *out);
 
 // Overlap test between two shapes; writes `*out_overlaps`.
 //
@@ -1835,6 +1978,7 @@ typedef uint32_t c2d_ShapeTag;
 #define C2D_SHAPE_CIRCLE 0u
 #define C2D_SHAPE_CAPSULE 1u
 #define C2D_SHAPE_POLYGON 2u
+#define C2D_SHAPE_CHAIN_SEGMENT 3u
 
 /* A shape: a tagged union (Rust: enum Shape, #[repr(C, u32)]). Set `tag` and the matching
  * member of `u`, or use the c2d_make_* functions. Shapes are in local space. */
@@ -1844,6 +1988,7 @@ struct c2d_Shape {
     c2d_Circle circle;
     c2d_Capsule capsule;
     c2d_Polygon polygon;
+    c2d_ChainSegment chain_segment;
   } u;
 };
 

@@ -120,6 +120,20 @@ fn larger(x: f32, y: f32) -> f32 {
     }
 }
 
+/// True when `s` is a chain segment and the mean of `other`'s points starts behind it.
+fn starts_behind(s: &Shape, xfs: Transform, other: &ShapeProxy, xfo: Transform) -> bool {
+    let Shape::ChainSegment(c) = s else {
+        return false;
+    };
+    let pts = other.points();
+    let mut mean = Vec2::ZERO;
+    for p in pts {
+        mean += *p;
+    }
+    let mean = xfs.inv_apply(xfo.apply(mean * (1.0 / pts.len().max(1) as f32)));
+    c.normal().dot(mean - c.point1) < 0.0
+}
+
 /// Casts shape A (at `xfa`, moving by `translation_a`) and shape B (at `xfb`, moving by
 /// `translation_b`) and finds the first fraction `t` in `[0, 1]` of both translations at which
 /// their surfaces come within `target_distance` (a skin, `>= 0`; 0 for touching).
@@ -127,6 +141,10 @@ fn larger(x: f32, y: f32) -> f32 {
 /// Runs in A's frame with B's relative motion. A pair that starts within the target distance
 /// but moves apart or slides along the contact is not blocked ([`CastState::Miss`]); one that
 /// starts penetrating reports [`CastState::Overlapping`] with depth and normal.
+///
+/// A chain segment is one-sided here as in Box2D's `b2ShapeCastShape`: a cast whose other shape
+/// starts with the mean of its core points behind the segment misses it; otherwise the segment
+/// is cast as a two-sided segment. Two chain segments never hit each other.
 #[must_use]
 pub fn shape_cast(
     a: &Shape,
@@ -148,6 +166,10 @@ pub fn shape_cast(
     let proxy_b = ShapeProxy::from_shape(b);
     if !xfa.is_valid() || !xfb.is_valid() {
         return CastOutput::with_state(CastState::InvalidInput, 0);
+    }
+    let both_chains = matches!((a, b), (Shape::ChainSegment(_), Shape::ChainSegment(_)));
+    if both_chains || starts_behind(a, xfa, &proxy_b, xfb) || starts_behind(b, xfb, &proxy_a, xfa) {
+        return CastOutput::with_state(CastState::Miss, 0);
     }
     let rel = xfa.inv_mul(xfb);
     let (Some(ea), Some((pb0, eb))) = (proxy_a.check(), proxy_b.transformed(rel)) else {

@@ -48,7 +48,7 @@ impl ShapeProxy {
     }
 
     /// The proxy of a shape (circle: its centre; capsule: its two centres; polygon: its
-    /// vertices), in the shape's local space. A polygon with an invalid count gives an empty
+    /// vertices; chain segment: its two points, two-sided), in the shape's local space. A polygon with an invalid count gives an empty
     /// proxy, which every query treats as invalid input.
     #[must_use]
     pub fn from_shape(s: &Shape) -> ShapeProxy {
@@ -68,6 +68,11 @@ impl ShapeProxy {
                 p.points[1] = c.center2;
                 p.count = 2;
                 p.radius = c.radius;
+            }
+            Shape::ChainSegment(c) => {
+                p.points[0] = c.point1;
+                p.points[1] = c.point2;
+                p.count = 2;
             }
             Shape::Polygon(poly) => {
                 let n = poly.count as usize;

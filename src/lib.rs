@@ -133,6 +133,7 @@ pub mod cast;
 pub mod distance;
 mod fmath;
 pub mod geometry;
+pub mod level;
 pub mod math;
 pub mod narrowphase;
 pub mod raycast;
@@ -172,22 +173,31 @@ pub use distance::{
     proxy_distance, shape_distance, DistanceOutput, DistanceStatus, ShapeProxy, SimplexCache,
     GJK_MAX_ITERATIONS,
 };
+#[cfg(feature = "alloc")]
+pub use geometry::Chain;
 pub use geometry::{
-    compute_hull, Capsule, Circle, GeometryError, MassData, Polygon, Shape, HULL_RELATIVE_TOLERANCE,
-    MAX_POLYGON_VERTICES,
+    compute_hull, Capsule, ChainSegment, Circle, GeometryError, MassData, Polygon, Shape,
+    CHAIN_COLLINEAR_RELATIVE, CHAIN_WELD_RELATIVE, HULL_RELATIVE_TOLERANCE, MAX_POLYGON_VERTICES,
 };
+#[cfg(feature = "alloc")]
+pub use level::{tile_outlines, tile_outlines_from_cells};
 pub use math::{Aabb, Ray, Rot, Transform, Vec2};
 pub use narrowphase::{
-    collide, collide_capsule_circle, collide_capsules, collide_circles, collide_polygon_capsule,
+    collide, collide_capsule_circle, collide_capsules, collide_chain_segment_capsule,
+    collide_chain_segment_circle, collide_chain_segment_polygon, collide_circles, collide_polygon_capsule,
     collide_polygon_circle, collide_polygons, collide_with_margin, Manifold, ManifoldPoint,
     CAPSULE_FACE_TOLERANCE, FEATURE_EDGE,
 };
 pub use narrowphase::{
     overlaps, overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape,
-    overlaps_aabbs, overlaps_capsule_circle, overlaps_capsules, overlaps_circles, overlaps_polygon_capsule,
-    overlaps_polygon_circle, overlaps_polygons,
+    overlaps_aabbs, overlaps_capsule_circle, overlaps_capsules, overlaps_chain_segment_capsule,
+    overlaps_chain_segment_circle, overlaps_chain_segment_polygon, overlaps_circles,
+    overlaps_polygon_capsule, overlaps_polygon_circle, overlaps_polygons,
 };
-pub use raycast::{ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_circle, ray_cast_polygon, RayHit};
+pub use raycast::{
+    ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
+    RayHit,
+};
 pub use segment::{closest_point_on_segment, segment_distance, SegmentDistance};
 #[cfg(feature = "solver")]
 pub use solver::{

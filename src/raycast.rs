@@ -15,7 +15,7 @@
 //!   segment), with the normal opposing the ray (Box2D reports no hit for such a ray).
 
 use crate::fmath;
-use crate::geometry::{capsule_as_circle, Capsule, Circle, Polygon, Shape};
+use crate::geometry::{capsule_as_circle, Capsule, ChainSegment, Circle, Polygon, Shape};
 pub use crate::math::Ray;
 use crate::math::{Aabb, Transform, Vec2};
 use bytemuck::{Pod, Zeroable};
@@ -342,7 +342,22 @@ pub fn ray_cast(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
         Shape::Circle(c) => ray_cast_circle(c, xf, ray),
         Shape::Capsule(c) => ray_cast_capsule(c, xf, ray),
         Shape::Polygon(p) => ray_cast_polygon(p, xf, ray),
+        Shape::ChainSegment(c) => ray_cast_chain_segment(c, xf, ray),
     }
+}
+
+/// Ray cast against a one-sided chain segment placed at `xf`: only a ray coming from the front
+/// side (the side of [`ChainSegment::normal`]) and moving against the normal hits, with that
+/// normal; a ray from behind, or running along the segment's line, passes (Box2D's
+/// `b2RayCastSegment` with `oneSided`, except that Box2D also lets a ray that starts in front
+/// and moves away report nothing, which is the same here). An origin exactly on the segment
+/// moving into the back side hits at fraction 0.
+#[must_use]
+pub fn ray_cast_chain_segment(c: &ChainSegment, xf: Transform, ray: &Ray) -> Option<RayHit> {
+    let lr = local_ray(xf, ray)?;
+    let n = c.normal();
+    let t = side_hit(c.point1, c.point2, n, &lr)?;
+    Some(to_world(xf, ray, t, n))
 }
 
 /// Ray cast against a world-space AABB (slab method). Same rules as the shapes.

@@ -367,12 +367,17 @@ fn hand_written_shape_tags_match_the_rust_enum() {
         ("CIRCLE", Shape::Circle(c)),
         ("CAPSULE", Shape::Capsule(k)),
         ("POLYGON", Shape::Polygon(p)),
+        (
+            "CHAIN_SEGMENT",
+            Shape::ChainSegment(ChainSegment::lone(Vec2::ZERO, Vec2::X).unwrap()),
+        ),
     ] {
         // Exhaustive: a new variant fails to compile here until it is added to the header.
         let member = match s {
             Shape::Circle(_) => "c2d_Circle circle;",
             Shape::Capsule(_) => "c2d_Capsule capsule;",
             Shape::Polygon(_) => "c2d_Polygon polygon;",
+            Shape::ChainSegment(_) => "c2d_ChainSegment chain_segment;",
         };
         assert!(
             header.contains(&format!("#define C2D_SHAPE_{name} {}u", tag(&s))),
@@ -700,6 +705,90 @@ fn typed_pair_functions_match_the_dispatcher() {
             capsule
         );
         check!(c2d_collide_polygons, c2d_overlaps_polygons, poly, poly);
+        let chain = ChainSegment::new(
+            Vec2::new(1.5, -0.3),
+            Vec2::new(0.8, -0.2),
+            Vec2::new(-0.8, -0.2),
+            Vec2::new(-1.5, -0.35),
+        )
+        .unwrap();
+        check!(
+            c2d_collide_chain_segment_circle,
+            c2d_overlaps_chain_segment_circle,
+            chain,
+            circle
+        );
+        check!(
+            c2d_collide_chain_segment_capsule,
+            c2d_overlaps_chain_segment_capsule,
+            chain,
+            capsule
+        );
+        check!(
+            c2d_collide_chain_segment_polygon,
+            c2d_overlaps_chain_segment_polygon,
+            chain,
+            poly
+        );
+        let mut cs = Shape::Circle(circle);
+        assert_eq!(
+            c2d_make_chain_segment(chain.ghost1, chain.point1, chain.point2, chain.ghost2, &mut cs),
+            Status::Ok
+        );
+        assert_eq!(cs, Shape::ChainSegment(chain));
+        assert_eq!(
+            c2d_make_chain_segment(chain.ghost1, chain.point1, chain.point1, chain.ghost2, &mut cs),
+            Status::TooFewPoints
+        );
+        // A degenerate hand-filled segment is refused, not queried.
+        let bad = ChainSegment {
+            point2: chain.point1,
+            ..chain
+        };
+        assert_eq!(
+            c2d_collide_chain_segment_circle(&bad, &xa, &circle, &xb, m, &mut out),
+            Status::TooFewPoints
+        );
+        // One-sided ray casts: from the front a hit, from behind none.
+        let (mut rh, mut hit2) = (RayHit::default(), false);
+        let down = Ray::new(xa.apply(Vec2::new(0.0, 1.0)), xa.q.rotate(Vec2::new(0.0, -2.0)));
+        assert_eq!(
+            c2d_ray_cast_chain_segment(&chain, &xa, &down, &mut hit2, &mut rh),
+            Status::Ok
+        );
+        assert!(hit2);
+        assert_eq!(Some(rh), ray_cast_chain_segment(&chain, xa, &down));
+        let up = Ray::new(xa.apply(Vec2::new(0.0, -1.0)), xa.q.rotate(Vec2::new(0.0, 2.0)));
+        assert_eq!(
+            c2d_ray_cast_chain_segment(&chain, &xa, &up, &mut hit2, &mut rh),
+            Status::Ok
+        );
+        assert!(!hit2);
+        // Polylines: segments without welding, and welding into a caller buffer.
+        let pts = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(2.0, 1.0),
+        ];
+        let mut seg = ChainSegment::default();
+        assert_eq!(
+            c2d_chain_segment_from_polyline(pts.as_ptr(), 4, true, 3, &mut seg),
+            Status::Ok
+        );
+        assert_eq!(seg, ChainSegment::from_polyline(&pts, true, 3).unwrap());
+        assert_eq!(
+            c2d_chain_segment_from_polyline(pts.as_ptr(), 4, false, 3, &mut seg),
+            Status::TooFewPoints
+        );
+        let mut welded = [Vec2::ZERO; 4];
+        let mut n = 0u32;
+        assert_eq!(
+            c2d_chain_weld(pts.as_ptr(), 4, false, welded.as_mut_ptr(), &mut n),
+            Status::Ok
+        );
+        assert_eq!(&welded[..n as usize], Chain::open(&pts).unwrap().points());
+        assert_eq!(n, 3);
 
         let (a, b) = (
             Aabb::from_center_half_extents(Vec2::ZERO, Vec2::new(1.0, 1.0)),

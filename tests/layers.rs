@@ -16,6 +16,7 @@ const LAYERS: &[&str] = &[
     "math",
     "segment",
     "geometry",
+    "level",
     "distance",
     "narrowphase",
     "raycast",

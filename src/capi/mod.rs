@@ -9,9 +9,11 @@
 //!
 //! Files by domain: `status.rs` (status codes, pointer reading and writing), `shapes.rs`
 //! (makers and single-shape utilities), `queries.rs` (pair queries, casts, distance),
+//! `chains.rs` (level geometry: chain segments, welding, tile maps),
 //! `tree.rs` (the dynamic tree), `solver.rs` (the immediate-mode solver), `world.rs` (the
 //! `World`, with `alloc`).
 
+mod chains;
 mod queries;
 mod shapes;
 mod solver;
@@ -20,6 +22,7 @@ mod tree;
 #[cfg(feature = "alloc")]
 mod world;
 
+pub use chains::*;
 pub use queries::*;
 pub use shapes::*;
 pub use solver::*;

@@ -3,7 +3,7 @@
 //! out-parameters written only on success.
 
 use crate::distance::ShapeProxy;
-use crate::geometry::{Capsule, Circle, GeometryError, Polygon, Shape};
+use crate::geometry::{Capsule, ChainSegment, Circle, GeometryError, Polygon, Shape};
 use crate::solver::SolverError;
 
 /// Result of every C ABI call. Values are stable and never reused.
@@ -58,6 +58,12 @@ pub enum Status {
     /// non-finite data, not convex and counter-clockwise, or normals that are not the unit
     /// outward normals of its edges): see `c2d_shape_validate`.
     InvalidShape = 21,
+    /// The operation does not apply to this shape kind (a chain segment cannot be inflated,
+    /// nor be the shape of a dynamic body or a sensor).
+    Unsupported = 22,
+    /// A tile grid's dimensions do not match its cell count, or its cell size or origin is not
+    /// finite (and positive).
+    InvalidGrid = 23,
 }
 
 impl From<GeometryError> for Status {
@@ -71,6 +77,8 @@ impl From<GeometryError> for Status {
             GeometryError::InvalidExtent => Status::InvalidExtent,
             GeometryError::Collapsed => Status::Collapsed,
             GeometryError::OutOfRange => Status::OutOfRange,
+            GeometryError::Unsupported => Status::Unsupported,
+            GeometryError::InvalidGrid => Status::InvalidGrid,
         }
     }
 }
@@ -87,7 +95,7 @@ pub(crate) unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
     // SAFETY: `p` is non-null and, by the caller's contract, points to a readable c2d_Shape
     // whose first 4 bytes are the u32 tag (repr(C, u32) layout).
     let tag = unsafe { core::ptr::read_unaligned(p as *const u32) };
-    if tag > 2 {
+    if tag > 3 {
         return Err(Status::InvalidShapeTag);
     }
     // SAFETY: the tag names a valid variant and every bit pattern of the variant's payload
@@ -102,6 +110,7 @@ pub(crate) unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
 pub(crate) fn check_shape(s: Shape) -> Result<Shape, Status> {
     match &s {
         Shape::Polygon(p) if !p.is_valid() => Err(Status::InvalidShape),
+        Shape::ChainSegment(c) => (*c).checked().map(|_| s),
         _ => Ok(s),
     }
 }
@@ -117,6 +126,11 @@ impl Checked for Circle {}
 impl Checked for Capsule {}
 // GJK validates a proxy itself (count, finiteness) and any point cloud is a convex hull.
 impl Checked for ShapeProxy {}
+impl Checked for ChainSegment {
+    fn checked(self) -> Result<Self, Status> {
+        ChainSegment::new(self.ghost1, self.point1, self.point2, self.ghost2).map_err(Status::from)
+    }
+}
 impl Checked for Polygon {
     fn checked(self) -> Result<Self, Status> {
         if self.is_valid() {

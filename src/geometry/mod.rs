@@ -5,8 +5,13 @@
 
 use crate::math::{Aabb, Rot, Transform, Vec2};
 
+mod chain;
 mod hull;
 mod mass;
+
+#[cfg(feature = "alloc")]
+pub use chain::Chain;
+pub use chain::{ChainSegment, CHAIN_COLLINEAR_RELATIVE, CHAIN_WELD_RELATIVE};
 
 pub use crate::segment::closest_point_on_segment;
 use bytemuck::{Pod, Zeroable};
@@ -30,7 +35,8 @@ pub enum GeometryError {
     NonFinite = 1,
     /// A radius is negative.
     NegativeRadius = 2,
-    /// Fewer than 3 distinct points after welding near-duplicates.
+    /// Fewer than 3 distinct points after welding near-duplicates (a polygon, a closed chain),
+    /// fewer than 2 (an open chain), or a chain segment whose two points are equal.
     TooFewPoints = 3,
     /// More than [`MAX_POLYGON_VERTICES`] input points.
     TooManyPoints = 4,
@@ -44,6 +50,12 @@ pub enum GeometryError {
     /// bounding box) overflows `f32`: coordinates beyond about ±1.3e19. The hull's tolerances
     /// and every query square lengths, so such a shape cannot be represented.
     OutOfRange = 8,
+    /// The operation does not apply to this shape kind (a chain segment has no area: it cannot
+    /// be inflated, nor be the shape of a dynamic body).
+    Unsupported = 9,
+    /// A tile grid's dimensions do not match its cell count, or its cell size or origin is not
+    /// finite (and positive).
+    InvalidGrid = 10,
 }
 
 impl core::error::Error for GeometryError {}
@@ -53,12 +65,14 @@ impl fmt::Display for GeometryError {
         let s = match self {
             GeometryError::NonFinite => "non-finite coordinate, extent or radius",
             GeometryError::NegativeRadius => "negative radius",
-            GeometryError::TooFewPoints => "fewer than 3 distinct points",
+            GeometryError::TooFewPoints => "too few distinct points",
             GeometryError::TooManyPoints => "more than 8 points",
             GeometryError::Collinear => "points are collinear",
             GeometryError::InvalidExtent => "box half extent must be positive",
             GeometryError::Collapsed => "deflation removed the whole shape",
             GeometryError::OutOfRange => "points too far apart: their extent overflows f32",
+            GeometryError::Unsupported => "operation not supported for this shape kind",
+            GeometryError::InvalidGrid => "tile grid dimensions, cell size or origin invalid",
         };
         f.write_str(s)
     }
@@ -118,6 +132,9 @@ pub enum Shape {
     Capsule(Capsule) = 1,
     /// A convex polygon, possibly rounded.
     Polygon(Polygon) = 2,
+    /// A one-sided chain segment (level geometry: no area, no mass). It collides with circles,
+    /// capsules and polygons on its front side; two chain segments never collide.
+    ChainSegment(ChainSegment) = 3,
 }
 
 /// Mass properties of a shape with uniform density.
@@ -688,6 +705,15 @@ impl Shape {
         }
     }
 
+    /// The chain segment, if this is one.
+    #[must_use]
+    pub const fn as_chain_segment(&self) -> Option<&ChainSegment> {
+        match self {
+            Shape::ChainSegment(p) => Some(p),
+            _ => None,
+        }
+    }
+
     /// Mass properties for `density`.
     #[must_use]
     pub fn mass(&self, density: f32) -> MassData {
@@ -695,6 +721,11 @@ impl Shape {
             Shape::Circle(s) => s.mass(density),
             Shape::Capsule(s) => s.mass(density),
             Shape::Polygon(s) => s.mass(density),
+            Shape::ChainSegment(s) => MassData {
+                mass: 0.0,
+                center: (s.point1 + s.point2) * 0.5,
+                rotational_inertia: 0.0,
+            },
         }
     }
 
@@ -705,35 +736,44 @@ impl Shape {
             Shape::Circle(s) => s.aabb(xf),
             Shape::Capsule(s) => s.aabb(xf),
             Shape::Polygon(s) => s.aabb(xf),
+            Shape::ChainSegment(s) => s.aabb(xf),
         }
     }
 
-    /// True when the world point `p` lies inside or on the shape placed at `xf`.
+    /// True when the world point `p` lies inside or on the shape placed at `xf` (never for a
+    /// chain segment, which has no inside).
     #[must_use]
     pub fn contains_point(&self, xf: Transform, p: Vec2) -> bool {
         match self {
             Shape::Circle(s) => s.contains_point(xf, p),
             Shape::Capsule(s) => s.contains_point(xf, p),
             Shape::Polygon(s) => s.contains_point(xf, p),
+            Shape::ChainSegment(_) => false,
         }
     }
 
-    /// The shape grown (or, for negative `amount`, shrunk) by `amount` on every side.
+    /// The shape grown (or, for negative `amount`, shrunk) by `amount` on every side. A chain
+    /// segment is returned unchanged for an amount of 0 and is
+    /// [`GeometryError::Unsupported`] otherwise.
     pub fn inflated(&self, amount: f32) -> Result<Shape, GeometryError> {
         Ok(match self {
             Shape::Circle(s) => Shape::Circle(s.inflated(amount)?),
             Shape::Capsule(s) => Shape::Capsule(s.inflated(amount)?),
             Shape::Polygon(s) => Shape::Polygon(s.inflated(amount)?),
+            Shape::ChainSegment(s) if amount == 0.0 => Shape::ChainSegment(*s),
+            Shape::ChainSegment(_) => return Err(GeometryError::Unsupported),
         })
     }
 
-    /// The outer rounding radius (circle and capsule radius, polygon rounding).
+    /// The outer rounding radius (circle and capsule radius, polygon rounding; 0 for a chain
+    /// segment).
     #[must_use]
     pub fn radius(&self) -> f32 {
         match self {
             Shape::Circle(s) => s.radius,
             Shape::Capsule(s) => s.radius,
             Shape::Polygon(s) => s.radius,
+            Shape::ChainSegment(_) => 0.0,
         }
     }
 }
@@ -746,6 +786,11 @@ impl From<Circle> for Shape {
 impl From<Capsule> for Shape {
     fn from(s: Capsule) -> Shape {
         Shape::Capsule(s)
+    }
+}
+impl From<ChainSegment> for Shape {
+    fn from(s: ChainSegment) -> Shape {
+        Shape::ChainSegment(s)
     }
 }
 impl From<Polygon> for Shape {

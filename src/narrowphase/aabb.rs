@@ -46,6 +46,10 @@ pub fn overlaps_aabb_shape(a: Aabb, b: &Shape, xf: Transform) -> bool {
     if let Shape::Circle(c) = b {
         return overlaps_aabb_circle(a, c, xf);
     }
+    if let Shape::ChainSegment(c) = b {
+        // A region query: the box against the two-sided segment.
+        return overlaps_aabb_capsule(a, &c.segment(), xf);
+    }
     if !a.is_valid() {
         return false;
     }

@@ -34,12 +34,17 @@
 
 mod aabb;
 mod box_pair;
+mod chain;
 mod polygon;
 mod polygon_circle;
 mod round;
 
 pub use aabb::{
     overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape, overlaps_aabbs,
+};
+pub use chain::{
+    collide_chain_segment_capsule, collide_chain_segment_circle, collide_chain_segment_polygon,
+    overlaps_chain_segment_capsule, overlaps_chain_segment_circle, overlaps_chain_segment_polygon,
 };
 pub use polygon::{collide_polygon_capsule, collide_polygons, overlaps_polygon_capsule, overlaps_polygons};
 pub use polygon_circle::{collide_polygon_circle, overlaps_polygon_circle};
@@ -277,7 +282,8 @@ fn segment_feature(f: f32) -> u8 {
     }
 }
 
-/// Contact manifold between any two shapes, touching counts as contact (margin 0).
+/// Contact manifold between any two shapes, touching counts as contact (margin 0). A chain
+/// segment collides one-sidedly with the convex kinds and never with another chain segment.
 #[must_use]
 pub fn collide(a: &Shape, xfa: Transform, b: &Shape, xfb: Transform) -> Manifold {
     collide_with_margin(a, xfa, b, xfb, 0.0)
@@ -299,6 +305,13 @@ pub fn collide_with_margin(a: &Shape, xfa: Transform, b: &Shape, xfb: Transform,
         (Polygon(a), Capsule(b)) => collide_polygon_capsule(a, xfa, b, xfb, margin),
         (Capsule(a), Polygon(b)) => collide_polygon_capsule(b, xfb, a, xfa, margin).flipped(),
         (Polygon(a), Polygon(b)) => collide_polygons(a, xfa, b, xfb, margin),
+        (ChainSegment(a), Circle(b)) => collide_chain_segment_circle(a, xfa, b, xfb, margin),
+        (Circle(a), ChainSegment(b)) => collide_chain_segment_circle(b, xfb, a, xfa, margin).flipped(),
+        (ChainSegment(a), Capsule(b)) => collide_chain_segment_capsule(a, xfa, b, xfb, margin),
+        (Capsule(a), ChainSegment(b)) => collide_chain_segment_capsule(b, xfb, a, xfa, margin).flipped(),
+        (ChainSegment(a), Polygon(b)) => collide_chain_segment_polygon(a, xfa, b, xfb, margin),
+        (Polygon(a), ChainSegment(b)) => collide_chain_segment_polygon(b, xfb, a, xfa, margin).flipped(),
+        (ChainSegment(_), ChainSegment(_)) => Manifold::default(),
     }
 }
 
@@ -316,5 +329,12 @@ pub fn overlaps(a: &Shape, xfa: Transform, b: &Shape, xfb: Transform) -> bool {
         (Polygon(a), Capsule(b)) => overlaps_polygon_capsule(a, xfa, b, xfb),
         (Capsule(a), Polygon(b)) => overlaps_polygon_capsule(b, xfb, a, xfa),
         (Polygon(a), Polygon(b)) => overlaps_polygons(a, xfa, b, xfb),
+        (ChainSegment(a), Circle(b)) => overlaps_chain_segment_circle(a, xfa, b, xfb),
+        (Circle(a), ChainSegment(b)) => overlaps_chain_segment_circle(b, xfb, a, xfa),
+        (ChainSegment(a), Capsule(b)) => overlaps_chain_segment_capsule(a, xfa, b, xfb),
+        (Capsule(a), ChainSegment(b)) => overlaps_chain_segment_capsule(b, xfb, a, xfa),
+        (ChainSegment(a), Polygon(b)) => overlaps_chain_segment_polygon(a, xfa, b, xfb),
+        (Polygon(a), ChainSegment(b)) => overlaps_chain_segment_polygon(b, xfb, a, xfa),
+        (ChainSegment(_), ChainSegment(_)) => false,
     }
 }

@@ -17,6 +17,7 @@ fn centroid(shape: &Shape) -> Vec2 {
         Shape::Circle(c) => c.center,
         Shape::Capsule(c) => (c.center1 + c.center2) * 0.5,
         Shape::Polygon(p) => p.centroid,
+        Shape::ChainSegment(c) => (c.point1 + c.point2) * 0.5,
     }
 }
 

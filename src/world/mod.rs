@@ -459,6 +459,7 @@ fn min_extent(shape: &Shape) -> f32 {
                 .fold(f32::INFINITY, f32::min);
             inner.max(0.0) + p.radius
         }
+        Shape::ChainSegment(_) => 0.0,
     }
 }
 

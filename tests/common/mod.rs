@@ -157,6 +157,19 @@ pub enum B2Shape {
     Circle(b2::b2Circle),
     Capsule(b2::b2Capsule),
     Polygon(b2::b2Polygon),
+    ChainSegment(b2::b2ChainSegment),
+}
+
+pub fn b2chain_segment(c: &ChainSegment) -> b2::b2ChainSegment {
+    b2::b2ChainSegment {
+        ghost1: b2v(c.ghost1),
+        segment: b2::b2Segment {
+            point1: b2v(c.point1),
+            point2: b2v(c.point2),
+        },
+        ghost2: b2v(c.ghost2),
+        chainId: 0,
+    }
 }
 
 pub fn b2shape(s: &Shape) -> B2Shape {
@@ -164,6 +177,7 @@ pub fn b2shape(s: &Shape) -> B2Shape {
         Shape::Circle(c) => B2Shape::Circle(b2circle(c)),
         Shape::Capsule(c) => B2Shape::Capsule(b2capsule(c)),
         Shape::Polygon(p) => B2Shape::Polygon(b2polygon(p)),
+        Shape::ChainSegment(c) => B2Shape::ChainSegment(b2chain_segment(c)),
     }
 }
 
@@ -218,6 +232,7 @@ pub fn world_core(s: &Shape, xf: Transform) -> (Vec<Vec2>, f32) {
         Shape::Circle(c) => (vec![xf.apply(c.center)], c.radius),
         Shape::Capsule(c) => (vec![xf.apply(c.center1), xf.apply(c.center2)], c.radius),
         Shape::Polygon(p) => (p.vertices().iter().map(|&v| xf.apply(v)).collect(), p.radius),
+        Shape::ChainSegment(c) => (vec![xf.apply(c.point1), xf.apply(c.point2)], 0.0),
     }
 }
 
@@ -366,6 +381,14 @@ pub fn b2raycast_world(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
             Shape::Circle(c) => b2::b2RayCastCircle(&b2circle(c), &input),
             Shape::Capsule(c) => b2::b2RayCastCapsule(&b2capsule(c), &input),
             Shape::Polygon(p) => b2::b2RayCastPolygon(&b2polygon(p), &input),
+            Shape::ChainSegment(c) => b2::b2RayCastSegment(
+                &b2::b2Segment {
+                    point1: b2v(c.point1),
+                    point2: b2v(c.point2),
+                },
+                &input,
+                true,
+            ),
         }
     };
     out.hit.then(|| RayHit {
@@ -507,6 +530,8 @@ pub fn parry_shape(s: &Shape) -> Box<dyn parry2d::shape::Shape> {
                 Box::new(poly)
             }
         }
+        // parry has no one-sided segment: the two-sided segment (distance, two-sided queries).
+        Shape::ChainSegment(c) => Box::new(ps::Segment::new(parry_vec(c.point1), parry_vec(c.point2))),
     }
 }
 

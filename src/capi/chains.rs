@@ -1,0 +1,277 @@
+//! Level geometry: one-sided chain segments (makers, manifolds, overlaps, ray casts) and chain
+//! welding.
+
+use super::status::{read, write, Checked, Status};
+use crate::geometry::{Capsule, ChainSegment, Circle, Polygon, Shape};
+use crate::math::{Ray, Transform, Vec2};
+use crate::narrowphase as np;
+use crate::raycast::RayHit;
+
+/// Makes a one-sided chain segment shape `point1 → point2` (front side on the right) with its
+/// neighbouring vertices; a ghost equal to its point means a square end. Writes `*out`.
+///
+/// # Safety
+/// `out` must be NULL or point to a writable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_make_chain_segment(
+    ghost1: Vec2,
+    point1: Vec2,
+    point2: Vec2,
+    ghost2: Vec2,
+    out: *mut Shape,
+) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    match ChainSegment::new(ghost1, point1, point2, ghost2) {
+        // SAFETY: `out` checked non-null; writability is the caller's contract.
+        Ok(c) => unsafe { write(out, Shape::ChainSegment(c)) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Segment `index` of the polyline `points[0..count]` (`closed`: the last point connects back
+/// to the first) with its ghosts, without welding or allocation (Rust:
+/// `ChainSegment::from_polyline`). Writes `*out`; `C2D_STATUS_TOO_FEW_POINTS` when `index` is
+/// out of range or the segment's points are equal.
+///
+/// # Safety
+/// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` must be NULL or point
+/// to a writable `c2d_ChainSegment`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_chain_segment_from_polyline(
+    points: *const Vec2,
+    count: u32,
+    closed: bool,
+    index: u32,
+    out: *mut ChainSegment,
+) -> Status {
+    if points.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null, and the caller guarantees `count` readable points.
+    let pts = unsafe { core::slice::from_raw_parts(points, count as usize) };
+    if pts.iter().any(|p| !p.is_finite()) {
+        return Status::NonFinite;
+    }
+    match ChainSegment::from_polyline(pts, closed, index as usize) {
+        // SAFETY: `out` checked non-null.
+        Some(c) => unsafe { write(out, c) },
+        None => Status::TooFewPoints,
+    }
+}
+
+/// Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
+/// in-between points removed) into `out` (room for `count` points); writes the welded count
+/// to `*out_count`. `out` may alias `points`.
+///
+/// # Safety
+/// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
+/// writable ones; `out_count` NULL or writable.
+#[cfg(feature = "alloc")]
+#[no_mangle]
+pub unsafe extern "C" fn c2d_chain_weld(
+    points: *const Vec2,
+    count: u32,
+    closed: bool,
+    out: *mut Vec2,
+    out_count: *mut u32,
+) -> Status {
+    if points.is_null() || out.is_null() || out_count.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null; `count` readable points by the caller's contract. Copied before any
+    // write, so `out` may alias `points`.
+    let pts: alloc::vec::Vec<Vec2> = unsafe { core::slice::from_raw_parts(points, count as usize) }.to_vec();
+    let chain = if closed {
+        crate::geometry::Chain::closed(&pts)
+    } else {
+        crate::geometry::Chain::open(&pts)
+    };
+    match chain {
+        Ok(c) => {
+            for (i, p) in c.points().iter().enumerate() {
+                // SAFETY: the welded count never exceeds `count`, the room of `out`.
+                unsafe { out.add(i).write_unaligned(*p) };
+            }
+            // SAFETY: `out_count` checked non-null.
+            unsafe { write(out_count, c.points().len() as u32) }
+        }
+        Err(e) => e.into(),
+    }
+}
+
+/// Reads a typed pair and applies `f`.
+///
+/// # Safety
+/// Pointers must be NULL or valid for their types.
+unsafe fn pair<B: Checked, T: Copy>(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const B,
+    xb: *const Transform,
+    out: *mut T,
+    f: impl FnOnce(&ChainSegment, Transform, &B, Transform) -> T,
+) -> Status {
+    // SAFETY: forwarded contract.
+    let r = unsafe { (read(a), read(xa), read(b), read(xb)) };
+    let (a, xa, b, xb) = match r {
+        (Ok(a), Ok(xa), Ok(b), Ok(xb)) => match (a.checked(), b.checked()) {
+            (Ok(a), Ok(b)) => (a, xa, b, xb),
+            (Err(e), _) | (_, Err(e)) => return e,
+        },
+        (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => return e,
+    };
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: `out` checked non-null; writability is the caller's contract.
+    unsafe { write(out, f(&a, xa, &b, xb)) }
+}
+
+/// Manifold between a one-sided chain segment (A) and a circle (B): normal from the segment
+/// to B; no contact from behind the segment or with a normal in a neighbour's fan.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_collide_chain_segment_circle(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const Circle,
+    xb: *const Transform,
+    margin: f32,
+    out: *mut np::Manifold,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        pair(a, xa, b, xb, out, |a, xa, b, xb| {
+            np::collide_chain_segment_circle(a, xa, b, xb, margin)
+        })
+    }
+}
+
+/// Whether `c2d_collide_chain_segment_circle` with margin 0 reports contact; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_overlaps_chain_segment_circle(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const Circle,
+    xb: *const Transform,
+    out: *mut bool,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { pair(a, xa, b, xb, out, np::overlaps_chain_segment_circle) }
+}
+
+/// Manifold between a one-sided chain segment (A) and a capsule (B): normal from the segment
+/// to B; no contact from behind the segment or with a normal in a neighbour's fan.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_collide_chain_segment_capsule(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const Capsule,
+    xb: *const Transform,
+    margin: f32,
+    out: *mut np::Manifold,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        pair(a, xa, b, xb, out, |a, xa, b, xb| {
+            np::collide_chain_segment_capsule(a, xa, b, xb, margin)
+        })
+    }
+}
+
+/// Whether `c2d_collide_chain_segment_capsule` with margin 0 reports contact; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_overlaps_chain_segment_capsule(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const Capsule,
+    xb: *const Transform,
+    out: *mut bool,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { pair(a, xa, b, xb, out, np::overlaps_chain_segment_capsule) }
+}
+
+/// Manifold between a one-sided chain segment (A) and a polygon (rounded or not) (B): normal from the segment
+/// to B; no contact from behind the segment or with a normal in a neighbour's fan.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_collide_chain_segment_polygon(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const Polygon,
+    xb: *const Transform,
+    margin: f32,
+    out: *mut np::Manifold,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        pair(a, xa, b, xb, out, |a, xa, b, xb| {
+            np::collide_chain_segment_polygon(a, xa, b, xb, margin)
+        })
+    }
+}
+
+/// Whether `c2d_collide_chain_segment_polygon` with margin 0 reports contact; writes `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_overlaps_chain_segment_polygon(
+    a: *const ChainSegment,
+    xa: *const Transform,
+    b: *const Polygon,
+    xb: *const Transform,
+    out: *mut bool,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { pair(a, xa, b, xb, out, np::overlaps_chain_segment_polygon) }
+}
+
+/// One-sided ray cast against a chain segment placed at `xf`: only rays from the front side
+/// moving against its normal hit. Writes `*hit` and, on a hit, `*out`.
+///
+/// # Safety
+/// Pointers must be NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_ray_cast_chain_segment(
+    segment: *const ChainSegment,
+    xf: *const Transform,
+    ray: *const Ray,
+    hit: *mut bool,
+    out: *mut RayHit,
+) -> Status {
+    // SAFETY: forwarded contract.
+    let (s, x, r) = unsafe { (read(segment), read(xf), read(ray)) };
+    let (s, x, r) = match (s.and_then(ChainSegment::checked), x, r) {
+        (Ok(s), Ok(x), Ok(r)) => (s, x, r),
+        (Err(e), ..) | (_, Err(e), _) | (.., Err(e)) => return e,
+    };
+    if hit.is_null() || out.is_null() {
+        return Status::NullPointer;
+    }
+    let h = crate::raycast::ray_cast_chain_segment(&s, x, &r);
+    // SAFETY: both checked non-null; writability is the caller's contract.
+    unsafe {
+        write(hit, h.is_some());
+        if let Some(h) = h {
+            write(out, h);
+        }
+    }
+    Status::Ok
+}

@@ -1,0 +1,10 @@
+//! Level geometry built from shapes: tile maps outlined as chains (feature `alloc`).
+//!
+//! - [`tile_outlines`] / [`tile_outlines_from_cells`] — a grid of solid cells to the closed
+//!   chains outlining its solid regions.
+
+#[cfg(feature = "alloc")]
+mod tilemap;
+
+#[cfg(feature = "alloc")]
+pub use tilemap::{tile_outlines, tile_outlines_from_cells};

@@ -1,0 +1,582 @@
+//! Chain segments and chains: one-sided, ghost-free manifolds against Box2D v3's
+//! `b2CollideChainSegmentAnd*`, one-sided ray casts against `b2RayCastSegment(oneSided)`,
+//! ghost-freedom on flat and bent chains, welding.
+//!
+//! Conventions normalised before comparing with Box2D:
+//! - Box2D's tolerances are absolute (speculative distance 0.02 m, 0.1 × linear slop for its
+//!   "touching" branch); ours are relative to the shapes' size. Each pair at scale `s` is given
+//!   to Box2D divided by `s`, and Box2D's output is multiplied by `s`.
+//! - Box2D reports `separation`, frame A; we report `depth = -separation`, world space.
+//! - Box2D keeps both clipped points of a two-point manifold even beyond its speculative
+//!   distance; we keep only points within the margin (the rule of every pair in this crate).
+//!   Verdicts are compared where Box2D's nearest point lies clearly inside the margin.
+mod common;
+use collide2d::*;
+use common::*;
+
+/// A random chain segment at scale `s`: the segment plus ghosts turned by flat, near-flat
+/// (around the 0.01 convexity tolerance), convex and concave angles.
+fn random_chain_segment(rng: &mut Rng, s: f32) -> ChainSegment {
+    let p1 = rng.vec(s);
+    let dir = Rot::from_angle(rng.range(-3.2, 3.2));
+    let len = rng.range(0.5, 3.0) * s;
+    let p2 = p1 + dir.x_axis() * len;
+    let turn = |rng: &mut Rng| match rng.index(6) {
+        0 => 0.0,
+        1 => [0.009, 0.011, -0.009, -0.011, 1e-4, -1e-4][rng.index(6)],
+        2 => rng.range(-0.3, 0.3),
+        _ => rng.range(-2.5, 2.5),
+    };
+    let t0 = turn(rng);
+    let t2 = turn(rng);
+    // ghost1 → p1 continues into p1 → p2 turned by t0 (positive = left turn = convex corner).
+    let d0 = Rot::from_angle(-t0).rotate(dir.x_axis());
+    let d2 = Rot::from_angle(t2).rotate(dir.x_axis());
+    let g1 = p1 - d0 * (rng.range(0.5, 2.0) * s);
+    let g2 = p2 + d2 * (rng.range(0.5, 2.0) * s);
+    ChainSegment::new(g1, p1, p2, g2).unwrap()
+}
+
+/// A shape of `kind` (0 circle, 1 capsule, 2 polygon, 3 rounded polygon, 4 box) placed near
+/// the segment, in front, behind, overlapping, at its ends.
+fn near(rng: &mut Rng, seg: &ChainSegment, kind: usize, s: f32) -> (Shape, Transform) {
+    let shape = random_shape(rng, kind, 0.5 * s);
+    let t = rng.range(-0.4, 1.4);
+    let base = seg.point1.lerp(seg.point2, t);
+    let off = rng.range(-0.6, 1.2) * s;
+    let p = base + seg.normal() * off + rng.vec(0.1 * s);
+    (shape, Transform::new(p, rng.range(-3.2, 3.2)))
+}
+
+fn scaled_shape(sh: &Shape, k: f32) -> Shape {
+    match sh {
+        Shape::Circle(c) => Shape::Circle(Circle::new(c.center * k, c.radius * k).unwrap()),
+        Shape::Capsule(c) => {
+            Shape::Capsule(Capsule::new(c.center1 * k, c.center2 * k, c.radius * k).unwrap())
+        }
+        Shape::Polygon(p) => Shape::Polygon(
+            Polygon::new_rounded(
+                &p.vertices().iter().map(|v| *v * k).collect::<Vec<_>>(),
+                p.radius * k,
+            )
+            .unwrap(),
+        ),
+        Shape::ChainSegment(c) => Shape::ChainSegment(
+            ChainSegment::new(c.ghost1 * k, c.point1 * k, c.point2 * k, c.ghost2 * k).unwrap(),
+        ),
+    }
+}
+
+/// Box2D's chain-segment manifold for the pair given at scale `s`, run at unit scale and
+/// returned in our conventions at scale `s`.
+fn b2collide_chain(seg: &ChainSegment, xa: Transform, b: &Shape, xb: Transform, s: f32) -> Manifold {
+    let k = 1.0 / s;
+    let Shape::ChainSegment(seg1) = scaled_shape(&Shape::ChainSegment(*seg), k) else {
+        unreachable!()
+    };
+    let b1 = scaled_shape(b, k);
+    let xa1 = Transform { p: xa.p * k, q: xa.q };
+    let xb1 = Transform { p: xb.p * k, q: xb.q };
+    let rel = xa1.inv_mul(xb1);
+    let cs = b2chain_segment(&seg1);
+    let mut cache: b2::b2SimplexCache = unsafe { std::mem::zeroed() };
+    // SAFETY: every pointer refers to a live local for the duration of the call.
+    let lm = unsafe {
+        match &b1 {
+            Shape::Circle(c) => b2::b2CollideChainSegmentAndCircle(&cs, &b2circle(c), b2xf(rel)),
+            Shape::Capsule(c) => {
+                b2::b2CollideChainSegmentAndCapsule(&cs, &b2capsule(c), b2xf(rel), &mut cache)
+            }
+            Shape::Polygon(p) => {
+                b2::b2CollideChainSegmentAndPolygon(&cs, &b2polygon(p), b2xf(rel), &mut cache)
+            }
+            Shape::ChainSegment(_) => unreachable!(),
+        }
+    };
+    let mut m = Manifold {
+        count: lm.pointCount as u32,
+        ..Manifold::default()
+    };
+    if m.count > 0 {
+        m.normal = xa.q.rotate(Vec2::new(lm.normal.x, lm.normal.y));
+    }
+    for i in 0..m.count as usize {
+        let p = lm.points[i];
+        m.points[i] = ManifoldPoint {
+            point: xa.apply(Vec2::new(p.point.x, p.point.y) * s),
+            depth: -p.separation * s,
+            id: u32::from(p.id),
+        };
+    }
+    m
+}
+
+#[derive(Default, Debug)]
+struct Stats {
+    pairs: usize,
+    contacts: usize,
+    compared: usize,
+    verdict_mismatch: usize,
+    /// Verdict differences at Box2D's absolute thresholds or beyond its margin (see the top).
+    verdict_borderline: usize,
+    /// Box2D reports nothing for a shape penetrating the segment's face (explained at the use).
+    box2d_misses: usize,
+    /// Box2D keeps two clipped points that both lie beyond its margin; we drop them.
+    box2d_beyond_margin: usize,
+    /// Box2D's depth exceeds the true one (explained at the use).
+    box2d_overdeep: usize,
+    normal_mismatch: usize,
+    depth_mismatch: usize,
+}
+
+fn compare_with_box2d(kind: usize, n: usize, seed: u64) -> Stats {
+    let mut rng = Rng(seed);
+    let mut st = Stats::default();
+    for i in 0..n {
+        let s = [0.01, 0.1, 1.0, 10.0, 100.0, 10_000.0][i % 6];
+        let seg = random_chain_segment(&mut rng, s);
+        let (b, xb) = near(&mut rng, &seg, kind, s);
+        let xa = Transform::new(rng.vec(2.0 * s), rng.range(-3.2, 3.2));
+        // Place the segment's frame at xa; B relative to it stays as generated.
+        let xb = xa * xb;
+        let margin = B2_SPECULATIVE_DISTANCE * s;
+        let a = Shape::ChainSegment(seg);
+        let ours = collide_with_margin(&a, xa, &b, xb, margin);
+        let theirs = b2collide_chain(&seg, xa, &b, xb, s);
+        st.pairs += 1;
+        let their_sep = -deepest(&theirs) / s;
+        let our_sep = -deepest(&ours) / s;
+        let borderline = |x: f32| (x - 0.02).abs() < 2e-3 || x.abs() < 2e-3;
+        if (ours.count > 0) != (theirs.count > 0) {
+            // Box2D keeps clipped points beyond its margin, and decides "touching" by an
+            // absolute distance: disagreements there are expected.
+            let beyond = theirs.count > 0 && their_sep > 0.02;
+            // Box2D misses a contact: B penetrates the segment (brute-force f64 distance of the
+            // two-sided segment), its centroid is in front, and our normal is the face normal
+            // (Box2D snaps there too, then clips against an edge of B that faces away).
+            let face = xa.q.rotate(seg.normal());
+            // Or, apart within the margin, our speculative depth is the true distance.
+            let dist = surface_distance(&a, xa, &b, xb);
+            let penetrating = dist < -1e-4 * f64::from(s);
+            let exact = (f64::from(deepest(&ours)) + dist).abs() < 1e-4 * f64::from(s);
+            let snapped = ours.count > 0 && ours.normal.dot(face) > 0.9999;
+            if theirs.count == 0 && (penetrating || exact) && snapped {
+                st.box2d_misses += 1;
+            } else if beyond {
+                st.box2d_beyond_margin += 1;
+            } else if borderline(their_sep) || borderline(our_sep) {
+                st.verdict_borderline += 1;
+            } else {
+                st.verdict_mismatch += 1;
+                if st.verdict_mismatch <= 5 {
+                    eprintln!(
+                        "verdict #{i} kind {kind} s {s}: ours {ours:?}\n theirs {theirs:?}\n seg {seg:?}\n b {b:?} xa {xa:?} xb {xb:?}"
+                    );
+                }
+            }
+            continue;
+        }
+        if ours.count == 0 {
+            continue;
+        }
+        st.contacts += 1;
+        if their_sep > -1e-3 {
+            continue;
+        }
+        st.compared += 1;
+        let dot = ours.normal.dot(theirs.normal);
+        if dot < 0.999 {
+            st.normal_mismatch += 1;
+            if st.normal_mismatch <= 5 {
+                eprintln!("normal #{i} kind {kind} s {s}: ours {ours:?}\n theirs {theirs:?}\n seg {seg:?}\n b {b:?} xa {xa:?} xb {xb:?}");
+            }
+        } else if ((deepest(&ours) - deepest(&theirs)) / s).abs() > 2e-3 {
+            // Explained: B's cores are apart and our depth is exactly the radius minus their
+            // distance (brute force), where Box2D measures a point reaching round the
+            // segment's end along the face normal (deeper than it is).
+            let dist = surface_distance(&a, xa, &b, xb);
+            if (f64::from(deepest(&ours)) + dist).abs() < 1e-4 * f64::from(s)
+                && deepest(&theirs) > deepest(&ours)
+            {
+                st.box2d_overdeep += 1;
+                continue;
+            }
+            st.depth_mismatch += 1;
+            if st.depth_mismatch <= 5 {
+                eprintln!("depth #{i} kind {kind} s {s}: ours {ours:?}\n theirs {theirs:?}");
+            }
+        }
+    }
+    eprintln!("kind {kind}: {st:?}");
+    st
+}
+
+#[test]
+fn chain_segment_manifolds_match_box2d() {
+    for kind in 0..5 {
+        let st = compare_with_box2d(kind, 20_000, 0xC4A1 + kind as u64);
+        assert!(st.contacts > 1_000, "{st:?}");
+        assert_eq!(st.verdict_mismatch, 0, "{st:?}");
+        assert!(st.verdict_borderline * 100 < st.contacts, "{st:?}");
+        assert_eq!(st.normal_mismatch, 0, "{st:?}");
+        assert_eq!(st.depth_mismatch, 0, "{st:?}");
+    }
+}
+
+/// The unit segments of a flat floor on y = 0 from x = 0 to `n`, each with its real neighbours
+/// as ghosts (what a tile floor gives when its vertices are kept, as
+/// `ChainSegment::from_polyline` does). Listed right to left, so the front side is up (the top
+/// edge of a counter-clockwise solid).
+fn flat_segments(n: usize) -> Vec<ChainSegment> {
+    let pts: Vec<Vec2> = (0..=n).rev().map(|i| v(i as f32, 0.0)).collect();
+    (0..n)
+        .map(|i| ChainSegment::from_polyline(&pts, false, i).unwrap())
+        .collect()
+}
+
+fn slider_shapes(size: f32) -> Vec<(&'static str, Shape)> {
+    vec![
+        ("box", Shape::Polygon(Polygon::make_box(size, size).unwrap())),
+        (
+            "rounded box",
+            Shape::Polygon(Polygon::make_rounded_box(0.8 * size, 0.8 * size, 0.2 * size).unwrap()),
+        ),
+        (
+            "capsule",
+            Shape::Capsule(Capsule::new(v(-size, 0.0), v(size, 0.0), 0.5 * size).unwrap()),
+        ),
+        ("circle", Shape::Circle(Circle::new(Vec2::ZERO, size).unwrap())),
+    ]
+}
+
+/// The lowest point of a shape's surface below its origin (its resting height on y = 0).
+fn rest_height(sh: &Shape) -> f32 {
+    -sh.aabb(Transform::IDENTITY).min.y
+}
+
+/// Sliding across the seams of a flat floor: at every position (including exactly on and a
+/// few ulps around each vertex) and a range of penetrations, every contact any segment reports
+/// has the floor's normal. The same shapes against separate two-sided segments (capsules of
+/// radius 0) catch the seams: the comparison proves the test can fail.
+#[test]
+fn sliding_across_flat_chain_vertices_sees_only_the_floor_normal() {
+    let segs = flat_segments(6);
+    let margin = 0.02;
+    for scale in [0.01f32, 1.0, 100.0] {
+        for (name, sh) in slider_shapes(0.25 * scale) {
+            let h = rest_height(&sh);
+            let mut snags_separate = 0;
+            let mut contacts = 0;
+            for k in 0..=400 {
+                // x from 1.5 to 4.5 (scaled), plus the vertices themselves and ulps around them.
+                let mut xs = vec![(1.5 + 3.0 * k as f32 / 400.0) * scale];
+                if k % 100 == 0 {
+                    let vx = (2 + k / 100) as f32 * scale;
+                    xs.extend([
+                        vx,
+                        f32::from_bits(vx.to_bits() + 2),
+                        f32::from_bits(vx.to_bits() - 2),
+                    ]);
+                }
+                for x in xs {
+                    for pen in [0.0, 1e-4, 0.005, 0.02, -0.01] {
+                        let xf = Transform::from_translation(v(x, h - pen * scale));
+                        for seg in &segs {
+                            let seg_s = ChainSegment::new(
+                                seg.ghost1 * scale,
+                                seg.point1 * scale,
+                                seg.point2 * scale,
+                                seg.ghost2 * scale,
+                            )
+                            .unwrap();
+                            let m = collide_with_margin(
+                                &Shape::ChainSegment(seg_s),
+                                Transform::IDENTITY,
+                                &sh,
+                                xf,
+                                margin * scale,
+                            );
+                            if m.count > 0 {
+                                contacts += 1;
+                                let ang = m.normal.x.atan2(m.normal.y).abs();
+                                assert!(
+                                    ang <= 1e-3,
+                                    "{name} scale {scale} x {x} pen {pen}: normal {:?}",
+                                    m.normal
+                                );
+                                for p in m.points() {
+                                    // Depth along the floor normal: the penetration, never more.
+                                    assert!(
+                                        (p.depth - pen * scale).abs() <= 1e-3 * scale + 1e-4 * scale,
+                                        "{name} x {x} pen {pen}: {m:?}"
+                                    );
+                                }
+                            }
+                            let two_sided = Shape::Capsule(seg_s.segment());
+                            let m2 =
+                                collide_with_margin(&two_sided, Transform::IDENTITY, &sh, xf, margin * scale);
+                            if m2.count > 0 && m2.normal.x.atan2(m2.normal.y).abs() > 1e-3 {
+                                snags_separate += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(contacts > 1000, "{name}: {contacts}");
+            // Circles have no corners: separate segments give them vertex normals only near the
+            // seam's rounded end, which the floor hides as well... the sharp kinds must snag.
+            if name != "circle" {
+                assert!(
+                    snags_separate > 0,
+                    "{name} scale {scale}: separate segments never snagged"
+                );
+            }
+        }
+    }
+}
+
+/// `overlaps` agrees with `collide(.., 0)`, the dispatch in either order gives the same contact
+/// (flipped), and a shape wholly behind the segment's line never touches it.
+#[test]
+fn overlaps_dispatch_and_one_sidedness() {
+    let mut rng = Rng(0x0E51DE);
+    let mut behind_checked = 0;
+    for i in 0..30_000 {
+        let s = [0.01, 1.0, 10_000.0][i % 3];
+        let seg = random_chain_segment(&mut rng, s);
+        let (b, xb) = near(&mut rng, &seg, i % 5, s);
+        let xa = Transform::new(rng.vec(s), rng.range(-3.2, 3.2));
+        let xb = xa * xb;
+        let a = Shape::ChainSegment(seg);
+        let m = collide(&a, xa, &b, xb);
+        assert_eq!(overlaps(&a, xa, &b, xb), m.count > 0, "#{i}");
+        assert_eq!(overlaps(&b, xb, &a, xa), m.count > 0, "#{i}");
+        let r = collide(&b, xb, &a, xa);
+        assert_eq!(r, m.flipped(), "#{i}");
+        // Wholly behind the line: every point of B's AABB-free hull below it.
+        let n = xa.q.rotate(seg.normal());
+        let p1 = xa.apply(seg.point1);
+        let (core, radius) = world_core(&b, xb);
+        if core.iter().all(|p| n.dot(*p - p1) < -radius - 1e-3 * s) {
+            behind_checked += 1;
+            assert_eq!(m.count, 0, "#{i}");
+        }
+    }
+    assert!(behind_checked > 1000, "{behind_checked}");
+    // Two chain segments never collide.
+    let c = Shape::ChainSegment(ChainSegment::lone(v(0.0, 0.0), v(1.0, 0.0)).unwrap());
+    assert_eq!(collide(&c, Transform::IDENTITY, &c, Transform::IDENTITY).count, 0);
+    assert!(!overlaps(&c, Transform::IDENTITY, &c, Transform::IDENTITY));
+}
+
+/// One-sided ray casts against Box2D's `b2RayCastSegment(.., oneSided = true)`.
+#[test]
+fn one_sided_ray_casts_match_box2d() {
+    let mut rng = Rng(0xA7);
+    let (mut hits, mut from_behind) = (0, 0);
+    for i in 0..20_000 {
+        let s = [0.01, 1.0, 1000.0][i % 3];
+        let seg = random_chain_segment(&mut rng, s);
+        let xf = Transform::new(rng.vec(s), rng.range(-3.2, 3.2));
+        let target = xf.apply(seg.point1.lerp(seg.point2, rng.range(-0.2, 1.2)));
+        let origin = target + rng.vec(3.0 * s);
+        let ray = Ray::new(origin, (target - origin) * rng.range(0.5, 2.0));
+        let sh = Shape::ChainSegment(seg);
+        let ours = ray_cast(&sh, xf, &ray);
+        let theirs = b2raycast_world(&sh, xf, &ray);
+        let behind = xf.q.rotate(seg.normal()).dot(origin - xf.apply(seg.point1)) < 0.0;
+        from_behind += usize::from(behind);
+        if behind {
+            assert!(ours.is_none(), "#{i}: a ray from behind hit");
+        }
+        match (ours, theirs) {
+            (Some(o), Some(t)) => {
+                hits += 1;
+                assert!((o.fraction - t.fraction).abs() <= 1e-4, "#{i}: {o:?} {t:?}");
+                assert!(o.normal.dot(t.normal) > 0.9999, "#{i}: {o:?} {t:?}");
+            }
+            (None, None) => {}
+            (o, t) => {
+                // Only exactly at the segment's ends or line (round-off decides).
+                let f = o.or(t).unwrap();
+                let hp = xf.inv_apply(f.point);
+                let near_end = hp.distance(seg.point1).min(hp.distance(seg.point2)) < 1e-4 * s;
+                assert!(near_end, "#{i}: ours {o:?} theirs {t:?}");
+            }
+        }
+    }
+    assert!(hits > 3000 && from_behind > 3000, "{hits} {from_behind}");
+}
+
+/// A shape cast from behind a chain segment passes it; from the front it stops on it, where
+/// the two-sided segment stops it too.
+#[test]
+fn shape_casts_are_one_sided() {
+    let seg = ChainSegment::lone(v(1.0, 0.0), v(-1.0, 0.0)).unwrap(); // front side up
+    let a = Shape::ChainSegment(seg);
+    let two = Shape::Capsule(seg.segment());
+    let b = Shape::Polygon(Polygon::make_box(0.1, 0.1).unwrap());
+    let id = Transform::IDENTITY;
+    // From above, moving down: hit at the top of the segment.
+    let down = shape_cast(
+        &a,
+        id,
+        Vec2::ZERO,
+        &b,
+        Transform::from_translation(v(0.0, 1.0)),
+        v(0.0, -2.0),
+        0.0,
+    );
+    assert_eq!(down.state, CastState::Hit);
+    assert!((down.fraction - 0.45).abs() < 1e-4, "{down:?}");
+    assert!(down.normal.dot(v(0.0, 1.0)) > 0.9999, "{down:?}");
+    let two_down = shape_cast(
+        &two,
+        id,
+        Vec2::ZERO,
+        &b,
+        Transform::from_translation(v(0.0, 1.0)),
+        v(0.0, -2.0),
+        0.0,
+    );
+    assert!((two_down.fraction - down.fraction).abs() < 1e-6);
+    // From below, moving up: passes the one-sided segment, not the two-sided one.
+    let up = shape_cast(
+        &a,
+        id,
+        Vec2::ZERO,
+        &b,
+        Transform::from_translation(v(0.0, -1.0)),
+        v(0.0, 2.0),
+        0.0,
+    );
+    assert_eq!(up.state, CastState::Miss);
+    let two_up = shape_cast(
+        &two,
+        id,
+        Vec2::ZERO,
+        &b,
+        Transform::from_translation(v(0.0, -1.0)),
+        v(0.0, 2.0),
+        0.0,
+    );
+    assert_eq!(two_up.state, CastState::Hit);
+    // Either order.
+    let swapped = shape_cast(
+        &b,
+        Transform::from_translation(v(0.0, -1.0)),
+        v(0.0, 2.0),
+        &a,
+        id,
+        Vec2::ZERO,
+        0.0,
+    );
+    assert_eq!(swapped.state, CastState::Miss);
+    // Distance is geometric (two-sided), from either side.
+    let mut cache = SimplexCache::default();
+    let d = shape_distance(&a, id, &b, Transform::from_translation(v(0.0, -1.0)), &mut cache);
+    assert!((d.distance - 0.9).abs() < 1e-5, "{d:?}");
+}
+
+#[test]
+fn chains_weld_duplicates_and_collinear_points() {
+    // Duplicates (exact and within a few ulps) and collinear in-between points go.
+    let p = [
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(1.0, 0.0),
+        v(f32::from_bits(2.0f32.to_bits() + 1), 0.0),
+        v(3.0, 0.0),
+        v(3.0, 1.0),
+    ];
+    let c = Chain::open(&p).unwrap();
+    assert_eq!(c.points(), &[v(0.0, 0.0), v(3.0, 0.0), v(3.0, 1.0)]);
+    assert_eq!(c.segment_count(), 2);
+    // A spike back along the line is not "between": kept.
+    let c = Chain::open(&[v(0.0, 0.0), v(2.0, 0.0), v(1.0, 0.0)]).unwrap();
+    assert_eq!(c.points().len(), 3);
+    // Loops: the seam is welded too (first point collinear between last and second).
+    let sq = [v(1.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(0.0, 2.0), v(0.0, 0.0)];
+    let c = Chain::closed(&sq).unwrap();
+    assert_eq!(c.points().len(), 4);
+    assert!((c.signed_area() - 4.0).abs() < 1e-6);
+    assert_eq!(c.segments().count(), 4);
+    // Every segment's ghosts are its neighbours' far ends.
+    let segs: Vec<_> = c.segments().collect();
+    for i in 0..4 {
+        assert_eq!(segs[i].point2, segs[(i + 1) % 4].point1);
+        assert_eq!(segs[i].ghost2, segs[(i + 1) % 4].point2);
+        assert_eq!(segs[i].ghost1, segs[(i + 3) % 4].point1);
+    }
+    // A CCW loop's front faces point out.
+    let bottom = segs
+        .iter()
+        .find(|s| s.point1.y == 0.0 && s.point2.y == 0.0)
+        .unwrap();
+    assert_eq!(bottom.normal(), v(0.0, -1.0));
+    // Errors.
+    assert_eq!(Chain::open(&[v(0.0, 0.0)]), Err(GeometryError::TooFewPoints));
+    assert_eq!(
+        Chain::open(&[v(1.0, 1.0), v(1.0, 1.0)]),
+        Err(GeometryError::TooFewPoints)
+    );
+    assert_eq!(
+        Chain::closed(&[v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)]),
+        Err(GeometryError::TooFewPoints)
+    );
+    assert_eq!(
+        Chain::open(&[v(0.0, 0.0), v(f32::NAN, 0.0)]),
+        Err(GeometryError::NonFinite)
+    );
+    assert_eq!(
+        Chain::open(&[v(-3e38, 0.0), v(3e38, 0.0)]),
+        Err(GeometryError::OutOfRange)
+    );
+    assert_eq!(
+        ChainSegment::new(v(0.0, 0.0), v(1.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)),
+        Err(GeometryError::TooFewPoints)
+    );
+    // Open ends are square: a circle beyond the end of a lone floor touches its corner from the
+    // side, not from below.
+    let floor = ChainSegment::lone(v(1.0, 0.0), v(-1.0, 0.0)).unwrap();
+    let side = collide(
+        &Shape::ChainSegment(floor),
+        Transform::IDENTITY,
+        &Shape::Circle(Circle::new(v(1.2, 0.05), 0.25).unwrap()),
+        Transform::IDENTITY,
+    );
+    assert_eq!(side.count, 1);
+    assert!(side.normal.x > 0.9, "{side:?}");
+    let under = collide(
+        &Shape::ChainSegment(floor),
+        Transform::IDENTITY,
+        &Shape::Circle(Circle::new(v(1.1, -0.2), 0.25).unwrap()),
+        Transform::IDENTITY,
+    );
+    assert_eq!(under.count, 0, "{under:?}");
+    // Non-finite or bad input through `Shape`: no contact, no panic.
+    let bad = Shape::ChainSegment(ChainSegment {
+        ghost1: v(f32::NAN, 0.0),
+        ..floor
+    });
+    assert_eq!(
+        collide(
+            &bad,
+            Transform::IDENTITY,
+            &Shape::Circle(Circle::new(v(0.0, 0.1), 0.25).unwrap()),
+            Transform::IDENTITY
+        )
+        .count,
+        0
+    );
+    let degenerate = Shape::ChainSegment(ChainSegment {
+        point2: floor.point1,
+        ..floor
+    });
+    for b in slider_shapes(0.25) {
+        assert_eq!(
+            collide(&degenerate, Transform::IDENTITY, &b.1, Transform::IDENTITY).count,
+            0
+        );
+    }
+}
