@@ -79,6 +79,16 @@ impl World {
                 return Visit::Continue;
             }
             let xf = bodies[o as usize].transform;
+            if let Shape::ChainSegment(c) = &other.shape {
+                // One-sided, as Box2D's continuous phase: a body whose centre starts behind
+                // the segment, or still ends in front of it, has not tunnelled through it.
+                let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
+                let e = p2 - p1;
+                let (o1, o2) = ((sweep.c1 - p1).cross(e), (sweep.c2 - p1).cross(e));
+                if o1 < 0.0 || o2 > 0.0 || o1 == o2 {
+                    return Visit::Continue;
+                }
+            }
             // A shape the path's box does not touch cannot be hit: skip the time of impact
             // (the common case for a fast body inside a large container).
             if !overlaps_aabb_shape(path, &other.shape, xf) {

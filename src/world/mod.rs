@@ -341,6 +341,9 @@ struct Hot {
     /// Fastest any point of the body moves, `|v| + |ω|·reach` (m/s): refreshed for the
     /// awake bodies at the start of each narrow phase, 0 for static and sleeping ones.
     speed: f32,
+    /// The shape is unchanged by rotation about the centre of mass (a circle centred on it):
+    /// contact recycling ignores the body's turn, so a rolling ball keeps its support point.
+    round: bool,
 }
 
 /// What contact recycling needs from the last full manifold of a pair.
@@ -581,7 +584,9 @@ impl World {
             && def.gravity_scale.is_finite();
         // A sensor needs an area to be inside of (a segment has none).
         let sensor_ok = !def.sensor || positive(def.shape.mass(1.0).mass);
-        if !material_ok || !motion_ok || !sensor_ok {
+        // Chain segments are level geometry: no mass, so static or kinematic only.
+        let chain_ok = !(def.kind == BodyKind::Dynamic && matches!(def.shape, Shape::ChainSegment(_)));
+        if !material_ok || !motion_ok || !sensor_ok || !chain_ok {
             return Err(SolverError::InvalidInput);
         }
         let xf = def.transform;
@@ -656,6 +661,8 @@ impl World {
             reach,
             min_extent: min_extent(&def.shape),
             speed: 0.0,
+            // A circle about its centre of mass looks the same at every rotation.
+            round: matches!(def.shape, Shape::Circle(c) if c.center == body.local_center),
         };
         let slot = Slot {
             generation,
@@ -701,6 +708,38 @@ impl World {
             }
         }
         Ok(BodyId { index, generation })
+    }
+
+    /// Adds a chain as level geometry: one body per segment (each its own proxy), all with
+    /// `def`'s kind, transform, material, filter and user data (its `shape` is ignored).
+    /// Returns the bodies in segment order. The kind must be static or kinematic (a chain has
+    /// no mass); otherwise, or when any body cannot be added, nothing is added and the error
+    /// is returned ([`SolverError::InvalidInput`] for a dynamic kind or a sensor).
+    pub fn add_chain(
+        &mut self,
+        def: &BodyDef,
+        chain: &crate::geometry::Chain,
+    ) -> Result<Vec<BodyId>, SolverError> {
+        if def.kind == BodyKind::Dynamic || def.sensor {
+            return Err(SolverError::InvalidInput);
+        }
+        let mut ids = Vec::with_capacity(chain.segment_count());
+        for seg in chain.segments() {
+            let d = BodyDef {
+                shape: Shape::ChainSegment(seg),
+                ..*def
+            };
+            match self.add_body(&d) {
+                Ok(id) => ids.push(id),
+                Err(e) => {
+                    for id in ids {
+                        let _ = self.remove_body(id);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(ids)
     }
 
     /// Removes a body, its proxy and its contacts; touching contacts produce end events
@@ -1367,14 +1406,20 @@ fn recycle(
 ) -> Option<Manifold> {
     let ((ba, sa), (bb, sb)) = (a, b);
     let (qa, qb) = (ba.transform.q, bb.transform.q);
-    let turn_a = cache.rotation_a.inv_mul(qa);
-    let turn_b = cache.rotation_b.inv_mul(qb);
+    let turn = |hot: &Hot, q: Rot, q0: Rot| if hot.round { Rot::IDENTITY } else { q0.inv_mul(q) };
+    let turn_a = turn(sa, qa, cache.rotation_a);
+    let turn_b = turn(sb, qb, cache.rotation_b);
     if !(turn_a.c.min(turn_b.c) > CONTACT_RECYCLE_COS_ANGLE) {
         return None;
     }
     let reach = |body: &Body, hot: &Hot| if body.inv_mass == 0.0 { 0.0 } else { hot.reach };
     let relative = ba.transform.inv_mul(bb.transform);
-    let turn = relative.q.inv_mul(cache.relative.q);
+    let turn = if sa.round || sb.round {
+        // Only the other body's turn moves the contact relative to the pair.
+        turn_a.inv_mul(turn_b)
+    } else {
+        relative.q.inv_mul(cache.relative.q)
+    };
     let tolerance = if touching {
         distance
     } else {
@@ -1394,7 +1439,19 @@ fn recycle(
         let rb = turn_b.rotate(mp.point - cache.center_b);
         let gap = dc + (rb - ra);
         mp.depth -= gap.dot(m.normal);
-        mp.point = ca + ra + gap * 0.5;
+        let mid = ca + ra + gap * 0.5;
+        // Along the surface the point follows the moving body's material point (against a
+        // fixed body the fresh manifold's points are the mover's): a midpoint would lag half
+        // the slide, and on a rolling ball that lever arm reads as the contact separating.
+        let tangent = m.normal.left_perp();
+        let follow = if ba.inv_mass == 0.0 {
+            (cb + rb - mid).dot(tangent)
+        } else if bb.inv_mass == 0.0 {
+            (ca + ra - mid).dot(tangent)
+        } else {
+            0.0
+        };
+        mp.point = mid.mul_add(follow, tangent);
     }
     Some(m)
 }
