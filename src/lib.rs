@@ -180,7 +180,7 @@ pub use geometry::{
     CHAIN_COLLINEAR_RELATIVE, CHAIN_WELD_RELATIVE, HULL_RELATIVE_TOLERANCE, MAX_POLYGON_VERTICES,
 };
 #[cfg(feature = "alloc")]
-pub use level::{tile_outlines, tile_outlines_from_cells};
+pub use level::{decompose, tile_outlines, tile_outlines_from_cells};
 pub use math::{Aabb, Ray, Rot, Transform, Vec2};
 pub use narrowphase::{
     collide, collide_capsule_circle, collide_capsules, collide_chain_segment_capsule,

@@ -64,6 +64,8 @@ pub enum Status {
     /// A tile grid's dimensions do not match its cell count, or its cell size or origin is not
     /// finite (and positive).
     InvalidGrid = 23,
+    /// A polygon to decompose is not simple: two of its edges cross or touch.
+    SelfIntersecting = 24,
 }
 
 impl From<GeometryError> for Status {
@@ -79,6 +81,7 @@ impl From<GeometryError> for Status {
             GeometryError::OutOfRange => Status::OutOfRange,
             GeometryError::Unsupported => Status::Unsupported,
             GeometryError::InvalidGrid => Status::InvalidGrid,
+            GeometryError::SelfIntersecting => Status::SelfIntersecting,
         }
     }
 }

@@ -56,6 +56,8 @@ pub enum GeometryError {
     /// A tile grid's dimensions do not match its cell count, or its cell size or origin is not
     /// finite (and positive).
     InvalidGrid = 10,
+    /// A polygon to decompose is not simple: two of its edges cross or touch.
+    SelfIntersecting = 11,
 }
 
 impl core::error::Error for GeometryError {}
@@ -73,6 +75,7 @@ impl fmt::Display for GeometryError {
             GeometryError::OutOfRange => "points too far apart: their extent overflows f32",
             GeometryError::Unsupported => "operation not supported for this shape kind",
             GeometryError::InvalidGrid => "tile grid dimensions, cell size or origin invalid",
+            GeometryError::SelfIntersecting => "polygon edges cross or touch",
         };
         f.write_str(s)
     }
@@ -289,6 +292,18 @@ impl Polygon {
         check_radius(radius)?;
         let (v, n) = compute_hull(points)?;
         Ok(Polygon::from_hull_vertices(&v[..n], radius))
+    }
+
+    /// A polygon with exactly these vertices (3..=8, counter-clockwise, strictly convex), no hull
+    /// and no welding: `None` unless the result passes [`Polygon::is_valid`]. For pieces whose
+    /// area must stay exact (decomposition), where the hull's welding could drop a nearly
+    /// flat corner.
+    pub(crate) fn from_convex_loop(v: &[Vec2]) -> Option<Polygon> {
+        if !(3..=MAX_POLYGON_VERTICES).contains(&v.len()) {
+            return None;
+        }
+        let p = Polygon::from_hull_vertices(v, 0.0);
+        p.is_valid().then_some(p)
     }
 
     /// Builds a polygon from vertices that already form a strictly convex CCW loop.

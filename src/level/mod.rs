@@ -1,10 +1,16 @@
 //! Level geometry built from shapes: tile maps outlined as chains (feature `alloc`).
 //!
 //! - [`tile_outlines`] / [`tile_outlines_from_cells`] — a grid of solid cells to the closed
-//!   chains outlining its solid regions.
+//!   chains outlining its solid regions;
+//! - [`decompose`] — a simple polygon of any vertex count (concave too) to convex polygons of at
+//!   most 8 vertices.
 
+#[cfg(feature = "alloc")]
+mod decompose;
 #[cfg(feature = "alloc")]
 mod tilemap;
 
+#[cfg(feature = "alloc")]
+pub use decompose::decompose;
 #[cfg(feature = "alloc")]
 pub use tilemap::{tile_outlines, tile_outlines_from_cells};
