@@ -166,6 +166,8 @@ enum c2d_Status
   // A tile grid's dimensions do not match its cell count, or its cell size or origin is not
   // finite (and positive).
   C2D_STATUS_INVALID_GRID = 23,
+  // A polygon to decompose is not simple: two of its edges cross or touch.
+  C2D_STATUS_SELF_INTERSECTING = 24,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -938,6 +940,47 @@ c2d_Status c2d_ray_cast_chain_segment(const struct c2d_ChainSegment *segment,
                                       bool *hit,
                                       struct c2d_RayHit *out);
 
+// The closed chains outlining the solid cells of a `width` × `height` grid
+// (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
+// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions, clockwise around holes,
+// collinear edges merged (Rust: `tile_outlines`).
+//
+// Output: the loops' points one after another in `points` (room for `point_capacity`), each
+// loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to
+// `*out_point_count` and `*out_loop_count`. When a buffer is too small the totals are still
+// written and the status is `C2D_STATUS_BUFFER_TOO_SMALL` (call again with larger buffers; the
+// buffers may be NULL with capacity 0 to ask for the sizes).
+//
+// # Safety
+// `cells` NULL or `width * height` readable bytes; `points` NULL or `point_capacity` writable
+// `c2d_Vec2`; `loop_counts` NULL or `loop_capacity` writable `uint32_t`; the out counts NULL or
+// writable.
+c2d_Status c2d_tile_outlines(const uint8_t *cells,
+                             uint32_t width,
+                             uint32_t height,
+                             float cell_size,
+                             struct c2d_Vec2 origin,
+                             struct c2d_Vec2 *points,
+                             uint32_t point_capacity,
+                             uint32_t *loop_counts,
+                             uint32_t loop_capacity,
+                             uint32_t *out_point_count,
+                             uint32_t *out_loop_count);
+
+// Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
+// 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to
+// `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count written) when they do not fit,
+// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch.
+//
+// # Safety
+// `points` NULL or `count` readable `c2d_Vec2`; `out` NULL or `capacity` writable
+// `c2d_Polygon`; `out_count` NULL or writable.
+c2d_Status c2d_decompose(const struct c2d_Vec2 *points,
+                         uint32_t count,
+                         struct c2d_Polygon *out,
+                         uint32_t capacity,
+                         uint32_t *out_count);
+
 // Overlap test between two shapes; writes `*out_overlaps`.
 //
 // # Safety
@@ -1672,6 +1715,26 @@ void c2d_world_free(struct c2d_World *world);
 c2d_Status c2d_world_add_body(struct c2d_World *world,
                               const c2d_BodyDef *def,
                               struct c2d_BodyId *out_id);
+
+// Adds the polyline `points[0..count]` as a chain of level geometry (welded as `Chain::open` /
+// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body per
+// segment with `def`'s kind (static or kinematic), transform, material, filter and user data
+// (`def->shape` is ignored). Writes the ids in segment order to `out_ids` (room for
+// `capacity`) and their count to `*out_count`; with too little room nothing is added, the
+// count is written and the status is `C2D_STATUS_BUFFER_TOO_SMALL`.
+//
+// # Safety
+// `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`
+// readable `c2d_Vec2`; `out_ids` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
+// writable.
+c2d_Status c2d_world_add_chain(struct c2d_World *world,
+                               const c2d_BodyDef *def,
+                               const struct c2d_Vec2 *points,
+                               uint32_t count,
+                               bool closed,
+                               struct c2d_BodyId *out_ids,
+                               uint32_t capacity,
+                               uint32_t *out_count);
 
 // Removes a body (touching contacts produce end events). Stale ids:
 // `C2D_STATUS_INVALID_BODY`.

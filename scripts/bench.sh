@@ -2,12 +2,17 @@
 # Runs every benchmark suite (narrow phase, queries, tree, solver) in one `cargo bench` run,
 # side by side with Box2D v3 and parry2d, then writes BENCHMARKS.md from the results and the
 # whole-world scenes runner (examples/scenes.rs). `scripts/bench.sh --scenes` reruns only the
-# scenes and rewrites their section.
+# scenes and rewrites their section; `--level` reruns benches/level.rs and rewrites its section.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Box2D (boxdd-sys, built by the cc crate) without its debug assertions, as its own
 # benchmark is built; applies to every row, the scenes runner included.
 export CFLAGS="${CFLAGS:-} -DNDEBUG"
+if [ "${1:-}" = "--level" ]; then
+    cargo bench --all-features --bench level
+    python3 scripts/bench_report.py --level
+    exit 0
+fi
 if [ "${1:-}" = "--scenes" ]; then
     python3 scripts/bench_report.py --scenes
     exit 0

@@ -26,6 +26,14 @@
 //!   Box2D's `b2ShapeCast`), with an optional skin; [`CastShape`] names each side.
 //! - [`time_of_impact`] — both shapes moving along a [`Sweep`] with rotation.
 //!
+//! **Level geometry** (no ghost collisions): [`ChainSegment`] — a one-sided segment with its
+//! neighbours' vertices (front side: the right of `point1 → point2`), a [`Shape`] kind that
+//! collides with circles, capsules and polygons ([`collide_chain_segment_polygon`], …) and is
+//! hit by rays and casts only from the front; [`Chain::open`] / [`Chain::closed`] (`alloc`) —
+//! polylines welded into segments; [`tile_outlines`] — a grid of solid cells to its outline
+//! chains; [`decompose`] — a simple polygon of any vertex count to convex pieces of at most
+//! 8 vertices; `World::add_chain` — a chain as static level geometry.
+//!
 //! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are
 //! [`ProxyId`]s, every callback returns a [`Visit`]:
 //! - [`DynamicTree::create_proxy`] / [`move_proxy`](DynamicTree::move_proxy) /
@@ -60,7 +68,8 @@
 //! One module per algorithm family, each layer using only the ones before it (checked by
 //! `tests/layers.rs`): `fmath` (the only caller of `libm`) → [`math`] (`Vec2`, `Rot`,
 //! `Transform`, `Aabb`, `Ray`) → [`segment`] (closest points on segments) → [`geometry`]
-//! (shapes, hull, mass, bounds) → [`distance`] (GJK, proxies) → [`narrowphase`] (overlap and
+//! (shapes, hull, mass, bounds, chains) → [`level`] (tile outlines, decomposition) →
+//! [`distance`] (GJK, proxies) → [`narrowphase`] (overlap and
 //! manifolds, one file per pair family) → [`raycast`], [`toi`], [`cast`] → [`tree`] → `solver` →
 //! `world` → `capi` (one file per C domain). The modules `manifold` and `overlap` keep the
 //! earlier paths of the narrow phase's two halves.
@@ -88,6 +97,10 @@
 //! - A circle centre exactly on a capsule's core segment: the segment's left normal.
 //! - A circle centre inside a polygon: pushed out through the face of least penetration.
 //! - A capsule whose two centres coincide behaves as a circle.
+//! - Chain segments: one-sided (contacts only for a shape whose core centroid is in front of
+//!   the segment or of a convex neighbour, with a normal the segment owns; see
+//!   [`narrowphase`]'s chain file), never against another chain segment; distance is the
+//!   two-sided geometric distance; open chain ends are square (90° convex corners).
 //! - Polygon reference face: the face with the larger separation; on an exact tie, that of
 //!   the shape first in the pair's canonical order. No hysteresis bias, so swapping A and B
 //!   gives the same contact, bit for bit.

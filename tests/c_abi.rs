@@ -1194,6 +1194,86 @@ fn hand_filled_polygons_are_checked_on_entry() {
     }
 }
 
+/// `c_examples/tile_level.c` against the same level through the Rust API, line by line, and the
+/// resting heights against the level's geometry.
+#[test]
+fn c_tile_level_prints_what_rust_computes() {
+    let printed = build_and_run("tile_level.c", "cc", "-std=c11");
+    let rows = [
+        "################",
+        "######...#######",
+        "##.......###.###",
+        "#........#.#.###",
+        "#........###...#",
+        "#..............#",
+    ];
+    let cells: Vec<bool> = rows.iter().flat_map(|r| r.bytes().map(|c| c == b'#')).collect();
+    let chains = tile_outlines_from_cells(16, 6, &cells, 1.0, Vec2::ZERO).unwrap();
+    let total: usize = chains.iter().map(|c| c.points().len()).sum();
+    let mut want = format!(
+        "outline needs {total} points in {} loops (status 15)\n",
+        chains.len()
+    );
+    let mut w = World::default();
+    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+    let mut segments = 0;
+    for c in &chains {
+        segments += w.add_chain(&level, c).unwrap().len();
+    }
+    want += &format!("level: {} loops, {segments} segments\n", chains.len());
+    let ledge = [
+        Vec2::new(2.0, 3.0),
+        Vec2::new(5.0, 3.0),
+        Vec2::new(5.0, 3.25),
+        Vec2::new(2.5, 3.25),
+        Vec2::new(2.5, 3.75),
+        Vec2::new(2.0, 3.75),
+    ];
+    let pieces = decompose(&ledge).unwrap();
+    want += &format!("ledge: {} pieces\n", pieces.len());
+    for p in &pieces {
+        w.add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::IDENTITY,
+            Shape::Polygon(*p),
+        ))
+        .unwrap();
+    }
+    let shapes = [
+        Shape::Polygon(Polygon::make_box(0.25, 0.25).unwrap()),
+        Shape::circle(0.25),
+        Shape::Capsule(Capsule::new(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.15).unwrap()),
+        Shape::Polygon(Polygon::make_box(0.25, 0.25).unwrap()),
+    ];
+    let xs = [6.5f32, 1.5, 13.5, 3.5];
+    let ids: Vec<BodyId> = (0..4)
+        .map(|i| {
+            w.add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(xs[i], 5.0)),
+                shapes[i],
+            ))
+            .unwrap()
+        })
+        .collect();
+    for _ in 0..180 {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    let mut ys = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        let p = w.transform(*id).unwrap().p;
+        ys.push(p.y);
+        want += &format!("body {i} rests at x {:.4} y {:.4}\n", p.x, p.y);
+    }
+    assert_eq!(printed, want);
+    // Independently: each body rests on the surface below its drop point (the pit floor at
+    // y = 1 under x = 6.5, the left shelf at 3 under x = 1.5, the step at 4 under x = 13.5, the
+    // ledge top at 3.25 under x = 3.5), by its half height, within the solver's contact slop.
+    for (y, want_y) in ys.iter().zip([1.25, 3.25, 4.15, 3.5]) {
+        assert!((y - want_y).abs() < 0.01, "rests at {y}, expected {want_y}");
+    }
+}
+
 /// `c_examples/world_features.c` against the same scene through the Rust API, line by line.
 #[test]
 fn c_world_features_print_what_rust_computes() {
@@ -1347,5 +1427,167 @@ fn c_world_features_print_what_rust_computes() {
         "shot stopped before wall 1",
     ] {
         assert!(printed.contains(line), "missing {line:?} in\n{printed}");
+    }
+}
+
+#[test]
+fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
+    // SAFETY: every pointer refers to a live local or is NULL where the test says so.
+    unsafe {
+        let cells = [1u8, 0, 1, 1];
+        let (mut np, mut nl) = (0u32, 0u32);
+        let mut pts = [Vec2::ZERO; 4];
+        let mut loops = [0u32; 4];
+        // Sizes only, then too small, then enough.
+        assert_eq!(
+            c2d_tile_outlines(
+                cells.as_ptr(),
+                2,
+                2,
+                1.0,
+                Vec2::ZERO,
+                core::ptr::null_mut(),
+                0,
+                core::ptr::null_mut(),
+                0,
+                &mut np,
+                &mut nl
+            ),
+            Status::BufferTooSmall
+        );
+        assert_eq!((np, nl), (6, 1));
+        assert_eq!(
+            c2d_tile_outlines(
+                cells.as_ptr(),
+                2,
+                2,
+                1.0,
+                Vec2::ZERO,
+                pts.as_mut_ptr(),
+                4,
+                loops.as_mut_ptr(),
+                4,
+                &mut np,
+                &mut nl
+            ),
+            Status::BufferTooSmall
+        );
+        let mut pts = [Vec2::ZERO; 6];
+        assert_eq!(
+            c2d_tile_outlines(
+                cells.as_ptr(),
+                2,
+                2,
+                1.0,
+                Vec2::ZERO,
+                pts.as_mut_ptr(),
+                6,
+                loops.as_mut_ptr(),
+                4,
+                &mut np,
+                &mut nl
+            ),
+            Status::Ok
+        );
+        let bools: Vec<bool> = cells.iter().map(|&c| c != 0).collect();
+        assert_eq!(
+            &pts[..],
+            tile_outlines_from_cells(2, 2, &bools, 1.0, Vec2::ZERO).unwrap()[0].points()
+        );
+        assert_eq!(
+            c2d_tile_outlines(
+                cells.as_ptr(),
+                2,
+                2,
+                -1.0,
+                Vec2::ZERO,
+                pts.as_mut_ptr(),
+                6,
+                loops.as_mut_ptr(),
+                4,
+                &mut np,
+                &mut nl
+            ),
+            Status::InvalidGrid
+        );
+        assert_eq!(
+            c2d_tile_outlines(
+                core::ptr::null(),
+                2,
+                2,
+                1.0,
+                Vec2::ZERO,
+                pts.as_mut_ptr(),
+                6,
+                loops.as_mut_ptr(),
+                4,
+                &mut np,
+                &mut nl
+            ),
+            Status::NullPointer
+        );
+        // Decomposition.
+        let l = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(2.0, 1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 2.0),
+            Vec2::new(0.0, 2.0),
+        ];
+        let mut out = [Polygon::make_box(1.0, 1.0).unwrap(); 2];
+        let mut n = 0u32;
+        assert_eq!(
+            c2d_decompose(l.as_ptr(), 6, out.as_mut_ptr(), 1, &mut n),
+            Status::BufferTooSmall
+        );
+        assert_eq!(n, 2);
+        assert_eq!(
+            c2d_decompose(l.as_ptr(), 6, out.as_mut_ptr(), 2, &mut n),
+            Status::Ok
+        );
+        assert_eq!(out.to_vec(), decompose(&l).unwrap());
+        let bow = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+        ];
+        assert_eq!(
+            c2d_decompose(bow.as_ptr(), 4, out.as_mut_ptr(), 2, &mut n),
+            Status::SelfIntersecting
+        );
+        // Chains in a world: too little room adds nothing; a dynamic chain is refused.
+        let mut w: *mut World = core::ptr::null_mut();
+        assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+        let floor = [Vec2::new(3.0, 0.0), Vec2::new(0.0, 0.0), Vec2::new(-3.0, 0.5)];
+        let def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+        let mut ids = [BodyId::default(); 2];
+        assert_eq!(
+            c2d_world_add_chain(w, &def, floor.as_ptr(), 3, false, ids.as_mut_ptr(), 1, &mut n),
+            Status::BufferTooSmall
+        );
+        assert_eq!(n, 2);
+        assert_eq!((*w).body_count(), 0);
+        let dynamic = BodyDef {
+            kind: BodyKind::Dynamic,
+            ..def
+        };
+        assert_eq!(
+            c2d_world_add_chain(w, &dynamic, floor.as_ptr(), 3, false, ids.as_mut_ptr(), 2, &mut n),
+            Status::InvalidInput
+        );
+        assert_eq!(
+            c2d_world_add_chain(w, &def, floor.as_ptr(), 3, false, ids.as_mut_ptr(), 2, &mut n),
+            Status::Ok
+        );
+        assert_eq!((*w).body_count(), 2);
+        assert!(matches!((*w).shape(ids[1]).unwrap(), Shape::ChainSegment(_)));
+        // A chain-segment shape on a dynamic body is refused through add_body too.
+        let seg = Shape::ChainSegment(ChainSegment::lone(Vec2::ZERO, Vec2::X).unwrap());
+        let mut id = BodyId::default();
+        let bad = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, seg);
+        assert_eq!(c2d_world_add_body(w, &bad, &mut id), Status::InvalidInput);
+        c2d_world_free(w);
     }
 }

@@ -275,3 +275,125 @@ pub unsafe extern "C" fn c2d_ray_cast_chain_segment(
     }
     Status::Ok
 }
+
+/// Reads `count` points from C.
+///
+/// # Safety
+/// `points` must be non-null and point to `count` readable `c2d_Vec2`.
+#[cfg(feature = "alloc")]
+unsafe fn read_points(points: *const Vec2, count: u32) -> alloc::vec::Vec<Vec2> {
+    // SAFETY: forwarded contract.
+    unsafe { core::slice::from_raw_parts(points, count as usize) }.to_vec()
+}
+
+/// The closed chains outlining the solid cells of a `width` × `height` grid
+/// (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
+/// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions, clockwise around holes,
+/// collinear edges merged (Rust: `tile_outlines`).
+///
+/// Output: the loops' points one after another in `points` (room for `point_capacity`), each
+/// loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to
+/// `*out_point_count` and `*out_loop_count`. When a buffer is too small the totals are still
+/// written and the status is `C2D_STATUS_BUFFER_TOO_SMALL` (call again with larger buffers; the
+/// buffers may be NULL with capacity 0 to ask for the sizes).
+///
+/// # Safety
+/// `cells` NULL or `width * height` readable bytes; `points` NULL or `point_capacity` writable
+/// `c2d_Vec2`; `loop_counts` NULL or `loop_capacity` writable `uint32_t`; the out counts NULL or
+/// writable.
+#[cfg(feature = "alloc")]
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn c2d_tile_outlines(
+    cells: *const u8,
+    width: u32,
+    height: u32,
+    cell_size: f32,
+    origin: Vec2,
+    points: *mut Vec2,
+    point_capacity: u32,
+    loop_counts: *mut u32,
+    loop_capacity: u32,
+    out_point_count: *mut u32,
+    out_loop_count: *mut u32,
+) -> Status {
+    if cells.is_null() || out_point_count.is_null() || out_loop_count.is_null() {
+        return Status::NullPointer;
+    }
+    let (w, h) = (width as usize, height as usize);
+    let Some(n) = w.checked_mul(h) else {
+        return Status::InvalidGrid;
+    };
+    // SAFETY: non-null; `width * height` readable bytes by the caller's contract.
+    let grid = unsafe { core::slice::from_raw_parts(cells, n) };
+    let chains = match crate::level::tile_outlines(w, h, cell_size, origin, |x, y| grid[y * w + x] != 0) {
+        Ok(c) => c,
+        Err(e) => return e.into(),
+    };
+    let total: usize = chains.iter().map(|c| c.points().len()).sum();
+    let (Ok(total32), Ok(loops32)) = (u32::try_from(total), u32::try_from(chains.len())) else {
+        return Status::BufferTooSmall;
+    };
+    // SAFETY: both checked non-null; writable by the caller's contract.
+    unsafe {
+        write(out_point_count, total32);
+        write(out_loop_count, loops32);
+    }
+    if total32 > point_capacity || loops32 > loop_capacity || points.is_null() || loop_counts.is_null() {
+        return if total == 0 {
+            Status::Ok
+        } else {
+            Status::BufferTooSmall
+        };
+    }
+    let mut k = 0;
+    for (i, c) in chains.iter().enumerate() {
+        // SAFETY: `i < loops32 <= loop_capacity`, `k < total <= point_capacity`: in bounds.
+        unsafe { loop_counts.add(i).write_unaligned(c.points().len() as u32) };
+        for p in c.points() {
+            // SAFETY: as above.
+            unsafe { points.add(k).write_unaligned(*p) };
+            k += 1;
+        }
+    }
+    Status::Ok
+}
+
+/// Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
+/// 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to
+/// `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count written) when they do not fit,
+/// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch.
+///
+/// # Safety
+/// `points` NULL or `count` readable `c2d_Vec2`; `out` NULL or `capacity` writable
+/// `c2d_Polygon`; `out_count` NULL or writable.
+#[cfg(feature = "alloc")]
+#[no_mangle]
+pub unsafe extern "C" fn c2d_decompose(
+    points: *const Vec2,
+    count: u32,
+    out: *mut Polygon,
+    capacity: u32,
+    out_count: *mut u32,
+) -> Status {
+    if points.is_null() || out_count.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null; readable by the caller's contract.
+    let pts = unsafe { read_points(points, count) };
+    let pieces = match crate::level::decompose(&pts) {
+        Ok(p) => p,
+        Err(e) => return e.into(),
+    };
+    let n = pieces.len() as u32;
+    // SAFETY: checked non-null.
+    unsafe { write(out_count, n) };
+    if n > capacity || out.is_null() {
+        return Status::BufferTooSmall;
+    }
+    for (i, p) in pieces.into_iter().enumerate() {
+        // SAFETY: `i < n <= capacity`.
+        unsafe { out.add(i).write_unaligned(p) };
+    }
+    Status::Ok
+}

@@ -47,7 +47,7 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
     if kind > 2 {
         return Err(Status::InvalidBodyKind);
     }
-    if tag > 2 {
+    if tag > 3 {
         return Err(Status::InvalidShapeTag);
     }
     for offset in [
@@ -124,6 +124,65 @@ pub unsafe extern "C" fn c2d_world_add_body(
     match w.add_body(&d) {
         // SAFETY: `out_id` checked non-null; writable by the caller's contract.
         Ok(id) => unsafe { write(out_id, id) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Adds the polyline `points[0..count]` as a chain of level geometry (welded as `Chain::open` /
+/// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body per
+/// segment with `def`'s kind (static or kinematic), transform, material, filter and user data
+/// (`def->shape` is ignored). Writes the ids in segment order to `out_ids` (room for
+/// `capacity`) and their count to `*out_count`; with too little room nothing is added, the
+/// count is written and the status is `C2D_STATUS_BUFFER_TOO_SMALL`.
+///
+/// # Safety
+/// `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`
+/// readable `c2d_Vec2`; `out_ids` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
+/// writable.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn c2d_world_add_chain(
+    world: *mut World,
+    def: *const BodyDef,
+    points: *const Vec2,
+    count: u32,
+    closed: bool,
+    out_ids: *mut BodyId,
+    capacity: u32,
+    out_count: *mut u32,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, d) = match unsafe { (world_mut(world), read_body_def(def)) } {
+        (Ok(w), Ok(d)) => (w, d),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if points.is_null() || out_count.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null; `count` readable points by the caller's contract.
+    let pts = unsafe { core::slice::from_raw_parts(points, count as usize) };
+    let chain = match if closed {
+        crate::geometry::Chain::closed(pts)
+    } else {
+        crate::geometry::Chain::open(pts)
+    } {
+        Ok(c) => c,
+        Err(e) => return e.into(),
+    };
+    let n = chain.segment_count() as u32;
+    // SAFETY: checked non-null.
+    unsafe { write(out_count, n) };
+    if n > capacity || out_ids.is_null() {
+        return Status::BufferTooSmall;
+    }
+    match w.add_chain(&d, &chain) {
+        Ok(ids) => {
+            for (i, id) in ids.into_iter().enumerate() {
+                // SAFETY: `i < n <= capacity`.
+                unsafe { out_ids.add(i).write_unaligned(id) };
+            }
+            Status::Ok
+        }
         Err(e) => e.into(),
     }
 }

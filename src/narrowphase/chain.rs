@@ -30,7 +30,8 @@
 
 use super::polygon::LocalPoly;
 use super::{
-    make_id, pair_frame, radii_ok, sanitize_margin, surface_midpoint, LocalManifold, Manifold, FEATURE_EDGE,
+    make_id, pair_frame, point_in_frame, radii_ok, sanitize_margin, surface_midpoint, LocalManifold,
+    Manifold, FEATURE_EDGE,
 };
 use crate::fmath;
 use crate::geometry::{capsule_as_circle, Capsule, ChainSegment, Circle, Polygon};
@@ -55,9 +56,52 @@ enum NormalType {
     Snap,
 }
 
+/// The segment in its shifted frame (`point1` at the origin) with its neighbours' directions,
+/// not normalised: all the circle needs (signs of dot products), no square root.
+#[derive(Clone, Copy)]
+struct Thin {
+    p2: Vec2,
+    /// `point1 - ghost1`, or for a square end the inward normal (a 90° convex corner).
+    edge0: Vec2,
+    /// `ghost2 - point2`, or for a square end the inward normal.
+    edge2: Vec2,
+}
+
+impl Thin {
+    /// `None` for a degenerate or non-finite segment.
+    #[inline]
+    fn new(s: &ChainSegment) -> Option<Thin> {
+        let sum = s.ghost1.x
+            + s.ghost1.y
+            + s.point1.x
+            + s.point1.y
+            + s.point2.x
+            + s.point2.y
+            + s.ghost2.x
+            + s.ghost2.y;
+        let p2 = s.point2 - s.point1;
+        if sum * 0.0 != 0.0 || p2 == Vec2::ZERO {
+            return None;
+        }
+        let inward = p2.right_perp();
+        let edge0 = if s.ghost1 == s.point1 {
+            inward
+        } else {
+            s.point1 - s.ghost1
+        };
+        let edge2 = if s.ghost2 == s.point2 {
+            -inward
+        } else {
+            s.ghost2 - s.point2
+        };
+        Some(Thin { p2, edge0, edge2 })
+    }
+}
+
 /// The segment in its shifted frame (`point1` at the origin) with its neighbours' normals.
 #[derive(Clone, Copy)]
 struct Smooth {
+    thin: Thin,
     p2: Vec2,
     e1: Vec2,
     n1: Vec2,
@@ -70,23 +114,14 @@ struct Smooth {
 impl Smooth {
     /// `None` for a degenerate or non-finite segment.
     fn new(s: &ChainSegment) -> Option<Smooth> {
-        let sum = s.ghost1.x
-            + s.ghost1.y
-            + s.point1.x
-            + s.point1.y
-            + s.point2.x
-            + s.point2.y
-            + s.ghost2.x
-            + s.ghost2.y;
-        if sum * 0.0 != 0.0 {
-            return None;
-        }
-        let p2 = s.point2 - s.point1;
+        let thin = Thin::new(s)?;
+        let p2 = thin.p2;
         let e1 = p2.try_normalize()?;
         let edge0 = s.edge0(e1);
         let edge2 = s.edge2(e1);
         let ok = (edge0.x + edge0.y + edge2.x + edge2.y) * 0.0 == 0.0;
         ok.then(|| Smooth {
+            thin,
             p2,
             e1,
             n1: e1.right_perp(),
@@ -128,8 +163,15 @@ impl Smooth {
 /// Both frames for a chain-segment pair: the segment's vertex `point1` as origin, B in it.
 #[inline]
 fn frames(a: &ChainSegment, xfa: Transform, xfb: Transform) -> Option<(Vec2, Smooth, Transform)> {
+    let (origin, _, sb) = thin_frames(a, xfa, xfb)?;
+    Some((origin, Smooth::new(a)?, sb))
+}
+
+/// [`frames`] with the segment's unnormalised form (the circle's).
+#[inline]
+fn thin_frames(a: &ChainSegment, xfa: Transform, xfb: Transform) -> Option<(Vec2, Thin, Transform)> {
     let rel = pair_frame(xfa, xfb)?;
-    let smooth = Smooth::new(a)?;
+    let smooth = Thin::new(a)?;
     let origin = a.point1;
     Some((
         origin,
@@ -144,40 +186,42 @@ fn frames(a: &ChainSegment, xfa: Transform, xfb: Transform) -> Option<(Vec2, Smo
 // ---------------------------------------------------------------------------------------------
 // Circle
 
-fn segment_circle_local(s: &Smooth, c: Vec2, r: f32, margin: f32) -> LocalManifold {
+fn segment_circle_local(s: &Thin, c: Vec2, r: f32, margin: f32) -> LocalManifold {
     let mut m = LocalManifold::default();
     if !radii_ok(0.0, r) || !c.is_finite() {
         return m;
     }
-    if s.n1.dot(c) < 0.0 {
+    let p2 = s.p2;
+    if p2.right_perp().dot(c) < 0.0 {
         return m; // behind: one-sided
     }
-    let p2 = s.p2;
-    let u = s.e1.dot(p2 - c);
-    let v = s.e1.dot(c);
+    let u = p2.dot(p2 - c);
+    let v = p2.dot(c);
     let (pa, feature) = if v <= 0.0 {
         // Beyond point1: the previous segment's region when ahead of its end.
-        if s.n0.left_perp().dot(c) <= 0.0 {
+        if s.edge0.dot(c) <= 0.0 {
             return m;
         }
         (Vec2::ZERO, 0)
     } else if u <= 0.0 {
-        if s.n2.left_perp().dot(c - p2) > 0.0 {
+        if s.edge2.dot(c - p2) > 0.0 {
             return m;
         }
         (p2, 1)
     } else {
-        (s.e1 * v, FEATURE_EDGE)
+        (p2 * (v / p2.dot(p2)), FEATURE_EDGE)
     };
     let d = c - pa;
-    let dist = d.length();
-    if !(dist - r <= margin) {
+    let dist_sq = d.dot(d);
+    let max_d = r + margin;
+    if !(dist_sq <= max_d * max_d) {
         return m;
     }
+    let dist = fmath::sqrt(dist_sq);
     let n = if dist > 0.0 && (d * (1.0 / dist)).is_finite() {
         d * (1.0 / dist)
     } else {
-        s.n1
+        p2.right_perp().normalize_or_zero()
     };
     m.normal = n;
     m.push(surface_midpoint(pa, c, n, 0.0, r), r - dist, make_id(feature, 0));
@@ -194,17 +238,19 @@ pub fn collide_chain_segment_circle(
     xfb: Transform,
     margin: f32,
 ) -> Manifold {
-    let Some((origin, s, sb)) = frames(a, xfa, xfb) else {
+    let (Some(c), Some(s)) = (point_in_frame(xfa, xfb, b.center), Thin::new(a)) else {
         return Manifold::default();
     };
-    segment_circle_local(&s, sb.apply(b.center), b.radius, sanitize_margin(margin)).to_world(xfa, origin)
+    segment_circle_local(&s, c - a.point1, b.radius, sanitize_margin(margin)).to_world(xfa, a.point1)
 }
 
 /// True when [`collide_chain_segment_circle`] reports contact at margin 0.
 #[must_use]
 pub fn overlaps_chain_segment_circle(a: &ChainSegment, xfa: Transform, b: &Circle, xfb: Transform) -> bool {
-    frames(a, xfa, xfb)
-        .is_some_and(|(_, s, sb)| segment_circle_local(&s, sb.apply(b.center), b.radius, 0.0).count > 0)
+    let (Some(c), Some(s)) = (point_in_frame(xfa, xfb, b.center), Thin::new(a)) else {
+        return false;
+    };
+    segment_circle_local(&s, c - a.point1, b.radius, 0.0).count > 0
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -366,6 +412,21 @@ fn segment_polygon_local(s: &Smooth, b: &LocalPoly, cb: Vec2, margin: f32) -> Lo
         return none;
     }
 
+    // B's bounding circle about its centroid: beyond reach of the segment, no contact (most
+    // pairs of a broad phase end here, before the exact features).
+    let mut extent_sq = 0.0f32;
+    for v in vs {
+        let d = *v - cb;
+        extent_sq = extent_sq.max(d.dot(d));
+    }
+    let extent = fmath::sqrt(extent_sq);
+    let reach = extent + rb + margin;
+    let t = (cb.dot(s.p2) / s.p2.dot(s.p2)).clamp(0.0, 1.0);
+    let off = cb - s.p2 * t;
+    if !(off.dot(off) <= reach * reach) {
+        return none;
+    }
+
     // 2. Exact closest features of the cores.
     let mut best = (f32::INFINITY, 0.0f32, 0usize, 0.0f32, Vec2::ZERO, Vec2::ZERO);
     if count == 2 {
@@ -391,14 +452,12 @@ fn segment_polygon_local(s: &Smooth, b: &LocalPoly, cb: Vec2, margin: f32) -> Lo
     }
     let inside = count >= 3 && (0..count).all(|i| b.n[i].dot(-vs[i]) <= 0.0);
     let distance = if inside { 0.0 } else { fmath::sqrt(dist_sq) };
-    if !(distance <= rb + margin) {
+    let touching = TOUCHING_RELATIVE * (extent + rb);
+    // Cores within round-off of touching (crossing segments rarely meet at exactly 0) go on:
+    // the points' own depths decide against the margin below.
+    if !(distance <= rb + margin + touching) {
         return none;
     }
-    let mut extent = 0.0f32;
-    for v in vs {
-        extent = extent.max((*v - cb).length());
-    }
-    let touching = TOUCHING_RELATIVE * (extent + rb);
 
     let incident;
     let apart = !behind1 && distance > touching;
@@ -561,7 +620,7 @@ pub fn overlaps_chain_segment_polygon(a: &ChainSegment, xfa: Transform, b: &Poly
 fn segment_capsule_local(s: &Smooth, b: &Capsule, sb: Transform, margin: f32) -> LocalManifold {
     match local_capsule(b, sb) {
         Some(Ok((lp, cb))) => segment_polygon_local(s, &lp, cb, margin),
-        Some(Err(c)) => segment_circle_local(s, sb.apply(c.center), c.radius, margin),
+        Some(Err(c)) => segment_circle_local(&s.thin, sb.apply(c.center), c.radius, margin),
         None => LocalManifold::default(),
     }
 }

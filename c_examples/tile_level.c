@@ -1,0 +1,95 @@
+/* A tile level from C: a grid of solid cells outlined as chains (c2d_tile_outlines), added to
+ * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge decomposed into convex
+ * pieces (c2d_decompose), a few bodies dropped on it; prints their resting heights. The Rust
+ * test suite checks every line against the Rust API on the same level. */
+#include <stdio.h>
+#include "collide2d.h"
+
+static void check(c2d_Status s, const char *what) {
+    if (s != C2D_STATUS_OK) printf("%s failed: status %u\n", what, (unsigned)s);
+}
+
+enum { W = 16, H = 6 };
+
+int main(void) {
+    /* Row 0 is the bottom. '#' solid, '.' empty: a floor, a step up, a pit, a block with a
+     * hole in it (an inner loop). */
+    static const char *rows[H] = {
+        "################",
+        "######...#######",
+        "##.......###.###",
+        "#........#.#.###",
+        "#........###...#",
+        "#..............#",
+    };
+    uint8_t cells[W * H];
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) cells[y * W + x] = rows[y][x] == '#';
+
+    c2d_Vec2 points[512];
+    uint32_t loop_counts[64];
+    uint32_t n_points = 0, n_loops = 0;
+    /* Ask for the sizes first, then fill. */
+    c2d_Status s = c2d_tile_outlines(cells, W, H, 1.0f, (c2d_Vec2){0.0f, 0.0f}, NULL, 0, NULL, 0,
+                                     &n_points, &n_loops);
+    printf("outline needs %u points in %u loops (status %u)\n", n_points, n_loops, (unsigned)s);
+    check(c2d_tile_outlines(cells, W, H, 1.0f, (c2d_Vec2){0.0f, 0.0f}, points, 512, loop_counts, 64,
+                            &n_points, &n_loops),
+          "outline");
+
+    c2d_World *w = NULL;
+    check(c2d_world_create(NULL, &w), "create");
+    c2d_Shape any;
+    check(c2d_make_circle((c2d_Vec2){0.0f, 0.0f}, 1.0f, &any), "shape");
+    c2d_Transform id = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+    c2d_BodyDef level;
+    check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &any, &level), "level def");
+    uint32_t first = 0, segments = 0;
+    for (uint32_t i = 0; i < n_loops; ++i) {
+        c2d_BodyId ids[128];
+        uint32_t n = 0;
+        check(c2d_world_add_chain(w, &level, points + first, loop_counts[i], true, ids, 128, &n),
+              "add chain");
+        segments += n;
+        first += loop_counts[i];
+    }
+    printf("level: %u loops, %u segments\n", n_loops, segments);
+
+    /* A concave ledge (an L) floating in the open space, as convex pieces. */
+    c2d_Vec2 ledge[6] = {{2.0f, 3.0f}, {5.0f, 3.0f}, {5.0f, 3.25f},
+                         {2.5f, 3.25f}, {2.5f, 3.75f}, {2.0f, 3.75f}};
+    c2d_Polygon pieces[8];
+    uint32_t n_pieces = 0;
+    check(c2d_decompose(ledge, 6, pieces, 8, &n_pieces), "decompose");
+    printf("ledge: %u pieces\n", n_pieces);
+    for (uint32_t i = 0; i < n_pieces; ++i) {
+        c2d_Shape piece = {C2D_SHAPE_POLYGON, {.polygon = pieces[i]}};
+        c2d_BodyDef def;
+        c2d_BodyId pid;
+        check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &piece, &def), "piece def");
+        check(c2d_world_add_body(w, &def, &pid), "add piece");
+    }
+
+    /* Bodies dropped into the pit, onto the left shelf, onto the step and onto the ledge. */
+    c2d_Shape box, ball, capsule;
+    check(c2d_make_box(0.25f, 0.25f, &box), "box");
+    check(c2d_make_circle((c2d_Vec2){0.0f, 0.0f}, 0.25f, &ball), "ball");
+    check(c2d_make_capsule((c2d_Vec2){-0.3f, 0.0f}, (c2d_Vec2){0.3f, 0.0f}, 0.15f, &capsule), "capsule");
+    const c2d_Shape *shapes[4] = {&box, &ball, &capsule, &box};
+    const float xs[4] = {6.5f, 1.5f, 13.5f, 3.5f};
+    c2d_BodyId bodies[4];
+    for (int i = 0; i < 4; ++i) {
+        c2d_Transform xf = {{xs[i], 5.0f}, {1.0f, 0.0f}};
+        c2d_BodyDef def;
+        check(c2d_body_def(C2D_BODY_KIND_DYNAMIC, &xf, shapes[i], &def), "body def");
+        check(c2d_world_add_body(w, &def, &bodies[i]), "add body");
+    }
+    for (int i = 0; i < 180; ++i) check(c2d_world_step(w, 1.0f / 60.0f, 4), "step");
+    for (int i = 0; i < 4; ++i) {
+        c2d_Body b;
+        check(c2d_world_get_body(w, bodies[i], &b), "get body");
+        printf("body %d rests at x %.4f y %.4f\n", i, b.transform.p.x, b.transform.p.y);
+    }
+    c2d_world_free(w);
+    return 0;
+}
