@@ -942,8 +942,8 @@ c2d_Status c2d_ray_cast_chain_segment(const struct c2d_ChainSegment *segment,
 
 // The closed chains outlining the solid cells of a `width` × `height` grid
 // (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
-// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions, clockwise around holes,
-// collinear edges merged (Rust: `tile_outlines`).
+// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions,
+// clockwise around holes, collinear edges merged (Rust: `tile_outlines`).
 //
 // Output: the loops' points one after another in `points` (room for `point_capacity`), each
 // loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to

@@ -31,7 +31,7 @@
 //! collides with circles, capsules and polygons ([`collide_chain_segment_polygon`], …) and is
 //! hit by rays and casts only from the front; [`Chain::open`] / [`Chain::closed`] (`alloc`) —
 //! polylines welded into segments; [`tile_outlines`] — a grid of solid cells to its outline
-//! chains; [`decompose`] — a simple polygon of any vertex count to convex pieces of at most
+//! chains; [`decompose()`] — a simple polygon of any vertex count to convex pieces of at most
 //! 8 vertices; `World::add_chain` — a chain as static level geometry.
 //!
 //! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are

@@ -288,8 +288,8 @@ unsafe fn read_points(points: *const Vec2, count: u32) -> alloc::vec::Vec<Vec2> 
 
 /// The closed chains outlining the solid cells of a `width` × `height` grid
 /// (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
-/// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions, clockwise around holes,
-/// collinear edges merged (Rust: `tile_outlines`).
+/// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions,
+/// clockwise around holes, collinear edges merged (Rust: `tile_outlines`).
 ///
 /// Output: the loops' points one after another in `points` (room for `point_capacity`), each
 /// loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to

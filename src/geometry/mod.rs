@@ -5,7 +5,7 @@
 
 use crate::math::{Aabb, Rot, Transform, Vec2};
 
-mod chain;
+pub mod chain;
 mod hull;
 mod mass;
 

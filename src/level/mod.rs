@@ -2,13 +2,13 @@
 //!
 //! - [`tile_outlines`] / [`tile_outlines_from_cells`] — a grid of solid cells to the closed
 //!   chains outlining its solid regions;
-//! - [`decompose`] — a simple polygon of any vertex count (concave too) to convex polygons of at
+//! - [`decompose()`] — a simple polygon of any vertex count (concave too) to convex polygons of at
 //!   most 8 vertices.
 
 #[cfg(feature = "alloc")]
-mod decompose;
+pub mod decompose;
 #[cfg(feature = "alloc")]
-mod tilemap;
+pub mod tilemap;
 
 #[cfg(feature = "alloc")]
 pub use decompose::decompose;

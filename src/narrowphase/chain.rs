@@ -229,7 +229,8 @@ fn segment_circle_local(s: &Thin, c: Vec2, r: f32, margin: f32) -> LocalManifold
 }
 
 /// Contact manifold between a chain segment (A) and a circle (B): one-sided, ghost-free (see
-/// the [module docs](self)). Normal from the segment to the circle.
+/// the chain rules in [`narrowphase`](crate::narrowphase)). Normal from the segment to the
+/// circle.
 #[must_use]
 pub fn collide_chain_segment_circle(
     a: &ChainSegment,
@@ -591,7 +592,8 @@ fn local_capsule(b: &Capsule, sb: Transform) -> Option<Result<(LocalPoly, Vec2),
 }
 
 /// Contact manifold between a chain segment (A) and a polygon (B, rounded or not): one-sided,
-/// ghost-free (see the [module docs](self)). Normal from the segment to the polygon.
+/// ghost-free (see the chain rules in [`narrowphase`](crate::narrowphase)). Normal from the
+/// segment to the polygon.
 #[must_use]
 pub fn collide_chain_segment_polygon(
     a: &ChainSegment,
@@ -626,8 +628,8 @@ fn segment_capsule_local(s: &Smooth, b: &Capsule, sb: Transform, margin: f32) ->
 }
 
 /// Contact manifold between a chain segment (A) and a capsule (B): one-sided, ghost-free (see
-/// the [module docs](self)). Normal from the segment to the capsule. A capsule whose centres
-/// coincide is a circle.
+/// the chain rules in [`narrowphase`](crate::narrowphase)). Normal from the segment to the
+/// capsule. A capsule whose centres coincide is a circle.
 #[must_use]
 pub fn collide_chain_segment_capsule(
     a: &ChainSegment,

@@ -7,7 +7,22 @@
 //!   closest cores);
 //! - `polygon_circle.rs` — polygon–circle;
 //! - `box_pair.rs` — the shortcut for two axis-aligned boxes in A's frame;
-//! - `aabb.rs` — a world-space [`Aabb`](crate::math::Aabb) against every kind.
+//! - `aabb.rs` — a world-space [`Aabb`](crate::math::Aabb) against every kind (a chain segment
+//!   as its two-sided segment: a region query);
+//! - `chain.rs` — a one-sided [`ChainSegment`](crate::geometry::ChainSegment) against circle,
+//!   capsule and polygon. The segment's Gauss map decides which contact normals it owns: its
+//!   face normal; at a convex vertex (the chain turns away from the front by more than 0.01
+//!   rad) the fan between the neighbour's normal and its own, shared with the neighbour; at a
+//!   flat or concave vertex only the face normal (a normal there snaps to it). A shape whose
+//!   core centroid is behind the segment and behind both convex neighbours gets no contact.
+//!   Polygons and capsules: exact closest features of the cores decide while they are apart
+//!   (a vertex pair gives one point along the closest direction if the segment owns it; a face
+//!   gives that face as reference unless a neighbour is the incident feature), SAT over the
+//!   owned normals once they touch. This is Box2D v3's `b2CollideChainSegmentAnd*` rule,
+//!   differential-tested against it, with relative tolerances and exact closest features
+//!   instead of GJK; two-point results keep only points within the margin, and a point of a
+//!   shape reaching round the segment's end is given its true distance, not its depth along
+//!   the face normal.
 //!
 //! This file holds the manifold types, the frame and validity helpers every pair shares, and
 //! the [`collide`] / [`overlaps`] dispatch.
