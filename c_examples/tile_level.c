@@ -1,6 +1,7 @@
 /* A tile level from C: a grid of solid cells outlined as chains (c2d_tile_outlines), added to
- * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge decomposed into convex
- * pieces (c2d_decompose), a few bodies dropped on it; prints their resting heights. The Rust
+ * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge and a concave crate
+ * decomposed into convex pieces (c2d_decompose) and built as one body each
+ * (c2d_world_add_shape), a few bodies dropped on it; prints their resting heights. The Rust
  * test suite checks every line against the Rust API on the same level. */
 #include <stdio.h>
 #include "collide2d.h"
@@ -46,14 +47,15 @@ int main(void) {
     check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &any, &level), "level def");
     uint32_t first = 0, segments = 0;
     for (uint32_t i = 0; i < n_loops; ++i) {
-        c2d_BodyId ids[128];
-        uint32_t n = 0;
-        check(c2d_world_add_chain(w, &level, points + first, loop_counts[i], true, ids, 128, &n),
+        c2d_BodyId chain_body;
+        check(c2d_world_add_chain(w, &level, points + first, loop_counts[i], true, &chain_body),
               "add chain");
-        segments += n;
+        segments += loop_counts[i]; /* a closed loop has as many segments as points */
         first += loop_counts[i];
     }
-    printf("level: %u loops, %u segments\n", n_loops, segments);
+    uint32_t bodies_now = 0;
+    check(c2d_world_body_count(w, &bodies_now), "body count");
+    printf("level: %u loops, %u segments, %u bodies\n", n_loops, segments, bodies_now);
 
     /* A concave ledge (an L) floating in the open space, as convex pieces. */
     c2d_Vec2 ledge[6] = {{2.0f, 3.0f}, {5.0f, 3.0f}, {5.0f, 3.25f},
@@ -62,13 +64,38 @@ int main(void) {
     uint32_t n_pieces = 0;
     check(c2d_decompose(ledge, 6, pieces, 8, &n_pieces), "decompose");
     printf("ledge: %u pieces\n", n_pieces);
+    /* One static body whose shapes are the pieces. */
+    c2d_BodyId ledge_id;
     for (uint32_t i = 0; i < n_pieces; ++i) {
         c2d_Shape piece = {C2D_SHAPE_POLYGON, {.polygon = pieces[i]}};
-        c2d_BodyDef def;
-        c2d_BodyId pid;
-        check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &piece, &def), "piece def");
-        check(c2d_world_add_body(w, &def, &pid), "add piece");
+        if (i == 0) {
+            c2d_BodyDef def;
+            check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &piece, &def), "piece def");
+            check(c2d_world_add_body(w, &def, &ledge_id), "add ledge");
+        } else {
+            check(c2d_world_add_shape(w, ledge_id, &piece), "add piece");
+        }
     }
+
+    /* A concave crate (a U, 8 vertices) as one dynamic body of convex pieces. */
+    c2d_Vec2 u[8] = {{-0.5f, 0.0f}, {0.5f, 0.0f}, {0.5f, 0.6f}, {0.3f, 0.6f},
+                     {0.3f, 0.2f},  {-0.3f, 0.2f}, {-0.3f, 0.6f}, {-0.5f, 0.6f}};
+    c2d_Polygon u_pieces[8];
+    uint32_t n_u = 0;
+    check(c2d_decompose(u, 8, u_pieces, 8, &n_u), "decompose U");
+    c2d_BodyId crate_id;
+    for (uint32_t i = 0; i < n_u; ++i) {
+        c2d_Shape piece = {C2D_SHAPE_POLYGON, {.polygon = u_pieces[i]}};
+        if (i == 0) {
+            c2d_Transform at = {{8.0f, 3.0f}, {1.0f, 0.0f}};
+            c2d_BodyDef def;
+            check(c2d_body_def(C2D_BODY_KIND_DYNAMIC, &at, &piece, &def), "crate def");
+            check(c2d_world_add_body(w, &def, &crate_id), "add crate");
+        } else {
+            check(c2d_world_add_shape(w, crate_id, &piece), "add crate piece");
+        }
+    }
+    printf("crate: %u pieces\n", n_u);
 
     /* Bodies dropped into the pit, onto the left shelf, onto the step and onto the ledge. */
     c2d_Shape box, ball, capsule;
@@ -90,6 +117,9 @@ int main(void) {
         check(c2d_world_get_body(w, bodies[i], &b), "get body");
         printf("body %d rests at x %.4f y %.4f\n", i, b.transform.p.x, b.transform.p.y);
     }
+    c2d_Body c;
+    check(c2d_world_get_body(w, crate_id, &c), "get crate");
+    printf("crate rests at x %.4f y %.4f angle sin %.4f\n", c.transform.p.x, c.transform.p.y, c.transform.q.s);
     c2d_world_free(w);
     return 0;
 }

@@ -1717,24 +1717,30 @@ c2d_Status c2d_world_add_body(struct c2d_World *world,
                               struct c2d_BodyId *out_id);
 
 // Adds the polyline `points[0..count]` as a chain of level geometry (welded as `Chain::open` /
-// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body per
-// segment with `def`'s kind (static or kinematic), transform, material, filter and user data
-// (`def->shape` is ignored). Writes the ids in segment order to `out_ids` (room for
-// `capacity`) and their count to `*out_count`; with too little room nothing is added, the
-// count is written and the status is `C2D_STATUS_BUFFER_TOO_SMALL`.
+// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
+// `def`'s kind (static or kinematic), transform, material, filter and user data
+// (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
+// `*out_id`.
 //
 // # Safety
 // `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`
-// readable `c2d_Vec2`; `out_ids` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
-// writable.
+// readable `c2d_Vec2`; `out_id` NULL or writable.
 c2d_Status c2d_world_add_chain(struct c2d_World *world,
                                const c2d_BodyDef *def,
                                const struct c2d_Vec2 *points,
                                uint32_t count,
                                bool closed,
-                               struct c2d_BodyId *out_ids,
-                               uint32_t capacity,
-                               uint32_t *out_count);
+                               struct c2d_BodyId *out_id);
+
+// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
+// and the body's material and filter; a dynamic body's mass properties become those of all
+// its shapes (Rust: `World::add_shape`).
+//
+// # Safety
+// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
+c2d_Status c2d_world_add_shape(struct c2d_World *world,
+                               struct c2d_BodyId id,
+                               const c2d_Shape *shape);
 
 // Removes a body (touching contacts produce end events). Stale ids:
 // `C2D_STATUS_INVALID_BODY`.
@@ -1883,6 +1889,12 @@ c2d_Status c2d_world_set_continuous_enabled(struct c2d_World *world, bool enable
 // # Safety
 // `world` NULL or live.
 c2d_Status c2d_world_set_bullet(struct c2d_World *world, struct c2d_BodyId id, bool bullet);
+
+// Writes the number of bodies (a compound or chain body counts once).
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_body_count(const struct c2d_World *world, uint32_t *out);
 
 // Writes the number of awake (kinematic and dynamic) bodies.
 //

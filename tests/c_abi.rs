@@ -1218,9 +1218,14 @@ fn c_tile_level_prints_what_rust_computes() {
     let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
     let mut segments = 0;
     for c in &chains {
-        segments += w.add_chain(&level, c).unwrap().len();
+        w.add_chain(&level, c).unwrap();
+        segments += c.segment_count();
     }
-    want += &format!("level: {} loops, {segments} segments\n", chains.len());
+    want += &format!(
+        "level: {} loops, {segments} segments, {} bodies\n",
+        chains.len(),
+        w.body_count()
+    );
     let ledge = [
         Vec2::new(2.0, 3.0),
         Vec2::new(5.0, 3.0),
@@ -1231,14 +1236,38 @@ fn c_tile_level_prints_what_rust_computes() {
     ];
     let pieces = decompose(&ledge).unwrap();
     want += &format!("ledge: {} pieces\n", pieces.len());
-    for p in &pieces {
-        w.add_body(&BodyDef::new(
+    let ledge_id = w
+        .add_body(&BodyDef::new(
             BodyKind::Static,
             Transform::IDENTITY,
-            Shape::Polygon(*p),
+            Shape::Polygon(pieces[0]),
         ))
         .unwrap();
+    for p in &pieces[1..] {
+        w.add_shape(ledge_id, &Shape::Polygon(*p)).unwrap();
     }
+    let u = [
+        Vec2::new(-0.5, 0.0),
+        Vec2::new(0.5, 0.0),
+        Vec2::new(0.5, 0.6),
+        Vec2::new(0.3, 0.6),
+        Vec2::new(0.3, 0.2),
+        Vec2::new(-0.3, 0.2),
+        Vec2::new(-0.3, 0.6),
+        Vec2::new(-0.5, 0.6),
+    ];
+    let u_pieces = decompose(&u).unwrap();
+    let crate_id = w
+        .add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(8.0, 3.0)),
+            Shape::Polygon(u_pieces[0]),
+        ))
+        .unwrap();
+    for p in &u_pieces[1..] {
+        w.add_shape(crate_id, &Shape::Polygon(*p)).unwrap();
+    }
+    want += &format!("crate: {} pieces\n", u_pieces.len());
     let shapes = [
         Shape::Polygon(Polygon::make_box(0.25, 0.25).unwrap()),
         Shape::circle(0.25),
@@ -1265,7 +1294,14 @@ fn c_tile_level_prints_what_rust_computes() {
         ys.push(p.y);
         want += &format!("body {i} rests at x {:.4} y {:.4}\n", p.x, p.y);
     }
+    let c = w.transform(crate_id).unwrap();
+    want += &format!(
+        "crate rests at x {:.4} y {:.4} angle sin {:.4}\n",
+        c.p.x, c.p.y, c.q.s
+    );
     assert_eq!(printed, want);
+    // The U crate lands upright in the pit (x 6..9, floor at y = 1): its bottom on the floor.
+    assert!((c.p.y - 1.0).abs() < 0.01 && c.q.s.abs() < 0.01, "{c:?}");
     // Independently: each body rests on the surface below its drop point (the pit floor at
     // y = 1 under x = 6.5, the left shelf at 3 under x = 1.5, the step at 4 under x = 13.5, the
     // ledge top at 3.25 under x = 3.5), by its half height, within the solver's contact slop.
@@ -1557,32 +1593,54 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
             c2d_decompose(bow.as_ptr(), 4, out.as_mut_ptr(), 2, &mut n),
             Status::SelfIntersecting
         );
-        // Chains in a world: too little room adds nothing; a dynamic chain is refused.
+        // Chains in a world: one body with a shape per segment; a dynamic chain is refused.
         let mut w: *mut World = core::ptr::null_mut();
         assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
         let floor = [Vec2::new(3.0, 0.0), Vec2::new(0.0, 0.0), Vec2::new(-3.0, 0.5)];
         let def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
-        let mut ids = [BodyId::default(); 2];
-        assert_eq!(
-            c2d_world_add_chain(w, &def, floor.as_ptr(), 3, false, ids.as_mut_ptr(), 1, &mut n),
-            Status::BufferTooSmall
-        );
-        assert_eq!(n, 2);
-        assert_eq!((*w).body_count(), 0);
+        let mut chain_id = BodyId::default();
         let dynamic = BodyDef {
             kind: BodyKind::Dynamic,
             ..def
         };
         assert_eq!(
-            c2d_world_add_chain(w, &dynamic, floor.as_ptr(), 3, false, ids.as_mut_ptr(), 2, &mut n),
+            c2d_world_add_chain(w, &dynamic, floor.as_ptr(), 3, false, &mut chain_id),
             Status::InvalidInput
         );
+        assert_eq!((*w).body_count(), 0);
         assert_eq!(
-            c2d_world_add_chain(w, &def, floor.as_ptr(), 3, false, ids.as_mut_ptr(), 2, &mut n),
+            c2d_world_add_chain(w, &def, floor.as_ptr(), 3, false, &mut chain_id),
             Status::Ok
         );
-        assert_eq!((*w).body_count(), 2);
-        assert!(matches!((*w).shape(ids[1]).unwrap(), Shape::ChainSegment(_)));
+        let mut count = 0u32;
+        assert_eq!(c2d_world_body_count(w, &mut count), Status::Ok);
+        assert_eq!(count, 1);
+        assert_eq!((*w).shapes(chain_id).unwrap().count(), 2);
+        assert!((*w)
+            .shapes(chain_id)
+            .unwrap()
+            .all(|s| matches!(s, Shape::ChainSegment(_))));
+        // A second shape on a dynamic body: the mass of both.
+        let mut crate_id = BodyId::default();
+        let unit = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(0.0, 2.0)),
+            Shape::rect(0.5, 0.5),
+        );
+        assert_eq!(c2d_world_add_body(w, &unit, &mut crate_id), Status::Ok);
+        let offset =
+            Shape::Polygon(Polygon::make_offset_box(0.5, 0.5, Vec2::new(1.0, 0.0), Rot::IDENTITY).unwrap());
+        assert_eq!(c2d_world_add_shape(w, crate_id, &offset), Status::Ok);
+        let b = (*w).body(crate_id).unwrap();
+        assert!((1.0 / b.inv_mass - 2.0).abs() < 1e-5 && (b.local_center.x - 0.5).abs() < 1e-6);
+        assert_eq!(
+            c2d_world_add_shape(w, BodyId::default(), &offset),
+            Status::InvalidBody
+        );
+        assert_eq!(
+            c2d_world_add_shape(w, crate_id, core::ptr::null()),
+            Status::NullPointer
+        );
         // A chain-segment shape on a dynamic body is refused through add_body too.
         let seg = Shape::ChainSegment(ChainSegment::lone(Vec2::ZERO, Vec2::X).unwrap());
         let mut id = BodyId::default();

@@ -297,7 +297,8 @@ fn bullets_sweep_against_dynamic_bodies_and_everyone_against_kinematic_ones() {
 // -------------------------------------------------------------------------------------------
 // Pair bookkeeping against a brute-force recount
 
-/// Random adds, teleports, velocity changes, removals and steps on a world of mixed bodies
+/// Random adds, extra shapes (compound bodies), teleports, velocity changes, removals and steps
+/// on a world of mixed bodies
 /// (at scale `s`), sleeping on: after every operation the bookkeeping holds, and after the
 /// broad phase every pair of overlapping fat boxes has exactly one contact (brute force over
 /// all pairs in `check_invariants`).
@@ -335,10 +336,28 @@ fn p_bookkeeping(seed: u64, ops: Vec<u8>, scale: u8) -> TestResult {
             }
             4 if !ids.is_empty() => {
                 let id = ids[rng.index(ids.len())];
-                match rng.index(3) {
+                match rng.index(4) {
                     0 => w.set_velocity(id, rng.vec(s), 0.0).unwrap(),
                     1 => w.set_awake(id, false).unwrap(),
-                    _ => w.set_awake(id, true).unwrap(),
+                    2 => w.set_awake(id, true).unwrap(),
+                    _ => {
+                        // Another shape on the body (a compound), offset in body space.
+                        let k = rng.index(5);
+                        let shape = common::random_shape(&mut rng, k, 0.5 * s);
+                        let off = rng.vec(s);
+                        let moved = match shape {
+                            Shape::Circle(c) => Shape::Circle(Circle::new(c.center + off, c.radius).unwrap()),
+                            Shape::Capsule(c) => Shape::Capsule(
+                                Capsule::new(c.center1 + off, c.center2 + off, c.radius).unwrap(),
+                            ),
+                            Shape::Polygon(p) => {
+                                let pts: Vec<Vec2> = p.vertices().iter().map(|v| *v + off).collect();
+                                Shape::Polygon(Polygon::new_rounded(&pts, p.radius).unwrap())
+                            }
+                            other => other,
+                        };
+                        w.add_shape(id, &moved).unwrap();
+                    }
                 }
             }
             _ => {

@@ -129,34 +129,29 @@ pub unsafe extern "C" fn c2d_world_add_body(
 }
 
 /// Adds the polyline `points[0..count]` as a chain of level geometry (welded as `Chain::open` /
-/// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body per
-/// segment with `def`'s kind (static or kinematic), transform, material, filter and user data
-/// (`def->shape` is ignored). Writes the ids in segment order to `out_ids` (room for
-/// `capacity`) and their count to `*out_count`; with too little room nothing is added, the
-/// count is written and the status is `C2D_STATUS_BUFFER_TOO_SMALL`.
+/// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
+/// `def`'s kind (static or kinematic), transform, material, filter and user data
+/// (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
+/// `*out_id`.
 ///
 /// # Safety
 /// `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`
-/// readable `c2d_Vec2`; `out_ids` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
-/// writable.
+/// readable `c2d_Vec2`; `out_id` NULL or writable.
 #[no_mangle]
-#[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn c2d_world_add_chain(
     world: *mut World,
     def: *const BodyDef,
     points: *const Vec2,
     count: u32,
     closed: bool,
-    out_ids: *mut BodyId,
-    capacity: u32,
-    out_count: *mut u32,
+    out_id: *mut BodyId,
 ) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     let (w, d) = match unsafe { (world_mut(world), read_body_def(def)) } {
         (Ok(w), Ok(d)) => (w, d),
         (Err(e), _) | (_, Err(e)) => return e,
     };
-    if points.is_null() || out_count.is_null() {
+    if points.is_null() || out_id.is_null() {
         return Status::NullPointer;
     }
     // SAFETY: non-null; `count` readable points by the caller's contract.
@@ -169,22 +164,27 @@ pub unsafe extern "C" fn c2d_world_add_chain(
         Ok(c) => c,
         Err(e) => return e.into(),
     };
-    let n = chain.segment_count() as u32;
-    // SAFETY: checked non-null.
-    unsafe { write(out_count, n) };
-    if n > capacity || out_ids.is_null() {
-        return Status::BufferTooSmall;
-    }
     match w.add_chain(&d, &chain) {
-        Ok(ids) => {
-            for (i, id) in ids.into_iter().enumerate() {
-                // SAFETY: `i < n <= capacity`.
-                unsafe { out_ids.add(i).write_unaligned(id) };
-            }
-            Status::Ok
-        }
+        // SAFETY: `out_id` checked non-null.
+        Ok(id) => unsafe { write(out_id, id) },
         Err(e) => e.into(),
     }
+}
+
+/// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
+/// and the body's material and filter; a dynamic body's mass properties become those of all
+/// its shapes (Rust: `World::add_shape`).
+///
+/// # Safety
+/// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_add_shape(world: *mut World, id: BodyId, shape: *const Shape) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, sh) = match unsafe { (world_mut(world), read_shape(shape)) } {
+        (Ok(w), Ok(s)) => (w, s),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    status(w.add_shape(id, &sh))
 }
 
 /// Removes a body (touching contacts produce end events). Stale ids:
@@ -601,6 +601,19 @@ pub unsafe extern "C" fn c2d_world_set_bullet(world: *mut World, id: BodyId, bul
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_bullet(id, bullet)),
+        Err(e) => e,
+    }
+}
+
+/// Writes the number of bodies (a compound or chain body counts once).
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_body_count(world: *const World, out: *mut u32) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { write(out, u32::try_from(w.body_count()).unwrap_or(u32::MAX)) },
         Err(e) => e,
     }
 }

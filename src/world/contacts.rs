@@ -16,9 +16,12 @@ use super::*;
 pub(super) struct ContactSim {
     /// The contact's slab id.
     pub(super) id: u32,
-    /// Slot indices, `a < b`.
+    /// Slot indices of the two shapes, `a < b`.
     pub(super) a: u32,
     pub(super) b: u32,
+    /// The bodies they belong to (`a` and `b` themselves unless one is an extra shape).
+    pub(super) oa: u32,
+    pub(super) ob: u32,
     /// The manifold had points at the last update (for a sensor pair: the shapes overlap).
     pub(super) touching: bool,
     /// One of the bodies is a sensor: overlap events, no collision.
@@ -40,14 +43,17 @@ pub(super) struct ContactSim {
 /// begins, ends, wakes or sleeps.
 #[derive(Clone, Copy)]
 pub(super) struct Contact {
-    /// Slot indices, `a < b`; `a == NONE` marks a free slab entry.
+    /// Slot indices of the two shapes, `a < b`; `a == NONE` marks a free slab entry.
     pub(super) a: u32,
     pub(super) b: u32,
+    /// The bodies they belong to; the contact is listed on these two bodies.
+    pub(super) oa: u32,
+    pub(super) ob: u32,
     /// The manifold had points at the last update (a copy of the sim's flag).
     pub(super) touching: bool,
     /// One of the bodies is a sensor.
     pub(super) sensor: bool,
-    /// Neighbours in the contact lists of body `a` (index 0) and body `b` (index 1), as edge
+    /// Neighbours in the contact lists of body `oa` (index 0) and body `ob` (index 1), as edge
     /// keys `contact << 1 | side`.
     pub(super) prev: [u32; 2],
     pub(super) next: [u32; 2],
@@ -58,12 +64,12 @@ pub(super) struct Contact {
 }
 
 impl Contact {
-    /// The body of the pair that is not `s`.
+    /// The body of the pair that is not body `s`.
     pub(super) fn other(&self, s: u32) -> u32 {
-        if self.a == s {
-            self.b
+        if self.oa == s {
+            self.ob
         } else {
-            self.a
+            self.oa
         }
     }
 }
@@ -84,7 +90,8 @@ pub(super) fn speculative_margin(sa: &Hot, sb: &Hot, dt: f32) -> f32 {
 }
 
 impl World {
-    /// Whether a slot is an awake (kinematic or dynamic) body.
+    /// Whether a body slot is an awake (kinematic or dynamic) body (pass the owner of an
+    /// extra shape's slot).
     pub(super) fn is_awake_slot(&self, s: u32) -> bool {
         self.hot[s as usize].awake_index != NONE
     }
@@ -98,12 +105,13 @@ impl World {
         }
     }
 
-    /// Whether the broad phase should make a contact for bodies `a` and `b`: distinct,
-    /// filters agree, not two sensors; then a sensor pair needs one moving (non-static)
-    /// body, a solid pair one dynamic body.
+    /// Whether the broad phase should make a contact for shapes (slots) `a` and `b`: of two
+    /// different bodies, filters agree, not two sensors; then a sensor pair needs one moving
+    /// (non-static) body, a solid pair one dynamic body.
     pub(super) fn should_collide(slots: &[Slot], a: u32, b: u32) -> bool {
         let (sa, sb) = (&slots[a as usize], &slots[b as usize]);
-        if a == b || (sa.sensor && sb.sensor) || !sa.filter.should_collide(&sb.filter) {
+        let owner = |s: u32, slot: &Slot| if slot.parent == NONE { s } else { slot.parent };
+        if owner(a, sa) == owner(b, sb) || (sa.sensor && sb.sensor) || !sa.filter.should_collide(&sb.filter) {
             return false;
         }
         if sa.sensor || sb.sensor {
@@ -172,9 +180,10 @@ impl World {
         }
     }
 
-    /// Makes the contact of bodies `a < b` (not touching yet).
+    /// Makes the contact of shapes (slots) `a < b` (not touching yet).
     fn create_contact(&mut self, a: u32, b: u32) {
         let sensor = self.slots[a as usize].sensor || self.slots[b as usize].sensor;
+        let (oa, ob) = (self.owner(a), self.owner(b));
         let c = match self.free_contacts.last() {
             Some(&c) => c,
             None => self.contacts.len() as u32,
@@ -182,6 +191,8 @@ impl World {
         let contact = Contact {
             a,
             b,
+            oa,
+            ob,
             touching: false,
             sensor,
             prev: [NONE; 2],
@@ -193,6 +204,8 @@ impl World {
             id: c,
             a,
             b,
+            oa,
+            ob,
             touching: false,
             sensor,
             friction: solver::mix_friction(
@@ -213,10 +226,10 @@ impl World {
         } else {
             self.contacts.push(contact);
         }
-        self.link(c, 0, a);
-        self.link(c, 1, b);
+        self.link(c, 0, oa);
+        self.link(c, 1, ob);
         self.pair_table.insert(pair_key(a, b), c);
-        if self.is_awake_slot(a) || self.is_awake_slot(b) {
+        if self.is_awake_slot(oa) || self.is_awake_slot(ob) {
             self.contacts[c as usize].active_index = self.active.len() as u32;
             self.active.push(sim);
         } else {
@@ -294,6 +307,7 @@ impl World {
     pub(super) fn destroy_contact(&mut self, c: u32) {
         let contact = &self.contacts[c as usize];
         let (a, b, touching, sensor) = (contact.a, contact.b, contact.touching, contact.sensor);
+        let (oa, ob) = (contact.oa, contact.ob);
         if touching && sensor {
             let event = self.sensor_event(a, b);
             self.sensor_end.push(event);
@@ -302,8 +316,8 @@ impl World {
             self.touching_count -= 1;
         }
         self.pair_table.remove(pair_key(a, b));
-        self.unlink(c, 0, a);
-        self.unlink(c, 1, b);
+        self.unlink(c, 0, oa);
+        self.unlink(c, 1, ob);
         match self.contacts[c as usize].active_index {
             NONE => {
                 self.unpark(c);
@@ -355,6 +369,7 @@ impl World {
         while k < self.active.len() {
             let sim = &self.active[k];
             let (c, a, b, was_touching) = (sim.id, sim.a, sim.b, sim.touching);
+            let (oa, ob) = (sim.oa, sim.ob);
             if !self.fat[a as usize].overlaps(self.fat[b as usize]) {
                 // Swap-removes `active[k]`: the next contact now sits at `k`.
                 self.destroy_contact(c);
@@ -382,7 +397,7 @@ impl World {
             let contact = &mut self.active[k];
             // The tight boxes include the speculative distance on each side; beyond the
             // pair's margin apart no point can exist, whatever the shapes.
-            let (ha, hb) = (&self.hot[a as usize], &self.hot[b as usize]);
+            let (ha, hb) = (&self.hot[oa as usize], &self.hot[ob as usize]);
             let margin = speculative_margin(ha, hb, self.last_dt);
             let (ta, tb) = (self.tight[a as usize], self.tight[b as usize]);
             let gap = (ta.min.x - tb.max.x)
@@ -424,13 +439,13 @@ impl World {
             if m.count > 0 {
                 // An awake body touches a sleeping one: its island wakes and takes part in
                 // this step (its contacts join `active` and are updated below).
-                for s in [a, b] {
+                for s in [oa, ob] {
                     if self.hot[s as usize].island != NONE {
                         self.wake_body(s);
                     }
                 }
             }
-            let (ia, ib) = (self.solver_index(a), self.solver_index(b));
+            let (ia, ib) = (self.solver_index(oa), self.solver_index(ob));
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
             // Bodies and materials are valid by the world's invariants; only the manifold is
             // checked (a non-finite one gives no contact).
@@ -499,10 +514,20 @@ impl World {
                 return Err("pair table does not find a contact");
             }
             let sim = self.sim(c as u32);
-            if sim.id != c as u32 || sim.a != a || sim.b != b || sim.touching != contact.touching {
+            if sim.id != c as u32
+                || sim.a != a
+                || sim.b != b
+                || sim.oa != contact.oa
+                || sim.ob != contact.ob
+                || sim.touching != contact.touching
+            {
                 return Err("contact sim out of step with its slab entry");
             }
-            let awake = self.is_awake_slot(a) || self.is_awake_slot(b);
+            let (oa, ob) = (contact.oa, contact.ob);
+            if oa != self.owner(a) || ob != self.owner(b) || oa == ob {
+                return Err("contact owners out of step");
+            }
+            let awake = self.is_awake_slot(oa) || self.is_awake_slot(ob);
             if awake != (contact.active_index != NONE) {
                 return Err("contact active without an awake body, or inactive with one");
             }
@@ -514,7 +539,7 @@ impl World {
             if sim.sensor != contact.sensor {
                 return Err("sensor flag out of step");
             }
-            for (side, s) in [a, b].into_iter().enumerate() {
+            for (side, s) in [oa, ob].into_iter().enumerate() {
                 let edge = (c as u32) << 1 | side as u32;
                 let mut e = self.slots[s as usize].contact_head;
                 let mut found = false;
@@ -556,6 +581,18 @@ impl World {
         let mut list_total = 0;
         for (s, slot) in self.slots.iter().enumerate() {
             if !slot.live {
+                continue;
+            }
+            if slot.parent != NONE {
+                // An extra shape: its contacts are on its body's list, its state is its body's.
+                let p = slot.parent as usize;
+                let body_ok = self
+                    .slots
+                    .get(p)
+                    .is_some_and(|b| b.live && b.parent == NONE && b.kind == slot.kind);
+                if slot.contact_head != NONE || !body_ok || self.hot[s].awake_index != NONE {
+                    return Err("extra shape out of step with its body");
+                }
                 continue;
             }
             let hot = &self.hot[s];

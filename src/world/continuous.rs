@@ -35,8 +35,8 @@ impl World {
         }
     }
 
+    /// Sweeps every shape of fast body `s` and stops the body at the earliest impact.
     fn sweep_fast_body(&mut self, s: u32) {
-        let slot = &self.slots[s as usize];
         let body = self.bodies[s as usize];
         let q2 = body.transform.q;
         let c2 = body.center();
@@ -48,6 +48,27 @@ impl World {
             q1: body.delta_rotation.inv_mul(q2),
             q2,
         };
+        let mut fraction = 1.0f32;
+        let mut k = s;
+        while k != NONE {
+            fraction = fraction.min(self.sweep_shape(s, k, &sweep, fraction));
+            k = self.slots[k as usize].next_shape;
+        }
+        if fraction < 1.0 {
+            // Stopped at the impact with its velocity kept: next step's contact (now within
+            // the speculative distance) takes the impact.
+            self.bodies[s as usize].transform = sweep.transform_at(fraction);
+        }
+        // Cannot fail: the proxies are live and the pose finite.
+        let _ = self.sync_body(s as usize);
+    }
+
+    /// The earliest impact (below `fraction`) of shape slot `k` of body `s` moving along
+    /// `sweep`, or `fraction`.
+    fn sweep_shape(&self, s: u32, k: u32, sweep: &Sweep, mut fraction: f32) -> f32 {
+        let body = self.bodies[s as usize];
+        let slot = &self.slots[k as usize];
+        let bullet = self.slots[s as usize].bullet;
         let start = sweep.transform_at(0.0);
         let swept = slot.shape.aabb(start).union(slot.shape.aabb(body.transform));
         // The box the whole sweep stays in: the two end boxes, grown by how far a turning
@@ -63,18 +84,19 @@ impl World {
         )
         .ok()
         .map(Shape::Circle);
-        let mut fraction = 1.0f32;
         let (slots, bodies) = (&self.slots, &self.bodies);
         // Non-bullets meet static and kinematic shapes only: their own tree.
-        let tree = if slot.bullet { &self.tree } else { &self.fixed_tree };
+        let tree = if bullet { &self.tree } else { &self.fixed_tree };
         tree.query(swept, u64::MAX, |_, user| {
             let o = user as u32;
             let other = &slots[o as usize];
             // Static and kinematic shapes always; dynamic ones only for a bullet, and
             // never another bullet (Box2D's rule).
-            let dynamic_skipped = other.kind == BodyKind::Dynamic && (!slot.bullet || other.bullet);
+            let other_bullet = slots[if other.parent == NONE { o } else { other.parent } as usize].bullet;
+            let dynamic_skipped = other.kind == BodyKind::Dynamic && (!bullet || other_bullet);
+            let same_body = o == s || other.parent == s;
             let skip =
-                o == s || dynamic_skipped || other.sensor || !slot.filter.should_collide(&other.filter);
+                same_body || dynamic_skipped || other.sensor || !slot.filter.should_collide(&other.filter);
             if skip {
                 return Visit::Continue;
             }
@@ -95,10 +117,10 @@ impl World {
                 return Visit::Continue;
             }
             let still = Sweep::from_transforms(bodies[o as usize].local_center, xf, xf);
-            let mut out = time_of_impact(&other.shape, &still, &slot.shape, &sweep, fraction);
+            let mut out = time_of_impact(&other.shape, &still, &slot.shape, sweep, fraction);
             if out.state == ToiState::Overlapped {
                 if let Some(core) = &core {
-                    out = time_of_impact(&other.shape, &still, core, &sweep, fraction);
+                    out = time_of_impact(&other.shape, &still, core, sweep, fraction);
                 }
             }
             let hit = matches!(out.state, ToiState::Hit | ToiState::Failed);
@@ -107,12 +129,6 @@ impl World {
             }
             Visit::Continue
         });
-        if fraction < 1.0 {
-            // Stopped at the impact with its velocity kept: next step's contact (now within
-            // the speculative distance) takes the impact.
-            self.bodies[s as usize].transform = sweep.transform_at(fraction);
-        }
-        // Cannot fail: the proxy is live and the pose finite.
-        let _ = self.sync_proxy(s as usize);
+        fraction
     }
 }

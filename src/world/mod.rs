@@ -322,8 +322,15 @@ struct Slot {
     filter: Filter,
     sensor: bool,
     fixed_rotation: bool,
-    /// First edge of the body's contact list (`contact << 1 | side`), or `NONE`.
+    /// First edge of the body's contact list (`contact << 1 | side`), or `NONE`. The
+    /// contacts of a body's extra shapes are listed here too (never on the shape's slot).
     contact_head: u32,
+    /// For an extra shape of a body (see [`World::add_shape`]): the body's slot; `NONE` for a
+    /// body's own slot. An extra shape's slot has its own proxy, boxes, filter, material and
+    /// a copy of the body's [`Body`] (kept in step by `sync_body`), and is never a body id.
+    parent: u32,
+    /// The next extra shape of the same body (a list from the body's slot), or `NONE`.
+    next_shape: u32,
 }
 
 /// The per-body data the narrow phase reads for every contact, kept apart from the large
@@ -466,6 +473,40 @@ fn min_extent(shape: &Shape) -> f32 {
     }
 }
 
+/// Farthest corner of a shape's local box from the centre of mass `center` (body space).
+fn shape_reach(shape: &Shape, center: Vec2) -> f32 {
+    let local = shape.aabb(Transform::IDENTITY);
+    [
+        local.min,
+        local.max,
+        Vec2::new(local.min.x, local.max.y),
+        Vec2::new(local.max.x, local.min.y),
+    ]
+    .iter()
+    .map(|c| c.distance(center))
+    .fold(0.0f32, f32::max)
+}
+
+/// The mass properties of several shapes of one density together (parallel-axis theorem),
+/// or `None` when the total mass is not positive and finite.
+fn combined_mass(shapes: &[Shape], density: f32) -> Option<crate::geometry::MassData> {
+    let parts: Vec<_> = shapes.iter().map(|s| s.mass(density)).collect();
+    let mass: f32 = parts.iter().map(|m| m.mass).sum();
+    if !positive(mass) {
+        return None;
+    }
+    let center = parts.iter().fold(Vec2::ZERO, |c, m| c + m.center * m.mass) * (1.0 / mass);
+    let inertia = parts
+        .iter()
+        .map(|m| m.rotational_inertia + m.mass * (m.center - center).length_squared())
+        .sum();
+    Some(crate::geometry::MassData {
+        mass,
+        center,
+        rotational_inertia: inertia,
+    })
+}
+
 impl World {
     /// An empty world with these solver settings (gravity and sub-steps are among them).
     #[must_use]
@@ -553,12 +594,24 @@ impl World {
 
     fn slot(&self, id: BodyId) -> Result<usize, SolverError> {
         match self.slots.get(id.index as usize) {
-            Some(s) if s.live && s.generation == id.generation => Ok(id.index as usize),
+            Some(s) if s.live && s.generation == id.generation && s.parent == NONE => Ok(id.index as usize),
             _ => Err(SolverError::InvalidBody),
         }
     }
 
+    /// The body a slot belongs to: itself for a body's own slot, the parent for an extra
+    /// shape's.
+    #[inline]
+    fn owner(&self, s: u32) -> u32 {
+        match self.slots[s as usize].parent {
+            NONE => s,
+            p => p,
+        }
+    }
+
+    /// The id of the body slot `index` belongs to.
     fn id_of(&self, index: u32) -> BodyId {
+        let index = self.owner(index);
         BodyId {
             index,
             generation: self.slots[index as usize].generation,
@@ -612,16 +665,7 @@ impl World {
         if !body.is_valid() {
             return Err(SolverError::InvalidInput);
         }
-        let local = def.shape.aabb(Transform::IDENTITY);
-        let reach = [
-            local.min,
-            local.max,
-            Vec2::new(local.min.x, local.max.y),
-            Vec2::new(local.max.x, local.min.y),
-        ]
-        .iter()
-        .map(|c| c.distance(body.local_center))
-        .fold(0.0f32, f32::max);
+        let reach = shape_reach(&def.shape, body.local_center);
         let index = match self.free.last() {
             Some(&i) => i,
             None => self.slots.len() as u32,
@@ -680,6 +724,8 @@ impl World {
             sensor: def.sensor,
             fixed_rotation: def.fixed_rotation && def.kind == BodyKind::Dynamic,
             contact_head: NONE,
+            parent: NONE,
+            next_shape: NONE,
         };
         // Cannot fail: the proxy was just created.
         let fat = self.tree.fat_aabb(proxy).unwrap_or_default();
@@ -710,36 +756,179 @@ impl World {
         Ok(BodyId { index, generation })
     }
 
-    /// Adds a chain as level geometry: one body per segment (each its own proxy), all with
-    /// `def`'s kind, transform, material, filter and user data (its `shape` is ignored).
-    /// Returns the bodies in segment order. The kind must be static or kinematic (a chain has
-    /// no mass); otherwise, or when any body cannot be added, nothing is added and the error
-    /// is returned ([`SolverError::InvalidInput`] for a dynamic kind or a sensor).
+    /// Adds a chain as level geometry: one body with `def`'s kind, transform, material,
+    /// filter and user data (its `shape` is ignored) whose shapes are the chain's segments,
+    /// each with its own proxy. The kind must be static or kinematic (a chain has no mass);
+    /// a dynamic kind or a sensor is [`SolverError::InvalidInput`] and nothing is added.
     pub fn add_chain(
         &mut self,
         def: &BodyDef,
         chain: &crate::geometry::Chain,
-    ) -> Result<Vec<BodyId>, SolverError> {
+    ) -> Result<BodyId, SolverError> {
         if def.kind == BodyKind::Dynamic || def.sensor {
             return Err(SolverError::InvalidInput);
         }
-        let mut ids = Vec::with_capacity(chain.segment_count());
-        for seg in chain.segments() {
-            let d = BodyDef {
-                shape: Shape::ChainSegment(seg),
-                ..*def
-            };
-            match self.add_body(&d) {
-                Ok(id) => ids.push(id),
-                Err(e) => {
-                    for id in ids {
-                        let _ = self.remove_body(id);
-                    }
-                    return Err(e);
-                }
+        let mut segments = chain.segments();
+        let first = segments.next().ok_or(SolverError::InvalidInput)?;
+        let id = self.add_body(&BodyDef {
+            shape: Shape::ChainSegment(first),
+            ..*def
+        })?;
+        for seg in segments {
+            if let Err(e) = self.add_shape(id, &Shape::ChainSegment(seg)) {
+                let _ = self.remove_body(id);
+                return Err(e);
             }
         }
-        Ok(ids)
+        Ok(id)
+    }
+
+    /// Adds another shape to a body (in body space, like the body's first shape), with its
+    /// own proxy and the body's material, filter and sensor flag: a compound body. A
+    /// dynamic body's mass, centre of mass and rotational inertia become those of all its
+    /// shapes together (the centre of mass moves; the body origin stays, and the velocity
+    /// of the new centre is the old motion's there). The body wakes.
+    ///
+    /// Contacts, events and queries stay per body: a contact between two shapes reports the
+    /// two bodies, and a body touching another with two shapes has two contacts (two begin
+    /// events). Errors: [`SolverError::InvalidBody`] for a stale id,
+    /// [`SolverError::InvalidInput`] for a chain segment on a dynamic body, a sensor shape
+    /// without area, or a shape that makes the mass invalid.
+    pub fn add_shape(&mut self, id: BodyId, shape: &Shape) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        let parent = self.slots[i];
+        let area = positive(shape.mass(1.0).mass);
+        // Dynamic bodies and sensors need area.
+        let needs_area = parent.kind == BodyKind::Dynamic || parent.sensor;
+        let shape_ok = shape.aabb(Transform::IDENTITY).is_valid() && (area || !needs_area);
+        if !shape_ok {
+            return Err(SolverError::InvalidInput);
+        }
+        // The body's new mass first: nothing changes when it is invalid.
+        let mut body = self.bodies[i];
+        if parent.kind == BodyKind::Dynamic {
+            let mut all: Vec<Shape> = self.shapes_of(i).collect();
+            all.push(*shape);
+            let mass = combined_mass(&all, parent.material.density).ok_or(SolverError::InvalidInput)?;
+            let fresh = Body::new_dynamic(body.transform, mass)?;
+            let old_center = body.center();
+            body.local_center = fresh.local_center;
+            body.inv_mass = fresh.inv_mass;
+            body.inv_inertia = if parent.fixed_rotation {
+                0.0
+            } else {
+                fresh.inv_inertia
+            };
+            body.linear_velocity += crate::math::Vec2::new(
+                -body.angular_velocity * (body.center() - old_center).y,
+                body.angular_velocity * (body.center() - old_center).x,
+            );
+            if !body.is_valid() {
+                return Err(SolverError::InvalidInput);
+            }
+        }
+        let index = match self.free.last() {
+            Some(&k) => k,
+            None => self.slots.len() as u32,
+        };
+        let xf = body.transform;
+        let aabb = Self::proxy_box(shape, xf);
+        let proxy = self
+            .tree
+            .create_proxy(aabb, parent.filter.category_bits, u64::from(index))
+            .map_err(|_| SolverError::InvalidInput)?;
+        let fixed_proxy = if parent.kind == BodyKind::Dynamic {
+            ProxyId::from_index(crate::tree::NULL_NODE)
+        } else {
+            match self
+                .fixed_tree
+                .create_proxy(aabb, parent.filter.category_bits, u64::from(index))
+            {
+                Ok(p) => p,
+                Err(_) => {
+                    let _ = self.tree.destroy_proxy(proxy);
+                    return Err(SolverError::InvalidInput);
+                }
+            }
+        };
+        self.move_buffer.push(proxy);
+        let generation = self
+            .slots
+            .get(index as usize)
+            .map_or(1, |s| s.generation.wrapping_add(1).max(1));
+        let slot = Slot {
+            generation,
+            live: true,
+            shape: *shape,
+            proxy,
+            fixed_proxy,
+            contact_head: NONE,
+            parent: i as u32,
+            next_shape: parent.next_shape,
+            ..parent
+        };
+        let hot = Hot {
+            awake_index: NONE,
+            island: NONE,
+            speed: 0.0,
+            round: false,
+            ..self.hot[i]
+        };
+        let fat = self.tree.fat_aabb(proxy).unwrap_or(aabb);
+        if (index as usize) < self.slots.len() {
+            self.free.pop();
+            self.slots[index as usize] = slot;
+            self.hot[index as usize] = hot;
+            self.bodies[index as usize] = body;
+            self.fat[index as usize] = fat;
+            self.tight[index as usize] = aabb;
+        } else {
+            self.slots.push(slot);
+            self.hot.push(hot);
+            self.bodies.push(body);
+            self.fat.push(fat);
+            self.tight.push(aabb);
+        }
+        self.slots[i].next_shape = index;
+        self.bodies[i] = body;
+        // The body's extents over all its shapes; a compound is not round.
+        let (mut reach, mut min_ext) = (0.0f32, f32::INFINITY);
+        for sh in self.shapes_of(i) {
+            reach = reach.max(shape_reach(&sh, body.local_center));
+            min_ext = min_ext.min(min_extent(&sh));
+        }
+        let h = &mut self.hot[i];
+        h.reach = reach;
+        h.min_extent = min_ext;
+        h.round = false;
+        self.wake_body(i as u32);
+        let _ = self.sync_body(i);
+        Ok(())
+    }
+
+    /// The body's shapes (body space): the first one given at creation, then those added
+    /// by [`World::add_shape`] (most recent first).
+    pub fn shapes(&self, id: BodyId) -> Result<impl Iterator<Item = &Shape> + '_, SolverError> {
+        let i = self.slot(id)?;
+        Ok(self.slot_chain(i).map(|k| &self.slots[k as usize].shape))
+    }
+
+    /// Body slot `i` and its extra shapes' slots.
+    fn slot_chain(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        let mut k = i as u32;
+        core::iter::from_fn(move || {
+            if k == NONE {
+                return None;
+            }
+            let at = k;
+            k = self.slots[k as usize].next_shape;
+            Some(at)
+        })
+    }
+
+    /// Copies of body slot `i`'s shapes.
+    fn shapes_of(&self, i: usize) -> impl Iterator<Item = Shape> + '_ {
+        self.slot_chain(i).map(|k| self.slots[k as usize].shape)
     }
 
     /// Removes a body, its proxy and its contacts; touching contacts produce end events
@@ -756,11 +945,23 @@ impl World {
             }
             self.destroy_contact(c);
         }
-        // The proxy exists for every live body; a failure here would be a world bug.
-        let _ = self.tree.destroy_proxy(self.slots[i].proxy);
-        if self.slots[i].kind != BodyKind::Dynamic {
-            let _ = self.fixed_tree.destroy_proxy(self.slots[i].fixed_proxy);
+        // The proxies exist for every live slot; a failure here would be a world bug.
+        let mut k = i as u32;
+        while k != NONE {
+            let slot = &self.slots[k as usize];
+            let (proxy, fixed, next) = (slot.proxy, slot.fixed_proxy, slot.next_shape);
+            let _ = self.tree.destroy_proxy(proxy);
+            if slot.kind != BodyKind::Dynamic {
+                let _ = self.fixed_tree.destroy_proxy(fixed);
+            }
+            if k != i as u32 {
+                self.slots[k as usize].live = false;
+                self.bodies[k as usize] = Body::new_static(Transform::IDENTITY);
+                self.free.push(k);
+            }
+            k = next;
         }
+        self.slots[i].next_shape = NONE;
         self.remove_awake(i as u32);
         self.slots[i].live = false;
         self.bodies[i] = Body::new_static(Transform::IDENTITY);
@@ -779,7 +980,7 @@ impl World {
         self.body(id).map(|b| b.transform)
     }
 
-    /// The body's shape (body space).
+    /// The body's first shape (body space; see [`World::shapes`] for all of them).
     pub fn shape(&self, id: BodyId) -> Result<&Shape, SolverError> {
         self.slot(id).map(|i| &self.slots[i].shape)
     }
@@ -819,10 +1020,23 @@ impl World {
         self.wake_body(i as u32);
         self.wake_touching(i as u32);
         self.bodies[i].transform = xf;
-        self.sync_proxy(i).map_err(|_| SolverError::InvalidInput)
+        self.sync_body(i).map_err(|_| SolverError::InvalidInput)
     }
 
-    /// Brings body `i`'s broad-phase data to its current pose: its tight box, and its fat
+    /// Brings body `i` and its extra shapes to its current pose: each extra shape's copy of
+    /// the body is refreshed and every proxy synced.
+    fn sync_body(&mut self, i: usize) -> Result<(), crate::tree::TreeError> {
+        self.sync_proxy(i)?;
+        let mut c = self.slots[i].next_shape;
+        while c != NONE {
+            self.bodies[c as usize] = self.bodies[i];
+            self.sync_proxy(c as usize)?;
+            c = self.slots[c as usize].next_shape;
+        }
+        Ok(())
+    }
+
+    /// Brings slot `i`'s broad-phase data to its current pose: its tight box, and its fat
     /// box when the tight one left it (the proxy then joins the move buffer, and a static or
     /// kinematic body's copy in the fixed tree follows: same box, same margin, so it leaves
     /// its fat box exactly when the main tree's does).
@@ -968,7 +1182,7 @@ impl World {
                 self.fast.push(s);
             } else {
                 // Cannot fail: the proxy is live and the box finite (bodies are validated).
-                let _ = self.sync_proxy(i);
+                let _ = self.sync_body(i);
             }
         }
     }
@@ -992,30 +1206,42 @@ impl World {
         if ia == ib {
             return Ok(None);
         }
-        let Some(sim) = self.pair_table.get(pair_key(ia, ib)).map(|c| self.sim(c)) else {
-            return Ok(None);
-        };
-        Ok(self
-            .position
-            .get(sim.solved as usize)
-            .and_then(|&i| self.constraints.get(i as usize))
-            .filter(|_| sim.touching)
-            .map(|c| ContactConstraint {
-                body_a: sim.a,
-                body_b: sim.b,
-                ..*c
-            }))
+        // The first touching contact between any shape of `a` and any of `b`.
+        let mut e = self.slots[ia as usize].contact_head;
+        while e != NONE {
+            let c = e >> 1;
+            let contact = &self.contacts[c as usize];
+            e = contact.next[(e & 1) as usize];
+            if contact.other(ia) != ib || !contact.touching {
+                continue;
+            }
+            let sim = self.sim(c);
+            let found = self
+                .position
+                .get(sim.solved as usize)
+                .and_then(|&i| self.constraints.get(i as usize))
+                .map(|cc| ContactConstraint {
+                    body_a: sim.oa,
+                    body_b: sim.ob,
+                    ..*cc
+                });
+            if found.is_some() {
+                return Ok(found);
+            }
+        }
+        Ok(None)
     }
 
-    /// Whether body slot `i` passes a query filter.
+    /// Whether slot `i` (a body's shape) passes a query filter.
     fn passes(&self, i: usize, filter: &QueryFilter<'_>) -> bool {
         let slot = &self.slots[i];
+        let body = self.owner(i as u32) as usize;
         slot.filter.category_bits & filter.mask != 0
             && (filter.sensors || !slot.sensor)
             && !filter
                 .ignore
                 .iter()
-                .any(|id| id.index as usize == i && id.generation == slot.generation)
+                .any(|id| id.index as usize == body && id.generation == self.slots[body].generation)
     }
 
     /// The shape and pose of the body behind a proxy's user data, if it passes `filter`.
@@ -1055,7 +1281,7 @@ impl World {
     /// Every body passing `filter` that the ray from `origin` along `translation` hits, in no
     /// particular order, as `f(hit)`; `f` returns [`Visit::Continue`] for more,
     /// [`Visit::Clip`] with the hit's fraction to keep only nearer hits from then on, or
-    /// [`Visit::Stop`]. A body is reported once, at its entry point.
+    /// [`Visit::Stop`]. A body is reported once per shape the ray enters, at its entry point.
     pub fn ray_cast_all(
         &self,
         origin: Vec2,
@@ -1287,10 +1513,10 @@ impl World {
         }
         self.wake_body(i as u32);
         self.slots[i].fixed_rotation = fixed;
-        let inertia = self.slots[i]
-            .shape
-            .mass(self.slots[i].material.density)
-            .rotational_inertia;
+        // The inertia of all the body's shapes about its centre of mass.
+        let shapes: Vec<Shape> = self.shapes_of(i).collect();
+        let inertia =
+            combined_mass(&shapes, self.slots[i].material.density).map_or(0.0, |m| m.rotational_inertia);
         let b = &mut self.bodies[i];
         if fixed {
             b.inv_inertia = 0.0;
@@ -1322,18 +1548,22 @@ impl World {
             let c = self.slots[i].contact_head >> 1;
             self.destroy_contact(c);
         }
-        self.slots[i].filter = filter;
-        let proxy = self.slots[i].proxy;
-        // Cannot fail: the proxy is live.
-        let _ = self.tree.set_category_bits(proxy, filter.category_bits);
-        if self.slots[i].kind != BodyKind::Dynamic {
-            let _ = self
-                .fixed_tree
-                .set_category_bits(self.slots[i].fixed_proxy, filter.category_bits);
+        // Every shape of the body takes the filter.
+        let mut k = i as u32;
+        while k != NONE {
+            let slot = &mut self.slots[k as usize];
+            slot.filter = filter;
+            let (proxy, fixed, kind, next) = (slot.proxy, slot.fixed_proxy, slot.kind, slot.next_shape);
+            // Cannot fail: the proxy is live.
+            let _ = self.tree.set_category_bits(proxy, filter.category_bits);
+            if kind != BodyKind::Dynamic {
+                let _ = self.fixed_tree.set_category_bits(fixed, filter.category_bits);
+            }
+            self.move_buffer.push(proxy);
+            // The tree reports a proxy to the broad phase only with its moved mark set.
+            let _ = self.tree.touch_proxy(proxy);
+            k = next;
         }
-        self.move_buffer.push(proxy);
-        // The tree reports a proxy to the broad phase only with its moved mark set.
-        let _ = self.tree.touch_proxy(proxy);
         Ok(())
     }
 

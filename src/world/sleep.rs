@@ -46,7 +46,7 @@ impl World {
                 let c = e >> 1;
                 let contact = &self.contacts[c as usize];
                 e = contact.next[(e & 1) as usize];
-                let (a, b) = (contact.a, contact.b);
+                let (a, b) = (contact.oa, contact.ob);
                 if !self.is_awake_slot(a) && !self.is_awake_slot(b) {
                     self.deactivate(c);
                 }
