@@ -32,7 +32,8 @@
 //! hit by rays and casts only from the front; [`Chain::open`] / [`Chain::closed`] (`alloc`) —
 //! polylines welded into segments; [`tile_outlines`] — a grid of solid cells to its outline
 //! chains; [`decompose()`] — a simple polygon of any vertex count to convex pieces of at most
-//! 8 vertices; `World::add_chain` — a chain as static level geometry.
+//! 8 vertices (a dynamic body of them through `World::add_shape`); `World::add_chain` — a
+//! chain as one static body.
 //!
 //! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are
 //! [`ProxyId`]s, every callback returns a [`Visit`]:
@@ -52,7 +53,8 @@
 //! bit as one at a time; `world` (features `solver` + `alloc`) — `World`: tree broad phase
 //! from a move buffer, O(1) pair bookkeeping, speculative manifolds (recycled while a pair
 //! barely moves), graph-coloured constraint order, sleeping islands, continuous collision
-//! (bullets too), forces and impulses, damping, gravity scale, fixed rotation, collision
+//! (bullets too), forces and impulses, damping, gravity scale, fixed rotation, bodies with
+//! several shapes (`World::add_shape`), chains as level geometry, collision
 //! filters (`Filter`, also for the tree alone), sensors, contact and sensor events, filtered
 //! ray / AABB / shape-overlap / shape-cast queries (`QueryFilter`), one call per frame.
 //!

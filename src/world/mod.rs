@@ -71,8 +71,17 @@
 //! [`World::set_transform`], [`World::set_awake`], removing a body of the island or one
 //! touching it, disabling sleep on one of its bodies or for the world.
 //!
-//! Friction combines as `sqrt(μa·μb)`, restitution as `max(ea, eb)` (Box2D's rules). Bodies
-//! carry one shape each. There are no joints. Body ids carry a generation, so a removed
+//! **Shapes.** A body starts with one shape ([`BodyDef::shape`]) and may get more with
+//! [`World::add_shape`] (a compound body: a concave shape [`decompose`](crate::decompose)d into
+//! convex pieces, a level built of several pieces). Each shape has its own proxy, boxes and
+//! contacts; a dynamic body's mass, centre of mass and rotational inertia are those of all its
+//! shapes together. Contacts, events and queries speak of bodies: two shapes of one body never
+//! collide with each other, and two bodies touching with two pairs of shapes have two contacts
+//! (two begin events). [`World::add_chain`] makes a chain one static (or kinematic) body with a
+//! shape per segment.
+//!
+//! Friction combines as `sqrt(μa·μb)`, restitution as `max(ea, eb)` (Box2D's rules). There are
+//! no joints. Body ids carry a generation, so a removed
 //! body's id is rejected with [`SolverError::InvalidBody`] even after its slot is reused.
 
 mod contacts;
@@ -1375,7 +1384,10 @@ impl World {
     /// slot indices ([`BodyId::index`]), category bits the bodies' filter categories. The
     /// world owns it (it is the only mover, so its moved marks are the world's move
     /// buffer), which is why a caller's own tree cannot serve as the world's: add static
-    /// level geometry to the world as static bodies and query it through the world.
+    /// level geometry to the world as static bodies and query it through the world. There is
+    /// one proxy per shape: a body with several shapes has several proxies, and a proxy's user
+    /// data is the slot of its shape (the body's index for its first shape, an internal slot
+    /// for the others: map results through the world's queries, which report bodies).
     #[must_use]
     pub fn tree(&self) -> &DynamicTree<Vec<crate::tree::TreeNode>> {
         &self.tree
