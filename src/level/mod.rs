@@ -6,11 +6,11 @@
 //!   most 8 vertices.
 
 #[cfg(feature = "alloc")]
-pub mod decompose;
+pub mod partition;
 #[cfg(feature = "alloc")]
 pub mod tilemap;
 
 #[cfg(feature = "alloc")]
-pub use decompose::decompose;
+pub use partition::decompose;
 #[cfg(feature = "alloc")]
 pub use tilemap::{tile_outlines, tile_outlines_from_cells};

@@ -72,7 +72,7 @@
 //! touching it, disabling sleep on one of its bodies or for the world.
 //!
 //! **Shapes.** A body starts with one shape ([`BodyDef::shape`]) and may get more with
-//! [`World::add_shape`] (a compound body: a concave shape [`decompose`](crate::decompose)d into
+//! [`World::add_shape`] (a compound body: a concave shape [`decompose`](crate::decompose())d into
 //! convex pieces, a level built of several pieces). Each shape has its own proxy, boxes and
 //! contacts; a dynamic body's mass, centre of mass and rotational inertia are those of all its
 //! shapes together. Contacts, events and queries speak of bodies: two shapes of one body never
