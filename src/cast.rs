@@ -3,9 +3,9 @@
 
 pub use crate::distance::CAST_RELATIVE_TOLERANCE;
 use crate::distance::{gjk_scaled, ShapeProxy, SimplexCache};
-use crate::geometry::Shape;
+use crate::geometry::{ChainSegment, Shape};
 use crate::math::{Transform, Vec2};
-use crate::narrowphase::collide_with_margin;
+use crate::narrowphase::{classify_normal, collide_with_margin, NormalType};
 pub use crate::toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 
 /// Iteration cap of the shape cast's conservative advancement.
@@ -143,8 +143,12 @@ fn starts_behind(s: &Shape, xfs: Transform, other: &ShapeProxy, xfo: Transform) 
 /// starts penetrating reports [`CastState::Overlapping`] with depth and normal.
 ///
 /// A chain segment is one-sided here as in Box2D's `b2ShapeCastShape`: a cast whose other shape
-/// starts with the mean of its core points behind the segment misses it; otherwise the segment
-/// is cast as a two-sided segment. Two chain segments never hit each other.
+/// starts with the mean of its core points behind the segment misses it. Better than Box2D, it
+/// is ghost-free too: a hit whose normal the segment does not own (a normal in a convex
+/// neighbour's fan is the neighbour's to report; at a flat or concave vertex only the face
+/// normal counts, and only when moving into the face) is not a hit, so a shape sliding along a
+/// chain never stops on the vertex between two segments. Two chain segments never hit each
+/// other.
 #[must_use]
 pub fn shape_cast(
     a: &Shape,
@@ -171,6 +175,64 @@ pub fn shape_cast(
     if both_chains || starts_behind(a, xfa, &proxy_b, xfb) || starts_behind(b, xfb, &proxy_a, xfa) {
         return CastOutput::with_state(CastState::Miss, 0);
     }
+    let out = linear_cast(
+        a,
+        xfa,
+        translation_a,
+        b,
+        xfb,
+        translation_b,
+        target_distance,
+        proxy_a,
+        proxy_b,
+    );
+    match (a, b) {
+        (Shape::ChainSegment(c), _) => chain_filter(c, xfa, out, out.normal, translation_b - translation_a),
+        (_, Shape::ChainSegment(c)) => chain_filter(c, xfb, out, -out.normal, translation_a - translation_b),
+        _ => out,
+    }
+}
+
+/// A cast's hit against chain segment `c` (at `xf`) kept only with a normal the segment owns
+/// (see [`shape_cast`]); `n` is the hit normal from the segment to the other shape and `d` that
+/// shape's motion relative to the segment (world).
+fn chain_filter(c: &ChainSegment, xf: Transform, out: CastOutput, n: Vec2, d: Vec2) -> CastOutput {
+    if out.state != CastState::Hit {
+        return out;
+    }
+    let local = xf.q.inv_rotate(n);
+    match classify_normal(c, local) {
+        Some(NormalType::Admit) => out,
+        Some(NormalType::Snap) => {
+            // At a flat or concave vertex: the face, when the shape moves into it.
+            let face = xf.q.rotate(c.normal());
+            if face.dot(d) < 0.0 {
+                let sign = if out.normal.dot(n) >= 0.0 { 1.0 } else { -1.0 };
+                CastOutput {
+                    normal: face * sign,
+                    ..out
+                }
+            } else {
+                CastOutput::with_state(CastState::Miss, out.iterations)
+            }
+        }
+        Some(NormalType::Skip) | None => CastOutput::with_state(CastState::Miss, out.iterations),
+    }
+}
+
+/// [`shape_cast`] after the chain-segment entry checks.
+#[allow(clippy::too_many_arguments)]
+fn linear_cast(
+    a: &Shape,
+    xfa: Transform,
+    translation_a: Vec2,
+    b: &Shape,
+    xfb: Transform,
+    translation_b: Vec2,
+    target_distance: f32,
+    proxy_a: ShapeProxy,
+    proxy_b: ShapeProxy,
+) -> CastOutput {
     let rel = xfa.inv_mul(xfb);
     let (Some(ea), Some((pb0, eb))) = (proxy_a.check(), proxy_b.transformed(rel)) else {
         return CastOutput::with_state(CastState::InvalidInput, 0);

@@ -748,3 +748,88 @@ fn chain_properties() {
     qc().quickcheck(p_scale_invariance as fn(u64, u8, u8) -> quickcheck::TestResult);
     qc().quickcheck(p_mirror_behind as fn(u64, u8, u8, i8) -> bool);
 }
+
+/// A tile level's chains in a `DynamicTree` (one proxy per segment): the shape-level queries
+/// are one-sided and ghost-free through the tree too.
+#[test]
+fn chains_in_a_tree_are_one_sided_and_ghost_free() {
+    // A floor 0..20 (top y = 1) and a block 8..10 up to y = 3, one closed outline.
+    let cells: Vec<bool> = (0..20 * 3)
+        .map(|i| i < 20 || (i % 20 >= 8 && i % 20 < 10))
+        .collect();
+    let chains = tile_outlines_from_cells(20, 3, &cells, 1.0, Vec2::ZERO).unwrap();
+    assert_eq!(chains.len(), 1);
+    // Keep a vertex at every unit of the floor's top: a seam every metre.
+    let mut shapes: Vec<Shape> = Vec::new();
+    for seg in chains[0].segments() {
+        let n = (seg.point2 - seg.point1).length().round() as usize;
+        let pts: Vec<Vec2> = (0..=n)
+            .map(|k| seg.point1.lerp(seg.point2, k as f32 / n as f32))
+            .collect();
+        for k in 0..n {
+            let g1 = if k == 0 { seg.ghost1 } else { pts[k - 1] };
+            let g2 = if k + 1 == n { seg.ghost2 } else { pts[k + 2] };
+            shapes.push(Shape::ChainSegment(
+                ChainSegment::new(g1, pts[k], pts[k + 1], g2).unwrap(),
+            ));
+        }
+    }
+    let mut tree = DynamicTree::new();
+    for (i, s) in shapes.iter().enumerate() {
+        tree.create_proxy(s.aabb(Transform::IDENTITY), u64::MAX, i as u64)
+            .unwrap();
+    }
+    let lookup = |_: ProxyId, u: u64| Some((&shapes[u as usize], Transform::IDENTITY));
+    // A ray down onto the floor hits its top, normal up; a ray up from inside the solid passes
+    // the floor's top from behind and hits nothing (the outline's bottom faces down, away).
+    let down = tree
+        .ray_cast_closest(&Ray::new(v(3.5, 5.0), v(0.0, -10.0)), u64::MAX, lookup)
+        .unwrap();
+    assert!(
+        (down.hit.point.y - 1.0).abs() < 1e-6 && down.hit.normal == v(0.0, 1.0),
+        "{down:?}"
+    );
+    assert!(tree
+        .ray_cast_closest(&Ray::new(v(3.5, 0.5), v(0.0, 10.0)), u64::MAX, lookup)
+        .is_none());
+    // A ray sideways at the block's height hits its left wall, normal -x.
+    let side = tree
+        .ray_cast_closest(&Ray::new(v(1.0, 2.0), v(20.0, 0.0)), u64::MAX, lookup)
+        .unwrap();
+    assert!(
+        (side.hit.point.x - 8.0).abs() < 1e-6 && side.hit.normal == v(-1.0, 0.0),
+        "{side:?}"
+    );
+    // A box cast down lands on the floor; cast along the floor (resting on it, skin 0) it slides
+    // across the seams and stops only at the block.
+    let bx = Shape::rect(0.25, 0.25);
+    let fall = CastShape {
+        shape: &bx,
+        xf: Transform::from_translation(v(3.3, 4.0)),
+        translation: v(0.0, -5.0),
+    };
+    let hit = tree.cast_closest(&fall, 0.0, u64::MAX, lookup).unwrap();
+    assert!((hit.output.fraction - 2.75 / 5.0).abs() < 1e-4, "{hit:?}");
+    let slide = CastShape {
+        shape: &bx,
+        xf: Transform::from_translation(v(1.3, 1.25)),
+        translation: v(10.0, 0.0),
+    };
+    let hit = tree.cast_closest(&slide, 0.0, u64::MAX, lookup).unwrap();
+    assert!(
+        (1.3 + 10.0 * hit.output.fraction + 0.25 - 8.0).abs() < 1e-3,
+        "{hit:?}"
+    );
+    // Contacts of a box resting across a seam: every manifold has the floor's normal.
+    for x in [2.0f32, 2.5, 3.0, 3.000_001, 2.999_999] {
+        let xf = Transform::from_translation(v(x, 1.249));
+        let mut n = 0;
+        for (_, _, m) in tree.contacts(&bx, xf, 0.02, u64::MAX, lookup) {
+            n += 1;
+            // From the level shape to the box: up.
+            let up = -m.normal;
+            assert!(up.x.abs() < 1e-3 && up.y > 0.0, "x {x}: {m:?}");
+        }
+        assert!(n >= 1, "x {x}");
+    }
+}

@@ -47,7 +47,7 @@ const TOUCHING_RELATIVE: f32 = 2.5e-4;
 
 /// What the segment does with a contact normal (segment → B).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum NormalType {
+pub(crate) enum NormalType {
     /// The normal belongs to a convex neighbour: no contact from this segment.
     Skip,
     /// The segment owns the normal.
@@ -181,6 +181,13 @@ fn thin_frames(a: &ChainSegment, xfa: Transform, xfb: Transform) -> Option<(Vec2
             q: rel.q,
         },
     ))
+}
+
+/// How chain segment `s` treats a unit normal `n` pointing from it to another shape (segment's
+/// local frame); `None` for a degenerate or non-finite segment. For the casts, which must
+/// not stop on a normal the segment does not own either.
+pub(crate) fn classify_normal(s: &ChainSegment, n: Vec2) -> Option<NormalType> {
+    Smooth::new(s).map(|sm| sm.classify(n))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ mod round;
 pub use aabb::{
     overlaps_aabb_capsule, overlaps_aabb_circle, overlaps_aabb_polygon, overlaps_aabb_shape, overlaps_aabbs,
 };
+pub(crate) use chain::{classify_normal, NormalType};
 pub use chain::{
     collide_chain_segment_capsule, collide_chain_segment_circle, collide_chain_segment_polygon,
     overlaps_chain_segment_capsule, overlaps_chain_segment_circle, overlaps_chain_segment_polygon,
