@@ -820,6 +820,35 @@ fn chains_in_a_tree_are_one_sided_and_ghost_free() {
         (1.3 + 10.0 * hit.output.fraction + 0.25 - 8.0).abs() < 1e-3,
         "{hit:?}"
     );
+    // Box2D's cast of the same box against the floor segment right of the first seam (its
+    // chain cast is this segment cast once the centroid is in front) stops at the seam's
+    // vertex: the ghost hit the filter above removes.
+    let next = shapes
+        .iter()
+        .find(|s| matches!(s, Shape::ChainSegment(c) if c.point1 == v(3.0, 1.0) && c.point2 == v(2.0, 1.0)))
+        .unwrap();
+    let theirs = b2shapecast_world(
+        next,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        slide.xf,
+        slide.translation,
+    );
+    assert!(
+        matches!(theirs, Some((f, _)) if (1.3 + 10.0 * f + 0.25 - 2.0).abs() < 0.01),
+        "{theirs:?}"
+    );
+    let ours = shape_cast(
+        next,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        slide.xf,
+        slide.translation,
+        0.0,
+    );
+    assert_eq!(ours.state, CastState::Miss, "{ours:?}");
     // Contacts of a box resting across a seam: every manifold has the floor's normal.
     for x in [2.0f32, 2.5, 3.0, 3.000_001, 2.999_999] {
         let xf = Transform::from_translation(v(x, 1.249));
