@@ -11,7 +11,9 @@ use libfuzzer_sys::fuzz_target;
 const SHAPE: usize = core::mem::size_of::<Shape>();
 
 fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
-    bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -32,9 +34,19 @@ fuzz_target!(|data: &[u8]| {
     let a = raw_a.as_ptr() as *const Shape;
     let b = raw_b.as_ptr() as *const Shape;
     let v: Vec<f32> = f32s(&rest[4..]).collect();
-    let xa = Transform { p: Vec2::new(v[0], v[1]), q: Rot { c: v[2], s: v[3] } };
-    let xb = Transform { p: Vec2::new(v[4], v[5]), q: Rot { c: v[6], s: v[7] } };
-    let ray = Ray { origin: Vec2::new(v[8], v[9]), translation: Vec2::new(v[10], v[11]), max_fraction: v[12] };
+    let xa = Transform {
+        p: Vec2::new(v[0], v[1]),
+        q: Rot { c: v[2], s: v[3] },
+    };
+    let xb = Transform {
+        p: Vec2::new(v[4], v[5]),
+        q: Rot { c: v[6], s: v[7] },
+    };
+    let ray = Ray {
+        origin: Vec2::new(v[8], v[9]),
+        translation: Vec2::new(v[10], v[11]),
+        max_fraction: v[12],
+    };
     let margin = v[13];
     let mut m = Manifold::default();
     let mut over = false;
@@ -43,9 +55,25 @@ fuzz_target!(|data: &[u8]| {
     let mut d = core::mem::MaybeUninit::<DistanceOutput>::uninit();
     let mut cast = core::mem::MaybeUninit::<CastOutput>::uninit();
     let mut toi = core::mem::MaybeUninit::<ToiOutput>::uninit();
-    let mut cache = SimplexCache { count: u16::from(rest[3]) % 5, index_a: [rest[1], rest[2], rest[3]], index_b: [rest[3], rest[1], rest[2]] };
-    let sweep_a = Sweep { local_center: Vec2::new(v[0], v[2]), c1: xa.p, c2: xb.p, q1: xa.q, q2: xb.q };
-    let sweep_b = Sweep { local_center: Vec2::new(v[3], v[1]), c1: xb.p, c2: xa.p, q1: xb.q, q2: xa.q };
+    let mut cache = SimplexCache {
+        count: u16::from(rest[3]) % 5,
+        index_a: [rest[1], rest[2], rest[3]],
+        index_b: [rest[3], rest[1], rest[2]],
+    };
+    let sweep_a = Sweep {
+        local_center: Vec2::new(v[0], v[2]),
+        c1: xa.p,
+        c2: xb.p,
+        q1: xa.q,
+        q2: xb.q,
+    };
+    let sweep_b = Sweep {
+        local_center: Vec2::new(v[3], v[1]),
+        c1: xb.p,
+        c2: xa.p,
+        q1: xb.q,
+        q2: xa.q,
+    };
     // SAFETY: the shapes point at SHAPE readable bytes (tags are validated by the ABI); every
     // other pointer is a live local of its type.
     unsafe {
@@ -53,7 +81,8 @@ fuzz_target!(|data: &[u8]| {
         let s2 = c2d_overlaps(a, &xa, b, &xb, &mut over);
         assert_eq!(s1, s2);
         let small = |x: f32| x.abs() < 1e18;
-        let bytes_small = f32s(&raw_a[4..]).chain(f32s(&raw_b[4..])).all(small) && v[..8].iter().all(|x| small(*x));
+        let bytes_small =
+            f32s(&raw_a[4..]).chain(f32s(&raw_b[4..])).all(small) && v[..8].iter().all(|x| small(*x));
         if s1 == Status::Ok && bytes_small {
             assert_eq!(over, m.count > 0, "overlaps and collide disagree");
         }
@@ -80,7 +109,16 @@ fuzz_target!(|data: &[u8]| {
             assert!(unit(rh.normal) && rh.point.is_finite(), "{rh:?}");
         }
         let _ = c2d_shape_distance(a, &xa, b, &xb, &mut cache, d.as_mut_ptr());
-        let _ = c2d_shape_cast(a, &xa, Vec2::new(v[8], v[9]), b, &xb, Vec2::new(v[10], v[11]), margin, cast.as_mut_ptr());
+        let _ = c2d_shape_cast(
+            a,
+            &xa,
+            Vec2::new(v[8], v[9]),
+            b,
+            &xb,
+            Vec2::new(v[10], v[11]),
+            margin,
+            cast.as_mut_ptr(),
+        );
         let _ = c2d_time_of_impact(a, &sweep_a, b, &sweep_b, v[12], toi.as_mut_ptr());
         let mut sh = core::mem::MaybeUninit::<Shape>::uninit();
         let pts: Vec<Vec2> = v.chunks_exact(2).take(9).map(|p| Vec2::new(p[0], p[1])).collect();

@@ -23,7 +23,11 @@ unsafe extern "C" fn on_ray(r: *const Ray, _id: u32, u: u64, _c: *mut c_void) ->
     }
 }
 unsafe extern "C" fn on_box(max: f32, _id: u32, u: u64, _c: *mut c_void) -> f32 {
-    if u % 3 == 0 { 0.5 * max } else { max }
+    if u % 3 == 0 {
+        0.5 * max
+    } else {
+        max
+    }
 }
 unsafe extern "C" fn on_pair(_a: u32, _ua: u64, _b: u32, _ub: u64, c: *mut c_void) {
     // SAFETY: the context is the target's live counter.
@@ -68,12 +72,20 @@ fuzz_target!(|data: &[u8]| {
     let mut t: *mut Tree = core::ptr::null_mut();
     let size = c2d_tree_memory_size(40).min(mem.len() * 8);
     // SAFETY: `mem` is 8-byte aligned, `size` bytes fit in it, and it outlives the handle.
-    unsafe { assert_eq!(c2d_tree_init(mem.as_mut_ptr() as *mut c_void, size, &mut t), Status::Ok) };
+    unsafe {
+        assert_eq!(
+            c2d_tree_init(mem.as_mut_ptr() as *mut c_void, size, &mut t),
+            Status::Ok
+        )
+    };
     let mut pairs = 0u64;
     for op in data.chunks_exact(21) {
         let f = |i: usize| f32::from_le_bytes([op[i], op[i + 1], op[i + 2], op[i + 3]]);
         let id = u32::from_le_bytes([op[1], op[2], op[3], op[4]]) % 96;
-        let aabb = Aabb::new(Vec2::new(f(5), f(9)), Vec2::new(f(5) + f(13).abs(), f(9) + f(17).abs()));
+        let aabb = Aabb::new(
+            Vec2::new(f(5), f(9)),
+            Vec2::new(f(5) + f(13).abs(), f(9) + f(17).abs()),
+        );
         // SAFETY: `t` is live; every pointer is a live local.
         unsafe {
             match op[0] % 10 {
@@ -97,31 +109,83 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_tree_query(t, &aabb, u64::from(op[3]), Some(on_query), core::ptr::null_mut());
                 }
                 8 => {
-                    let ray = Ray { origin: aabb.min, translation: Vec2::new(f(13), f(17)), max_fraction: f(1) };
+                    let ray = Ray {
+                        origin: aabb.min,
+                        translation: Vec2::new(f(13), f(17)),
+                        max_fraction: f(1),
+                    };
                     let _ = c2d_tree_ray_cast(t, &ray, u64::MAX, Some(on_ray), core::ptr::null_mut());
-                    let _ = c2d_tree_box_cast(t, &aabb, Vec2::new(f(13), f(1)), u64::MAX, Some(on_box), core::ptr::null_mut());
+                    let _ = c2d_tree_box_cast(
+                        t,
+                        &aabb,
+                        Vec2::new(f(13), f(1)),
+                        u64::MAX,
+                        Some(on_box),
+                        core::ptr::null_mut(),
+                    );
                     // The shape-level queries: outputs keep their invariants whatever happens.
                     let (mut hit, mut rh) = (false, core::mem::zeroed::<TreeRayHit>());
-                    if c2d_tree_ray_cast_closest(t, &ray, u64::MAX, Some(shape_of), ctx, &mut hit, &mut rh) == Status::Ok && hit {
-                        assert!(rh.hit.fraction >= 0.0 && rh.hit.fraction <= ray.max_fraction, "{rh:?}");
+                    if c2d_tree_ray_cast_closest(t, &ray, u64::MAX, Some(shape_of), ctx, &mut hit, &mut rh)
+                        == Status::Ok
+                        && hit
+                    {
+                        assert!(
+                            rh.hit.fraction >= 0.0 && rh.hit.fraction <= ray.max_fraction,
+                            "{rh:?}"
+                        );
                         assert!((rh.hit.normal.length() - 1.0).abs() < 1e-3, "{rh:?}");
                     }
                     let probe = &shapes.0[usize::from(op[2] % 3)];
                     let at = Transform::new(aabb.min, f(1));
                     let mut ch = core::mem::zeroed::<TreeCastHit>();
-                    let s = c2d_tree_cast_closest(t, probe, &at, Vec2::new(f(13), f(17)), f(1).abs().min(1.0), u64::MAX, Some(shape_of), ctx, &mut hit, &mut ch);
+                    let s = c2d_tree_cast_closest(
+                        t,
+                        probe,
+                        &at,
+                        Vec2::new(f(13), f(17)),
+                        f(1).abs().min(1.0),
+                        u64::MAX,
+                        Some(shape_of),
+                        ctx,
+                        &mut hit,
+                        &mut ch,
+                    );
                     if s == Status::Ok && hit {
                         assert!(ch.output.fraction >= 0.0 && ch.output.fraction <= 1.0, "{ch:?}");
                         assert!((ch.output.normal.length() - 1.0).abs() < 1e-3, "{ch:?}");
                     }
-                    let _ = c2d_tree_query_shape(t, probe, &at, u64::MAX, Some(shape_of), ctx, Some(on_shape), core::ptr::null_mut());
-                    let _ = c2d_tree_contacts(t, probe, &at, f(1).abs(), u64::MAX, Some(shape_of), ctx, Some(on_contact), core::ptr::null_mut());
+                    let _ = c2d_tree_query_shape(
+                        t,
+                        probe,
+                        &at,
+                        u64::MAX,
+                        Some(shape_of),
+                        ctx,
+                        Some(on_shape),
+                        core::ptr::null_mut(),
+                    );
+                    let _ = c2d_tree_contacts(
+                        t,
+                        probe,
+                        &at,
+                        f(1).abs(),
+                        u64::MAX,
+                        Some(shape_of),
+                        ctx,
+                        Some(on_contact),
+                        core::ptr::null_mut(),
+                    );
                 }
                 _ => {
                     let _ = c2d_tree_query_pairs(t, Some(on_pair), &mut pairs as *mut u64 as *mut c_void);
                 }
             }
-            assert_eq!(c2d_tree_validate(t), Status::Ok, "tree corrupted by op {}", op[0] % 10);
+            assert_eq!(
+                c2d_tree_validate(t),
+                Status::Ok,
+                "tree corrupted by op {}",
+                op[0] % 10
+            );
         }
     }
 });

@@ -1,7 +1,8 @@
 //! Arbitrary bytes through the solver's C ABI: body definitions read from raw bytes (invalid
 //! kinds and shape tags, garbage polygons, NaN everywhere), removals with arbitrary ids, steps
 //! with arbitrary dt and sub-step counts, velocity and transform changes, ray casts, AABB
-//! queries and events; then the immediate-mode functions on raw body and constraint arrays.
+//! queries and events, extra shapes from raw bytes, chains, decompositions and tile outlines from
+//! raw numbers; then the immediate-mode functions on raw body and constraint arrays.
 //! Nothing may panic; errors must be status codes.
 #![no_main]
 use collide2d::capi::*;
@@ -48,7 +49,7 @@ fuzz_target!(|data: &[u8]| {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
         unsafe {
-            match op % 12 {
+            match op % 14 {
                 0 | 1 => {
                     let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let mut id = BodyId::default();
@@ -110,7 +111,8 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_world_set_awake(w, id, flags & 1 != 0);
                     let _ = c2d_world_set_body_sleep_enabled(w, id, flags & 2 != 0);
                     let _ = c2d_world_set_bullet(w, id, flags & 4 != 0);
-                    let _ = c2d_world_apply_force(w, id, &f, if flags & 8 != 0 { &p } else { core::ptr::null() });
+                    let _ =
+                        c2d_world_apply_force(w, id, &f, if flags & 8 != 0 { &p } else { core::ptr::null() });
                     let _ = c2d_world_apply_linear_impulse(w, id, &f, &p);
                     let _ = c2d_world_apply_torque(w, id, x);
                     let _ = c2d_world_apply_angular_impulse(w, id, y);
@@ -149,12 +151,79 @@ fuzz_target!(|data: &[u8]| {
                     let mut hit = false;
                     let mut out = WorldRayHit::default();
                     let _ = c2d_world_ray_cast_filtered(w, &o, &t, &filter, &mut hit, &mut out);
-                    let _ = c2d_world_ray_cast_all(w, &o, &t, &filter, Some(on_ray), &mut hits as *mut u64 as *mut c_void);
+                    let _ = c2d_world_ray_cast_all(
+                        w,
+                        &o,
+                        &t,
+                        &filter,
+                        Some(on_ray),
+                        &mut hits as *mut u64 as *mut c_void,
+                    );
                     let shape: Shape = Shape::circle(1.0);
                     let xf: Transform = take(&mut data);
-                    let _ = c2d_world_overlap_shape(w, &shape, &xf, &filter, Some(on_body), &mut hits as *mut u64 as *mut c_void);
+                    let _ = c2d_world_overlap_shape(
+                        w,
+                        &shape,
+                        &xf,
+                        &filter,
+                        Some(on_body),
+                        &mut hits as *mut u64 as *mut c_void,
+                    );
                     let mut cast = core::mem::zeroed::<WorldCastHit>();
                     let _ = c2d_world_cast_shape(w, &shape, &xf, &t, &filter, &mut hit, &mut cast);
+                }
+                12 => {
+                    // Another shape (raw bytes: any tag, garbage payload) on a body, or on any id.
+                    let shape_bytes: [u8; size_of::<Shape>()] = take(&mut data);
+                    let id = if ids.is_empty() || op & 0x80 != 0 {
+                        take::<BodyId>(&mut data)
+                    } else {
+                        ids[take::<u32>(&mut data) as usize % ids.len()]
+                    };
+                    let _ = c2d_world_add_shape(w, id, shape_bytes.as_ptr() as *const Shape);
+                }
+                13 => {
+                    // Level geometry from raw numbers: a chain body, a tile outline, a decomposition.
+                    let n = (take::<u8>(&mut data) % 24) as usize;
+                    let pts: Vec<Vec2> = (0..n).map(|_| take::<Vec2>(&mut data)).collect();
+                    let def_bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
+                    let mut id = BodyId::default();
+                    if c2d_world_add_chain(
+                        w,
+                        def_bytes.as_ptr() as *const BodyDef,
+                        pts.as_ptr(),
+                        n as u32,
+                        op & 0x40 != 0,
+                        &mut id,
+                    ) == Status::Ok
+                    {
+                        ids.push(id);
+                    }
+                    let mut pieces = [Polygon::make_box(1.0, 1.0).unwrap(); 24];
+                    let mut count = 0u32;
+                    let _ = c2d_decompose(pts.as_ptr(), n as u32, pieces.as_mut_ptr(), 24, &mut count);
+                    let (gw, gh) = (take::<u8>(&mut data) % 12, take::<u8>(&mut data) % 12);
+                    let cells: Vec<u8> = (0..gw as usize * gh as usize)
+                        .map(|_| take::<u8>(&mut data) & 1)
+                        .collect();
+                    let size: f32 = take(&mut data);
+                    let origin: Vec2 = take(&mut data);
+                    let mut out_pts = [Vec2::ZERO; 256];
+                    let mut loops = [0u32; 64];
+                    let (mut np, mut nl) = (0u32, 0u32);
+                    let _ = c2d_tile_outlines(
+                        cells.as_ptr(),
+                        u32::from(gw),
+                        u32::from(gh),
+                        size,
+                        origin,
+                        out_pts.as_mut_ptr(),
+                        256,
+                        loops.as_mut_ptr(),
+                        64,
+                        &mut np,
+                        &mut nl,
+                    );
                 }
                 _ => {
                     // Immediate mode on raw arrays.
@@ -162,7 +231,17 @@ fuzz_target!(|data: &[u8]| {
                     let m: Manifold = take(&mut data);
                     let (a, b): (u32, u32) = (take(&mut data), take(&mut data));
                     let mut c = ContactConstraint::default();
-                    let _ = c2d_prepare_contact(bodies.as_ptr(), 3, a % 4, b % 4, &m, 0.5, 0.2, core::ptr::null(), &mut c);
+                    let _ = c2d_prepare_contact(
+                        bodies.as_ptr(),
+                        3,
+                        a % 4,
+                        b % 4,
+                        &m,
+                        0.5,
+                        0.2,
+                        core::ptr::null(),
+                        &mut c,
+                    );
                     let mut raw: [ContactConstraint; 2] = take(&mut data);
                     raw[0] = c;
                     let mut s = core::mem::zeroed();
