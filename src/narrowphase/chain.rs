@@ -28,7 +28,7 @@
 //! extent), so the result does not depend on the scale. Feature ids: the segment's vertices are
 //! 0 and 1 and its face is `FEATURE_EDGE`.
 
-use super::polygon::LocalPoly;
+use super::polygon::{closest_cores, coord_scale, find_max_separation, LocalPoly};
 use super::{
     make_id, pair_frame, point_in_frame, radii_ok, sanitize_margin, surface_midpoint, LocalManifold,
     Manifold, FEATURE_EDGE,
@@ -36,7 +36,6 @@ use super::{
 use crate::fmath;
 use crate::geometry::{capsule_as_circle, Capsule, ChainSegment, Circle, Polygon};
 use crate::math::{Transform, Vec2};
-use crate::segment::segment_closest;
 
 /// A normal below this sine of the angle between two segments is a flat vertex.
 const CONVEX_TOLERANCE: f32 = 0.01;
@@ -113,6 +112,7 @@ struct Smooth {
 
 impl Smooth {
     /// `None` for a degenerate or non-finite segment.
+    #[inline(always)]
     fn new(s: &ChainSegment) -> Option<Smooth> {
         let thin = Thin::new(s)?;
         let p2 = thin.p2;
@@ -161,7 +161,7 @@ impl Smooth {
 }
 
 /// Both frames for a chain-segment pair: the segment's vertex `point1` as origin, B in it.
-#[inline]
+#[inline(always)]
 fn frames(a: &ChainSegment, xfa: Transform, xfb: Transform) -> Option<(Vec2, Smooth, Transform)> {
     let (origin, _, sb) = thin_frames(a, xfa, xfb)?;
     Some((origin, Smooth::new(a)?, sb))
@@ -435,57 +435,49 @@ fn segment_polygon_local(s: &Smooth, b: &LocalPoly, cb: Vec2, margin: f32) -> Lo
         return none;
     }
 
-    // 2. Exact closest features of the cores.
-    let mut best = (f32::INFINITY, 0.0f32, 0usize, 0.0f32, Vec2::ZERO, Vec2::ZERO);
-    if count == 2 {
-        // A 2-gon's two edges are one segment: take the side facing the chain segment.
-        let c = segment_closest(Vec2::ZERO, s.p2, vs[0], vs[1]);
-        best = if b.n[0].dot(c.c1 - c.c2) >= 0.0 {
-            (c.dist_sq, c.f1, 0, c.f2, c.c1, c.c2)
-        } else {
-            (c.dist_sq, c.f1, 1, 1.0 - c.f2, c.c1, c.c2)
-        };
-    } else {
-        for i in 0..count {
-            let j = if i + 1 < count { i + 1 } else { 0 };
-            let c = segment_closest(Vec2::ZERO, s.p2, vs[i], vs[j]);
-            if c.dist_sq < best.0 {
-                best = (c.dist_sq, c.f1, i, c.f2, c.c1, c.c2);
-            }
-        }
-    }
-    let (dist_sq, f1, ei, f2, pa, pb) = best;
-    if !dist_sq.is_finite() {
-        return none;
-    }
-    let inside = count >= 3 && (0..count).all(|i| b.n[i].dot(-vs[i]) <= 0.0);
-    let distance = if inside { 0.0 } else { fmath::sqrt(dist_sq) };
+    // 2. Exact closest features of the cores: SAT first (a cheap reject), then the closest
+    // points of the polygon pairs (certified edge pair, GJK, all pairs) when the cores are
+    // apart.
     let touching = TOUCHING_RELATIVE * (extent + rb);
+    let seg = Capsule {
+        center1: Vec2::ZERO,
+        center2: s.p2,
+        radius: 0.0,
+    };
+    let Some(sp) = LocalPoly::from_capsule(&seg, Transform::IDENTITY) else {
+        return none;
+    };
+    let (sep_a, edge_a) = find_max_separation(&sp, b);
+    let (sep_b, edge_b) = find_max_separation(b, &sp);
+    let sep = sep_a.max(sep_b);
     // Cores within round-off of touching (crossing segments rarely meet at exactly 0) go on:
     // the points' own depths decide against the margin below.
-    if !(distance <= rb + margin + touching) {
+    if !(sep <= rb + margin + touching) {
         return none;
     }
+    // (distance, segment vertex, B's vertex, B's edge, closest points)
+    let (distance, va, vb, ei, pa, pb) = if sep <= 0.0 {
+        (0.0, None, None, 0, Vec2::ZERO, Vec2::ZERO)
+    } else {
+        let c = closest_cores(&sp, b, (sep_a, edge_a), (sep_b, edge_b), coord_scale(&sp, b));
+        let distance = fmath::sqrt(c.dist_sq);
+        if !(distance <= rb + margin + touching) {
+            return none;
+        }
+        let va = (c.fa & FEATURE_EDGE == 0).then_some(c.fa);
+        let vb = (c.fb & FEATURE_EDGE == 0).then_some(c.fb as usize);
+        let mut ei = (c.fb & !FEATURE_EDGE) as usize;
+        if count == 2 && vb.is_none() && b.n[ei].dot(c.pa - c.pb) < 0.0 {
+            // A 2-gon's two edges are one segment: the side facing the chain segment.
+            ei = 1 - ei;
+        }
+        (distance, va, vb, ei, c.pa, c.pb)
+    };
 
     let incident;
     let apart = !behind1 && distance > touching;
     if apart {
         // 3. Apart: the closest features decide.
-        let va = if f1 <= 0.0 {
-            Some(0u8)
-        } else if f1 >= 1.0 {
-            Some(1u8)
-        } else {
-            None
-        };
-        let ej = if ei + 1 < count { ei + 1 } else { 0 };
-        let vb = if f2 <= 0.0 {
-            Some(ei)
-        } else if f2 >= 1.0 {
-            Some(ej)
-        } else {
-            None
-        };
         match (va, vb) {
             (Some(ia), Some(ib)) => {
                 let n = (pb - pa) * (1.0 / distance);
@@ -580,6 +572,7 @@ fn segment_polygon_local(s: &Smooth, b: &LocalPoly, cb: Vec2, margin: f32) -> Lo
 }
 
 /// B as a local polygon in the segment's shifted frame, with its centroid.
+#[inline(always)]
 fn local_polygon(b: &Polygon, sb: Transform) -> Option<(LocalPoly, Vec2)> {
     LocalPoly::from_polygon(b, sb).map(|lp| (lp, sb.apply(b.centroid)))
 }

@@ -238,17 +238,17 @@ fn edge_feature(f: f32, v0: usize, v1: usize) -> u8 {
 
 /// Closest points of two cores with their features (vertex `i` or `FEATURE_EDGE | i`).
 #[derive(Clone, Copy, Debug)]
-struct CorePoints {
+pub(super) struct CorePoints {
     /// The point on A's core (the query's local frame).
-    pa: Vec2,
+    pub(super) pa: Vec2,
     /// The point on B's core.
-    pb: Vec2,
+    pub(super) pb: Vec2,
     /// Squared distance between them.
-    dist_sq: f32,
+    pub(super) dist_sq: f32,
     /// A's feature.
-    fa: u8,
+    pub(super) fa: u8,
     /// B's feature.
-    fb: u8,
+    pub(super) fb: u8,
 }
 
 /// Closest points between two separated convex cores by checking every edge pair: the exact
@@ -289,7 +289,7 @@ fn brute_force_closest(pa: &LocalPoly, pb: &LocalPoly) -> CorePoints {
 /// normal to the line joining them, has its whole core on one side (within round-off), which
 /// makes them the closest points of the two convex cores. Otherwise GJK, whose final simplex
 /// names the features, and should that not converge the all-pairs search.
-fn closest_cores(
+pub(super) fn closest_cores(
     pa: &LocalPoly,
     pb: &LocalPoly,
     sep_a: (f32, usize),
@@ -303,7 +303,7 @@ fn closest_cores(
 /// Both cores are validated finite, so plain compares replace the NaN-aware `f32::max` (a
 /// blend per step, 7 % of a capsule–polygon pair in a profile); the two loops run
 /// independently.
-fn coord_scale(a: &LocalPoly, b: &LocalPoly) -> f32 {
+pub(super) fn coord_scale(a: &LocalPoly, b: &LocalPoly) -> f32 {
     #[inline(always)]
     fn extent(p: &LocalPoly) -> f32 {
         let mut s = 0.0f32;
