@@ -298,6 +298,7 @@ impl Polygon {
     /// and no welding: `None` unless the result passes [`Polygon::is_valid`]. For pieces whose
     /// area must stay exact (decomposition), where the hull's welding could drop a nearly
     /// flat corner.
+    #[cfg(feature = "alloc")]
     pub(crate) fn from_convex_loop(v: &[Vec2]) -> Option<Polygon> {
         if !(3..=MAX_POLYGON_VERTICES).contains(&v.len()) {
             return None;
