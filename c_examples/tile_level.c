@@ -1,7 +1,8 @@
 /* A tile level from C: a grid of solid cells outlined as chains (c2d_tile_outlines), added to
  * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge and a concave crate
  * decomposed into convex pieces (c2d_decompose) and built as one body each
- * (c2d_world_add_shape), a few bodies dropped on it; prints their resting heights. The Rust
+ * (c2d_world_add_shape), a few bodies dropped on it; prints their resting heights and the
+ * closest point of one of them to a point (c2d_closest_point). The Rust
  * test suite checks every line against the Rust API on the same level. */
 #include <stdio.h>
 #include "collide2d.h"
@@ -120,6 +121,13 @@ int main(void) {
     c2d_Body c;
     check(c2d_world_get_body(w, crate_id, &c), "get crate");
     printf("crate rests at x %.4f y %.4f angle sin %.4f\n", c.transform.p.x, c.transform.p.y, c.transform.q.s);
+    /* The point of the first box's surface nearest to a point above-left of it. */
+    c2d_Body b0;
+    check(c2d_world_get_body(w, bodies[0], &b0), "get body");
+    c2d_PointProjection near;
+    check(c2d_closest_point(&box, &b0.transform, (c2d_Vec2){5.0f, 3.0f}, &near), "closest point");
+    printf("closest point %.4f %.4f distance %.4f inside %u\n", near.point.x, near.point.y, near.distance,
+           near.inside);
     c2d_world_free(w);
     return 0;
 }

@@ -440,6 +440,19 @@ typedef struct c2d_RayHit {
   float fraction;
 } c2d_RayHit;
 
+// The closest surface point of a shape to a query point (see the [module docs](self)).
+typedef struct c2d_PointProjection {
+  // World point on the shape's surface nearest to the query point.
+  struct c2d_Vec2 point;
+  // World unit outward normal of the surface at `point`.
+  struct c2d_Vec2 normal;
+  // Signed distance from the surface to the query point: `> 0` outside, `< 0` inside.
+  float distance;
+  // 1 when the query point is inside the shape or on its surface (`distance <= 0`), else 0
+  // (a `u32` so the struct is plain data for C).
+  uint32_t inside;
+} c2d_PointProjection;
+
 // GJK warm-start cache: the support indices of the last simplex. Zero-initialise it before the
 // first query (`SimplexCache::default()` or zeroed memory in C) and keep it per pair. A cache
 // is validated before use (indices in range, no duplicates, non-degenerate simplex) and
@@ -1016,6 +1029,18 @@ c2d_Status c2d_ray_cast(const c2d_Shape *shape,
                         const struct c2d_Ray *ray,
                         bool *out_hit,
                         struct c2d_RayHit *out);
+
+// The closest point of a shape's surface (placed at `xf`) to world point `p`, with the signed
+// distance (`< 0` inside) and the outward unit normal there (Rust: `closest_point`). Writes
+// `*out`; `C2D_STATUS_NON_FINITE` for a non-finite point or transform (or a shape that gives
+// no answer).
+//
+// # Safety
+// Every pointer must be NULL or point to a readable (inputs) / writable (output) value.
+c2d_Status c2d_closest_point(const c2d_Shape *shape,
+                             const struct c2d_Transform *xf,
+                             struct c2d_Vec2 p,
+                             struct c2d_PointProjection *out);
 
 // GJK distance between two shapes. `cache` may be NULL (cold start) or point to a
 // zero-initialised `c2d_SimplexCache` kept per pair. Writes `*out`.

@@ -12,6 +12,7 @@
 //! - [`Circle::new`], [`Capsule::new`], [`Polygon::new`], [`Polygon::make_box`], … — the
 //!   fallible constructors for untrusted data ([`GeometryError`]); [`Polygon`] holds 3–8 CCW
 //!   vertices, optionally rounded; a capsule of radius 0 is a segment.
+//! - [`closest_point`] — the nearest surface point to a point, signed distance and normal.
 //! - [`Shape::mass`], [`Shape::aabb`], [`Shape::contains_point`], [`Shape::inflated`],
 //!   [`Shape::as_circle`] / [`as_capsule`](Shape::as_capsule) / [`as_polygon`](Shape::as_polygon).
 //!
@@ -151,6 +152,7 @@ pub mod geometry;
 pub mod level;
 pub mod math;
 pub mod narrowphase;
+pub mod point;
 pub mod raycast;
 pub mod segment;
 #[cfg(feature = "solver")]
@@ -209,6 +211,7 @@ pub use narrowphase::{
     overlaps_chain_segment_circle, overlaps_chain_segment_polygon, overlaps_circles,
     overlaps_polygon_capsule, overlaps_polygon_circle, overlaps_polygons,
 };
+pub use point::{closest_point, PointProjection};
 pub use raycast::{
     ray_cast, ray_cast_aabb, ray_cast_capsule, ray_cast_chain_segment, ray_cast_circle, ray_cast_polygon,
     RayHit,

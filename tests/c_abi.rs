@@ -1299,6 +1299,11 @@ fn c_tile_level_prints_what_rust_computes() {
         "crate rests at x {:.4} y {:.4} angle sin {:.4}\n",
         c.p.x, c.p.y, c.q.s
     );
+    let near = closest_point(&shapes[0], w.transform(ids[0]).unwrap(), Vec2::new(5.0, 3.0)).unwrap();
+    want += &format!(
+        "closest point {:.4} {:.4} distance {:.4} inside {}\n",
+        near.point.x, near.point.y, near.distance, near.inside
+    );
     assert_eq!(printed, want);
     // The U crate lands upright in the pit (x 6..9, floor at y = 1): its bottom on the floor.
     assert!((c.p.y - 1.0).abs() < 0.01 && c.q.s.abs() < 0.01, "{c:?}");
@@ -1463,6 +1468,32 @@ fn c_world_features_print_what_rust_computes() {
         "shot stopped before wall 1",
     ] {
         assert!(printed.contains(line), "missing {line:?} in\n{printed}");
+    }
+}
+
+#[test]
+fn closest_point_through_the_c_abi_matches_rust() {
+    let shape = Shape::Polygon(Polygon::make_rounded_box(1.0, 0.5, 0.1).unwrap());
+    let xf = Transform::new(Vec2::new(1.0, 2.0), 0.4);
+    let mut out = PointProjection::default();
+    // SAFETY: every pointer is a live local or NULL where the test says so.
+    unsafe {
+        for p in [Vec2::new(3.0, 3.0), Vec2::new(1.1, 2.0), Vec2::new(-5.0, 0.0)] {
+            assert_eq!(c2d_closest_point(&shape, &xf, p, &mut out), Status::Ok);
+            assert_eq!(Some(out), closest_point(&shape, xf, p));
+        }
+        assert_eq!(
+            c2d_closest_point(&shape, &xf, Vec2::new(f32::NAN, 0.0), &mut out),
+            Status::NonFinite
+        );
+        assert_eq!(
+            c2d_closest_point(core::ptr::null(), &xf, Vec2::ZERO, &mut out),
+            Status::NullPointer
+        );
+        assert_eq!(
+            c2d_closest_point(&shape, &xf, Vec2::ZERO, core::ptr::null_mut()),
+            Status::NullPointer
+        );
     }
 }
 

@@ -17,6 +17,7 @@ const LAYERS: &[&str] = &[
     "segment",
     "geometry",
     "level",
+    "point",
     "distance",
     "narrowphase",
     "raycast",

@@ -10,6 +10,7 @@ use crate::distance::{proxy_distance, shape_distance, DistanceOutput, ShapeProxy
 use crate::geometry::{Capsule, Circle, Polygon, Shape};
 use crate::math::{Aabb, Ray, Transform, Vec2};
 use crate::narrowphase::{self as np, collide_with_margin, overlaps, Manifold};
+use crate::point::{closest_point, PointProjection};
 use crate::raycast::{ray_cast, RayHit};
 use crate::toi::{time_of_impact, Sweep, ToiOutput};
 
@@ -88,6 +89,35 @@ pub unsafe extern "C" fn c2d_ray_cast(
     }
     // SAFETY: `out_hit` checked non-null above; writability is the caller's contract.
     unsafe { write(out_hit, hit.is_some()) }
+}
+
+/// The closest point of a shape's surface (placed at `xf`) to world point `p`, with the signed
+/// distance (`< 0` inside) and the outward unit normal there (Rust: `closest_point`). Writes
+/// `*out`; `C2D_STATUS_NON_FINITE` for a non-finite point or transform (or a shape that gives
+/// no answer).
+///
+/// # Safety
+/// Every pointer must be NULL or point to a readable (inputs) / writable (output) value.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_closest_point(
+    shape: *const Shape,
+    xf: *const Transform,
+    p: Vec2,
+    out: *mut PointProjection,
+) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: each pointer is checked by the helpers; readability is the caller's contract.
+    let (s, xf) = match unsafe { (read_shape(shape), read(xf)) } {
+        (Ok(s), Ok(xf)) => (s, xf),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    match closest_point(&s, xf, p) {
+        // SAFETY: `out` checked non-null; writability is the caller's contract.
+        Some(proj) => unsafe { write(out, proj) },
+        None => Status::NonFinite,
+    }
 }
 
 /// GJK distance between two shapes. `cache` may be NULL (cold start) or point to a
