@@ -2,7 +2,8 @@
  * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge and a concave crate
  * decomposed into convex pieces (c2d_decompose) and built as one body each
  * (c2d_world_add_shape), a few bodies dropped on it; prints their resting heights and the
- * closest point of one of them to a point (c2d_closest_point). The Rust
+ * closest point of one of them to a point (c2d_closest_point), and solves a mover's planes
+ * (c2d_solve_planes, c2d_clip_vector). The Rust
  * test suite checks every line against the Rust API on the same level. */
 #include <stdio.h>
 #include "collide2d.h"
@@ -128,6 +129,18 @@ int main(void) {
     check(c2d_closest_point(&box, &b0.transform, (c2d_Vec2){5.0f, 3.0f}, &near), "closest point");
     printf("closest point %.4f %.4f distance %.4f inside %u\n", near.point.x, near.point.y, near.distance,
            near.inside);
+
+    /* A kinematic mover's planes: the floor under it and a wall to its right. */
+    c2d_CollisionPlane planes[2] = {
+        {{{0.0f, 1.0f}, 0.0f}, 3.4e38f, 0.0f, 1u},
+        {{{-1.0f, 0.0f}, -0.5f}, 3.4e38f, 0.0f, 1u},
+    };
+    c2d_PlaneSolverResult solved;
+    check(c2d_solve_planes((c2d_Vec2){2.0f, -1.0f}, planes, 2, &solved), "solve planes");
+    c2d_Vec2 clipped;
+    check(c2d_clip_vector((c2d_Vec2){3.0f, -2.0f}, planes, 2, &clipped), "clip vector");
+    printf("planes: move %.4f %.4f in %u iterations, velocity %.4f %.4f\n", solved.translation.x,
+           solved.translation.y, solved.iteration_count, clipped.x, clipped.y);
     c2d_world_free(w);
     return 0;
 }

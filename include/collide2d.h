@@ -47,6 +47,14 @@ typedef struct c2d_BodyDef c2d_BodyDef;
 // one).
 #define c2d_CHAIN_COLLINEAR_RELATIVE 1.0e-5
 
+// Box2D's linear slop (0.005 length units): the plane solver lets the mover end this far past
+// each plane it pushes against (into the obstacle, so the contact persists from frame to
+// frame without jitter) and stops when the total push of an iteration falls below it.
+#define c2d_PLANE_SLOP 0.005
+
+// Iteration cap of [`solve_planes`] (Box2D's 20).
+#define c2d_PLANE_SOLVER_MAX_ITERATIONS 20
+
 // Feature code for edge `i` in a manifold point id.
 #define c2d_FEATURE_EDGE 128
 
@@ -439,6 +447,38 @@ typedef struct c2d_RayHit {
   // Fraction of the translation, in `[0, max_fraction]`.
   float fraction;
 } c2d_RayHit;
+
+// A line `normal · x = offset` (world frame): points with `normal · x > offset` are on the
+// positive (allowed) side. `normal` is unit length.
+typedef struct c2d_Plane {
+  // Unit normal of the allowed side.
+  struct c2d_Vec2 normal;
+  // Signed distance of the line from the origin along `normal`.
+  float offset;
+} c2d_Plane;
+
+// A collision plane for [`solve_planes`] (Box2D's `b2CollisionPlane`).
+typedef struct c2d_CollisionPlane {
+  // The plane, in the frame of the translation being solved: the mover's translation must
+  // end on its positive side.
+  struct c2d_Plane plane;
+  // Largest total push this plane may apply (length units): `f32::MAX` for a rigid plane,
+  // less for a soft one.
+  float push_limit;
+  // Output of [`solve_planes`]: the total push this plane applied (length units, `>= 0`).
+  float push;
+  // Whether [`clip_vector`] clips against this plane (1) or not (0; false for soft
+  // collision). A `u32` so the struct is plain data for C.
+  uint32_t clip_velocity;
+} c2d_CollisionPlane;
+
+// Result of [`solve_planes`] (Box2D's `b2PlaneSolverResult`).
+typedef struct c2d_PlaneSolverResult {
+  // The translation that satisfies the planes (same frame as the target).
+  struct c2d_Vec2 translation;
+  // Iterations used (for diagnostics; [`PLANE_SOLVER_MAX_ITERATIONS`] when not settled).
+  uint32_t iteration_count;
+} c2d_PlaneSolverResult;
 
 // The closest surface point of a shape to a query point (see the [module docs](self)).
 typedef struct c2d_PointProjection {
@@ -993,6 +1033,29 @@ c2d_Status c2d_decompose(const struct c2d_Vec2 *points,
                          struct c2d_Polygon *out,
                          uint32_t capacity,
                          uint32_t *out_count);
+
+// Solves for the translation nearest `target` that satisfies the `count` collision planes
+// (Box2D v3.1's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the
+// mover may end `c2d_PLANE_SLOP` past a plane). Writes each plane's `push` and `*out`.
+//
+// # Safety
+// `planes` NULL (only with `count` 0) or `count` writable `c2d_CollisionPlane`; `out` NULL or
+// writable.
+c2d_Status c2d_solve_planes(struct c2d_Vec2 target,
+                            struct c2d_CollisionPlane *planes,
+                            uint32_t count,
+                            struct c2d_PlaneSolverResult *out);
+
+// Removes from `v` its component into every plane with a non-zero push and `clip_velocity`
+// set (Box2D's `b2ClipVector`). Writes `*out`.
+//
+// # Safety
+// `planes` NULL (only with `count` 0) or `count` readable `c2d_CollisionPlane`; `out` NULL or
+// writable.
+c2d_Status c2d_clip_vector(struct c2d_Vec2 v,
+                           const struct c2d_CollisionPlane *planes,
+                           uint32_t count,
+                           struct c2d_Vec2 *out);
 
 // Overlap test between two shapes; writes `*out_overlaps`.
 //

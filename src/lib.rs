@@ -36,6 +36,9 @@
 //! 8 vertices (a dynamic body of them through `World::add_shape`); `World::add_chain` — a
 //! chain as one static body.
 //!
+//! **Character movement**: [`solve_planes`] / [`clip_vector`] — Box2D v3.1's plane solver
+//! (a translation that satisfies the collision planes, velocity clipped against them).
+//!
 //! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are
 //! [`ProxyId`]s, every callback returns a [`Visit`]:
 //! - [`DynamicTree::create_proxy`] / [`move_proxy`](DynamicTree::move_proxy) /
@@ -151,6 +154,7 @@ mod fmath;
 pub mod geometry;
 pub mod level;
 pub mod math;
+pub mod mover;
 pub mod narrowphase;
 pub mod point;
 pub mod raycast;
@@ -199,6 +203,10 @@ pub use geometry::{
 #[cfg(feature = "alloc")]
 pub use level::{decompose, tile_outlines, tile_outlines_from_cells};
 pub use math::{Aabb, Ray, Rot, Transform, Vec2};
+pub use mover::{
+    clip_vector, solve_planes, solve_planes_with_slop, CollisionPlane, Plane, PlaneSolverResult, PLANE_SLOP,
+    PLANE_SOLVER_MAX_ITERATIONS,
+};
 pub use narrowphase::{
     collide, collide_capsule_circle, collide_capsules, collide_chain_segment_capsule,
     collide_chain_segment_circle, collide_chain_segment_polygon, collide_circles, collide_polygon_capsule,

@@ -1304,6 +1304,19 @@ fn c_tile_level_prints_what_rust_computes() {
         "closest point {:.4} {:.4} distance {:.4} inside {}\n",
         near.point.x, near.point.y, near.distance, near.inside
     );
+    let plane = |n: Vec2, offset: f32| CollisionPlane {
+        plane: Plane { normal: n, offset },
+        push_limit: 3.4e38,
+        push: 0.0,
+        clip_velocity: 1,
+    };
+    let mut planes = [plane(Vec2::new(0.0, 1.0), 0.0), plane(Vec2::new(-1.0, 0.0), -0.5)];
+    let solved = solve_planes(Vec2::new(2.0, -1.0), &mut planes);
+    let clipped = clip_vector(Vec2::new(3.0, -2.0), &planes);
+    want += &format!(
+        "planes: move {:.4} {:.4} in {} iterations, velocity {:.4} {:.4}\n",
+        solved.translation.x, solved.translation.y, solved.iteration_count, clipped.x, clipped.y
+    );
     assert_eq!(printed, want);
     // The U crate lands upright in the pit (x 6..9, floor at y = 1): its bottom on the floor.
     assert!((c.p.y - 1.0).abs() < 0.01 && c.q.s.abs() < 0.01, "{c:?}");
@@ -1494,6 +1507,31 @@ fn closest_point_through_the_c_abi_matches_rust() {
             c2d_closest_point(&shape, &xf, Vec2::ZERO, core::ptr::null_mut()),
             Status::NullPointer
         );
+        // The plane solver: NULL planes only with count 0.
+        let mut r = PlaneSolverResult::default();
+        assert_eq!(
+            c2d_solve_planes(Vec2::new(1.0, 2.0), core::ptr::null_mut(), 0, &mut r),
+            Status::Ok
+        );
+        assert_eq!(r.translation, Vec2::new(1.0, 2.0));
+        assert_eq!(
+            c2d_solve_planes(Vec2::ZERO, core::ptr::null_mut(), 1, &mut r),
+            Status::NullPointer
+        );
+        assert_eq!(
+            c2d_solve_planes(Vec2::new(f32::NAN, 0.0), core::ptr::null_mut(), 0, &mut r),
+            Status::NonFinite
+        );
+        let mut out = Vec2::ZERO;
+        assert_eq!(
+            c2d_clip_vector(Vec2::X, core::ptr::null(), 1, &mut out),
+            Status::NullPointer
+        );
+        assert_eq!(
+            c2d_clip_vector(Vec2::X, core::ptr::null(), 0, &mut out),
+            Status::Ok
+        );
+        assert_eq!(out, Vec2::X);
     }
 }
 

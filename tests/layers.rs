@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "toi",
     "cast",
     "tree",
+    "mover",
     "solver",
     "world",
     "capi",

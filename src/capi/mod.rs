@@ -9,11 +9,13 @@
 //!
 //! Files by domain: `status.rs` (status codes, pointer reading and writing), `shapes.rs`
 //! (makers and single-shape utilities), `queries.rs` (pair queries, casts, distance),
-//! `chains.rs` (level geometry: chain segments, welding, tile maps),
+//! `chains.rs` (level geometry: chain segments, welding, tile maps), `mover.rs` (the plane
+//! solver),
 //! `tree.rs` (the dynamic tree), `solver.rs` (the immediate-mode solver), `world.rs` (the
 //! `World`, with `alloc`).
 
 mod chains;
+mod mover;
 mod queries;
 mod shapes;
 mod solver;
@@ -23,6 +25,7 @@ mod tree;
 mod world;
 
 pub use chains::*;
+pub use mover::*;
 pub use queries::*;
 pub use shapes::*;
 pub use solver::*;
