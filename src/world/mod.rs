@@ -1215,28 +1215,36 @@ impl World {
         if ia == ib {
             return Ok(None);
         }
-        // The first touching contact between any shape of `a` and any of `b`.
-        let mut e = self.slots[ia as usize].contact_head;
-        while e != NONE {
-            let c = e >> 1;
+        // The first touching contact between any shape of `a` and any of `b`. Every such
+        // contact is on both bodies' lists: walking the two in step and stopping when either
+        // ends costs the shorter list, not a level body's list of everything resting on it.
+        let found = |c: u32| -> Option<ContactConstraint> {
             let contact = &self.contacts[c as usize];
-            e = contact.next[(e & 1) as usize];
             if contact.other(ia) != ib || !contact.touching {
-                continue;
+                return None;
             }
             let sim = self.sim(c);
-            let found = self
-                .position
+            self.position
                 .get(sim.solved as usize)
                 .and_then(|&i| self.constraints.get(i as usize))
                 .map(|cc| ContactConstraint {
                     body_a: sim.oa,
                     body_b: sim.ob,
                     ..*cc
-                });
-            if found.is_some() {
-                return Ok(found);
+                })
+        };
+        let next = |e: u32| self.contacts[(e >> 1) as usize].next[(e & 1) as usize];
+        let (mut ea, mut eb) = (
+            self.slots[ia as usize].contact_head,
+            self.slots[ib as usize].contact_head,
+        );
+        while ea != NONE && eb != NONE {
+            for e in [ea, eb] {
+                if let Some(cc) = found(e >> 1) {
+                    return Ok(Some(cc));
+                }
             }
+            (ea, eb) = (next(ea), next(eb));
         }
         Ok(None)
     }
