@@ -78,37 +78,8 @@ fn b2collide_chain(seg: &ChainSegment, xa: Transform, b: &Shape, xb: Transform, 
     let xa1 = Transform { p: xa.p * k, q: xa.q };
     let xb1 = Transform { p: xb.p * k, q: xb.q };
     let rel = xa1.inv_mul(xb1);
-    let cs = b2chain_segment(&seg1);
-    let mut cache: b2::b2SimplexCache = unsafe { std::mem::zeroed() };
-    // SAFETY: every pointer refers to a live local for the duration of the call.
-    let lm = unsafe {
-        match &b1 {
-            Shape::Circle(c) => b2::b2CollideChainSegmentAndCircle(&cs, &b2circle(c), b2xf(rel)),
-            Shape::Capsule(c) => {
-                b2::b2CollideChainSegmentAndCapsule(&cs, &b2capsule(c), b2xf(rel), &mut cache)
-            }
-            Shape::Polygon(p) => {
-                b2::b2CollideChainSegmentAndPolygon(&cs, &b2polygon(p), b2xf(rel), &mut cache)
-            }
-            Shape::ChainSegment(_) => unreachable!(),
-        }
-    };
-    let mut m = Manifold {
-        count: lm.pointCount as u32,
-        ..Manifold::default()
-    };
-    if m.count > 0 {
-        m.normal = xa.q.rotate(Vec2::new(lm.normal.x, lm.normal.y));
-    }
-    for i in 0..m.count as usize {
-        let p = lm.points[i];
-        m.points[i] = ManifoldPoint {
-            point: xa.apply(Vec2::new(p.point.x, p.point.y) * s),
-            depth: -p.separation * s,
-            id: u32::from(p.id),
-        };
-    }
-    m
+    let lm = b2collide_local(&b2shape(&Shape::ChainSegment(seg1)), &b2shape(&b1), b2xf(rel)).unwrap();
+    b2local_to_world(&lm, xa, s)
 }
 
 #[derive(Default, Debug)]

@@ -193,6 +193,15 @@ pub fn b2collide_local(a: &B2Shape, b: &B2Shape, xf: b2::b2Transform) -> Option<
             (B2Shape::Polygon(a), B2Shape::Circle(b)) => b2::b2CollidePolygonAndCircle(a, b, xf),
             (B2Shape::Polygon(a), B2Shape::Capsule(b)) => b2::b2CollidePolygonAndCapsule(a, b, xf),
             (B2Shape::Polygon(a), B2Shape::Polygon(b)) => b2::b2CollidePolygons(a, b, xf),
+            (B2Shape::ChainSegment(a), B2Shape::Circle(b)) => b2::b2CollideChainSegmentAndCircle(a, b, xf),
+            (B2Shape::ChainSegment(a), B2Shape::Capsule(b)) => {
+                let mut cache: b2::b2SimplexCache = std::mem::zeroed();
+                b2::b2CollideChainSegmentAndCapsule(a, b, xf, &mut cache)
+            }
+            (B2Shape::ChainSegment(a), B2Shape::Polygon(b)) => {
+                let mut cache: b2::b2SimplexCache = std::mem::zeroed();
+                b2::b2CollideChainSegmentAndPolygon(a, b, xf, &mut cache)
+            }
             _ => return None,
         })
     }
@@ -202,6 +211,12 @@ pub fn b2collide_local(a: &B2Shape, b: &B2Shape, xf: b2::b2Transform) -> Option<
 pub fn b2collide_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<Manifold> {
     let rel = xa.inv_mul(xb);
     let lm = b2collide_local(&b2shape(a), &b2shape(b), b2xf(rel))?;
+    Some(b2local_to_world(&lm, xa, 1.0))
+}
+
+/// A Box2D manifold in frame A, computed at `1 / scale` of the real size, as our manifold at
+/// the real size: world space (A at `xa`), lengths times `scale`, depth = -separation.
+pub fn b2local_to_world(lm: &b2::b2LocalManifold, xa: Transform, scale: f32) -> Manifold {
     let mut m = Manifold {
         count: lm.pointCount as u32,
         ..Manifold::default()
@@ -212,12 +227,12 @@ pub fn b2collide_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Op
     for i in 0..m.count as usize {
         let p = lm.points[i];
         m.points[i] = ManifoldPoint {
-            point: xa.apply(Vec2::new(p.point.x, p.point.y)),
-            depth: -p.separation,
+            point: xa.apply(Vec2::new(p.point.x, p.point.y) * scale),
+            depth: -p.separation * scale,
             id: u32::from(p.id),
         };
     }
-    Some(m)
+    m
 }
 
 /// Box2D's speculative distance (4 × linear slop of 0.005 m).
