@@ -257,3 +257,39 @@ fn a_chain_is_one_body_with_a_shape_per_segment() {
     assert_eq!(w.add_chain(&dynamic, &chain), Err(SolverError::InvalidInput));
     w.check_invariants(false).unwrap();
 }
+
+/// A long chain (20 000 segments, a comb of 1 × 1 teeth) becomes one body in time linear in
+/// its length, and a box lands on a tooth of it.
+#[test]
+fn a_long_chain_is_one_body_of_many_proxies() {
+    let teeth = 5_000;
+    let mut pts = Vec::with_capacity(4 * teeth + 2);
+    // Counter-clockwise: along the bottom to the right, then the teeth back to the left.
+    pts.push(v(0.0, -1.0));
+    pts.push(v(2.0 * teeth as f32, -1.0));
+    for k in (0..teeth).rev() {
+        let x = 2.0 * k as f32;
+        pts.extend([v(x + 2.0, 0.0), v(x + 1.0, 0.0), v(x + 1.0, 1.0), v(x, 1.0)]);
+    }
+    let chain = Chain::closed(&pts).unwrap();
+    assert!(chain.segment_count() >= 4 * teeth);
+    let mut w = World::default();
+    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+    let id = w.add_chain(&level, &chain).unwrap();
+    assert_eq!(w.tree().proxy_count() as usize, chain.segment_count());
+    let b = w
+        .add_body(&BodyDef {
+            enable_sleep: false, // `contact` reports the last step's solved (awake) pairs
+            ..BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(v(4000.5, 3.0)),
+                Shape::rect(0.25, 0.25),
+            )
+        })
+        .unwrap();
+    for _ in 0..90 {
+        w.step(DT, 4).unwrap();
+    }
+    assert!((w.transform(b).unwrap().p.y - 1.25).abs() < 0.01);
+    assert!(w.contact(id, b).unwrap().is_some());
+}

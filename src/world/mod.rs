@@ -900,18 +900,33 @@ impl World {
         }
         self.slots[i].next_shape = index;
         self.bodies[i] = body;
-        // The body's extents over all its shapes; a compound is not round.
-        let (mut reach, mut min_ext) = (0.0f32, f32::INFINITY);
-        for sh in self.shapes_of(i) {
-            reach = reach.max(shape_reach(&sh, body.local_center));
-            min_ext = min_ext.min(min_extent(&sh));
+        // The body's extents over all its shapes; a compound is not round. A fixed body's
+        // centre stays put, so its extents only grow by the new shape (adding a chain's n
+        // segments is O(n), not O(n²)); a dynamic body's centre moved: all shapes again, and
+        // every shape's copy of the body takes the new mass (its shapes are few).
+        let dynamic = parent.kind == BodyKind::Dynamic;
+        let (mut reach, mut min_ext) = if dynamic {
+            (0.0f32, f32::INFINITY)
+        } else {
+            (self.hot[i].reach, self.hot[i].min_extent)
+        };
+        if dynamic {
+            for sh in self.shapes_of(i) {
+                reach = reach.max(shape_reach(&sh, body.local_center));
+                min_ext = min_ext.min(min_extent(&sh));
+            }
+        } else {
+            reach = reach.max(shape_reach(shape, body.local_center));
+            min_ext = min_ext.min(min_extent(shape));
         }
         let h = &mut self.hot[i];
         h.reach = reach;
         h.min_extent = min_ext;
         h.round = false;
         self.wake_body(i as u32);
-        let _ = self.sync_body(i);
+        if dynamic {
+            let _ = self.sync_body(i);
+        }
         Ok(())
     }
 
