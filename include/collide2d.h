@@ -532,12 +532,18 @@ typedef struct c2d_CastOutput {
   float fraction;
   // World contact point on shape A's surface at `fraction`, with both shapes moved there.
   struct c2d_Vec2 point;
-  // World unit normal from A to B at the contact. Never zero for `Hit` and `Overlapping`.
+  // World unit normal from A to B at the contact: the normal of the feature that was hit (see
+  // [`shape_cast`]). Never zero for `Hit` and `Overlapping`.
   struct c2d_Vec2 normal;
   // Penetration depth at `fraction = 0` for `Overlapping`, else 0.
   float depth;
   // Iterations used.
   uint32_t iterations;
+  // The features in contact for `Hit` and `Overlapping`, encoded as a manifold point's
+  // [`id`](crate::narrowphase::ManifoldPoint::id): high byte A's feature, low byte B's, each
+  // [`FEATURE_EDGE`](crate::narrowphase::FEATURE_EDGE)` | i` for face `i` (a polygon edge,
+  // a capsule's or segment's side) or a vertex index (a circle is vertex 0). 0 otherwise.
+  uint32_t id;
 } c2d_CastOutput;
 
 // The motion of a body over a step, for [`time_of_impact`]: its centre of mass moves linearly

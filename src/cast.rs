@@ -5,7 +5,7 @@ pub use crate::distance::CAST_RELATIVE_TOLERANCE;
 use crate::distance::{gjk_scaled, ShapeProxy, SimplexCache};
 use crate::geometry::{ChainSegment, Shape};
 use crate::math::{Transform, Vec2};
-use crate::narrowphase::{classify_normal, collide_with_margin, NormalType};
+use crate::narrowphase::{classify_normal, collide_with_margin, make_id, Manifold, NormalType, FEATURE_EDGE};
 pub use crate::toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 
 /// Iteration cap of the shape cast's conservative advancement.
@@ -40,12 +40,18 @@ pub struct CastOutput {
     pub fraction: f32,
     /// World contact point on shape A's surface at `fraction`, with both shapes moved there.
     pub point: Vec2,
-    /// World unit normal from A to B at the contact. Never zero for `Hit` and `Overlapping`.
+    /// World unit normal from A to B at the contact: the normal of the feature that was hit (see
+    /// [`shape_cast`]). Never zero for `Hit` and `Overlapping`.
     pub normal: Vec2,
     /// Penetration depth at `fraction = 0` for `Overlapping`, else 0.
     pub depth: f32,
     /// Iterations used.
     pub iterations: u32,
+    /// The features in contact for `Hit` and `Overlapping`, encoded as a manifold point's
+    /// [`id`](crate::narrowphase::ManifoldPoint::id): high byte A's feature, low byte B's, each
+    /// [`FEATURE_EDGE`](crate::narrowphase::FEATURE_EDGE)` | i` for face `i` (a polygon edge,
+    /// a capsule's or segment's side) or a vertex index (a circle is vertex 0). 0 otherwise.
+    pub id: u32,
 }
 
 impl CastOutput {
@@ -57,6 +63,7 @@ impl CastOutput {
             normal: Vec2::ZERO,
             depth: 0.0,
             iterations,
+            id: 0,
         }
     }
 }
@@ -137,6 +144,16 @@ fn starts_behind(s: &Shape, xfs: Transform, other: &ShapeProxy, xfo: Transform) 
 /// Casts shape A (at `xfa`, moving by `translation_a`) and shape B (at `xfb`, moving by
 /// `translation_b`) and finds the first fraction `t` in `[0, 1]` of both translations at which
 /// their surfaces come within `target_distance` (a skin, `>= 0`; 0 for touching).
+///
+/// The reported normal is the normal of the *feature* that was hit, read from the contact
+/// manifold of the two shapes at the hit pose (margin: the target distance): a face's normal
+/// when a face was hit (the reference face of the polygon clipping, a capsule's side), and the
+/// direction between the closest points only when two vertices or rounded parts meet (a circle
+/// against a corner). Two sharp polygons meeting corner to corner a skin apart report the face
+/// of either that separates them most, the face that is touched as the gap closes. So a box landing near the end of a face, or a shape stopping
+/// a skin short of a face near its corner, gets the face normal, not a direction tilted toward
+/// the corner (Box2D issue #935: Box2D reports the closest-point direction at its stop). The
+/// features are in [`CastOutput::id`].
 ///
 /// Runs in A's frame with B's relative motion. A pair that starts within the target distance
 /// but moves apart or slides along the contact is not blocked ([`CastState::Miss`]); one that
@@ -220,6 +237,63 @@ fn chain_filter(c: &ChainSegment, xf: Transform, out: CastOutput, n: Vec2, d: Ve
     }
 }
 
+/// The id of a manifold's deepest point.
+fn deepest_id(m: &Manifold) -> u32 {
+    let pts = m.points();
+    let mut best = pts[0];
+    for p in &pts[1..] {
+        if p.depth > best.depth {
+            best = *p;
+        }
+    }
+    best.id
+}
+
+/// The normal (A to B) and id of the feature hit, from the manifold `m` at the hit pose: the
+/// manifold's own, except when two sharp polygons meet corner to corner (a skin apart). Then
+/// the direction between the corners is a property of no face, and the face of either polygon
+/// that separates them most (the one actually touched as the gap closes) is reported.
+fn feature_normal(a: &Shape, xa: Transform, b: &Shape, xb: Transform, m: &Manifold) -> (Vec2, u32) {
+    let id = deepest_id(m);
+    let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) else {
+        return (m.normal, id);
+    };
+    let vertex_pair = (id >> 8) as u8 & FEATURE_EDGE == 0 && id as u8 & FEATURE_EDGE == 0;
+    if pa.radius != 0.0 || pb.radius != 0.0 || !vertex_pair {
+        return (m.normal, id);
+    }
+    // B in A's frame; SAT over both polygons' faces.
+    let rel = xa.inv_mul(xb);
+    let (va, vb) = (pa.vertices(), pb.vertices());
+    let mut best = (f32::NEG_INFINITY, Vec2::ZERO, 0u32);
+    for (i, (&p, &n)) in va.iter().zip(&pa.normals).enumerate() {
+        let (mut sep, mut k) = (f32::INFINITY, 0);
+        for (j, &q) in vb.iter().enumerate() {
+            let d = n.dot(rel.apply(q) - p);
+            if d < sep {
+                (sep, k) = (d, j);
+            }
+        }
+        if sep > best.0 {
+            best = (sep, n, make_id(FEATURE_EDGE | i as u8, k as u8));
+        }
+    }
+    for (j, (&q, &n)) in vb.iter().zip(&pb.normals).enumerate() {
+        let (q, n) = (rel.apply(q), rel.q.rotate(n));
+        let (mut sep, mut k) = (f32::INFINITY, 0);
+        for (i, &p) in va.iter().enumerate() {
+            let d = n.dot(p - q);
+            if d < sep {
+                (sep, k) = (d, i);
+            }
+        }
+        if sep > best.0 {
+            best = (sep, -n, make_id(k as u8, FEATURE_EDGE | j as u8));
+        }
+    }
+    (xa.q.rotate(best.1), best.2)
+}
+
 /// [`shape_cast`] after the chain-segment entry checks.
 #[allow(clippy::too_many_arguments)]
 fn linear_cast(
@@ -255,10 +329,17 @@ fn linear_cast(
     let core_dist = g.distance;
     if core_dist <= target + tol {
         let m = collide_with_margin(a, xfa, b, xfb, target_distance + 2.0 * tol);
-        let (n, depth, point) = match m.max_depth() {
-            Some(depth) => (m.normal, depth, m.points[0].point),
+        let (n, depth, point, id) = match m.max_depth() {
+            Some(depth) => {
+                let (n, id) = if depth > 2.0 * tol {
+                    (m.normal, deepest_id(&m))
+                } else {
+                    feature_normal(a, xfa, b, xfb, &m)
+                };
+                (n, depth, m.points[0].point, id)
+            }
             None => match core.try_normalize() {
-                Some(n) => (xfa.q.rotate(n), ra + rb - core_dist, xfa.apply(g.pa + n * ra)),
+                Some(n) => (xfa.q.rotate(n), ra + rb - core_dist, xfa.apply(g.pa + n * ra), 0),
                 None => return CastOutput::with_state(CastState::Failed, 1),
             },
         };
@@ -270,6 +351,7 @@ fn linear_cast(
                 normal: n,
                 depth,
                 iterations: 1,
+                id,
             };
         }
         // Touching or within the skin: blocked only when moving further in.
@@ -284,6 +366,7 @@ fn linear_cast(
             normal: n,
             depth: 0.0,
             iterations: 1,
+            id,
         };
     }
 
@@ -302,13 +385,30 @@ fn linear_cast(
             return CastOutput::with_state(CastState::Failed, iterations);
         }
         if dist <= target + tol {
+            // The feature normal from the manifold at the hit pose (a face's normal where a
+            // face was hit); the closest-point direction when it has no point.
+            let xa = Transform {
+                p: xfa.p + translation_a * t,
+                q: xfa.q,
+            };
+            let xb = Transform {
+                p: xfb.p + translation_b * t,
+                q: xfb.q,
+            };
+            let m = collide_with_margin(a, xa, b, xb, target_distance + 4.0 * tol);
+            let (normal, id) = if m.count > 0 {
+                feature_normal(a, xa, b, xb, &m)
+            } else {
+                (xfa.q.rotate(n), 0)
+            };
             return CastOutput {
                 state: CastState::Hit,
                 fraction: t,
-                point: xfa.apply(g.pa + n * ra) + translation_a * t,
-                normal: xfa.q.rotate(n),
+                point: xa.apply(g.pa + n * ra),
+                normal,
                 depth: 0.0,
                 iterations,
+                id,
             };
         }
         let vn = d.dot(n);

@@ -388,3 +388,102 @@ fn regression_rotated_box_dropped_on_ground_gets_the_face_normal() {
     assert!((out.normal - v(0.0, 1.0)).length() < 1e-6, "{out:?}");
     assert!((out.point.y - 0.5).abs() < 1e-3, "{out:?}");
 }
+
+#[test]
+fn cast_normal_is_the_feature_normal_not_the_closest_point_direction() {
+    // Box2D issue #935. A unit box falls past the top-right corner (1, 0) of a ground box
+    // with a skin of 0.1, its bottom-left corner 0.05 to the right of the ground's corner: it
+    // stops where the two corners are 0.1 apart (gap y = √(0.1² − 0.05²) = 0.0866), and the
+    // closest-point direction there is tilted 30° from vertical. The feature hit is the
+    // ground's top face (its separation 0.0866 beats the side face's 0.05), whose normal is
+    // reported, with the face in the id.
+    let ground = Shape::Polygon(Polygon::from_aabb(Aabb::new(v(-4.0, -1.0), v(1.0, 0.0))).unwrap());
+    let bx = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &bx,
+        at(1.55, 3.0),
+        v(0.0, -4.0),
+        0.1,
+    );
+    assert_eq!(out.state, CastState::Hit, "{out:?}");
+    let y_stop = 0.5 + (0.1f32 * 0.1 - 0.05 * 0.05).sqrt();
+    assert!((3.0 - 4.0 * out.fraction - y_stop).abs() < 1e-4, "{out:?}");
+    assert!((out.normal - v(0.0, 1.0)).length() < 1e-6, "{out:?}");
+    // The ground's top face (edge 2 of from_aabb) or the box's bottom face (edge 0 of
+    // make_box): the two separate equally.
+    let edge = u32::from(FEATURE_EDGE);
+    assert!(out.id >> 8 == edge | 2 || out.id & 0xff == edge, "{out:?}");
+    // A circle at the same place does hit the corner itself: the direction from the corner.
+    let c = Shape::Circle(Circle::new(Vec2::ZERO, 0.5).unwrap());
+    let out = shape_cast(
+        &ground,
+        Transform::IDENTITY,
+        Vec2::ZERO,
+        &c,
+        at(1.3, 3.0),
+        v(0.0, -4.0),
+        0.0,
+    );
+    assert_eq!(out.state, CastState::Hit);
+    let centre = v(1.3, 3.0 - 4.0 * out.fraction);
+    let dir = (centre - v(1.0, 0.0)).normalize_or_zero();
+    assert!((out.normal - dir).length() < 1e-4, "{out:?} {dir:?}");
+}
+
+#[test]
+fn cast_normals_are_face_normals_or_closest_point_directions() {
+    // At every hit (skins 0 and 10 % of the size, four scales) the normal separates the two
+    // shapes' cores with a gap along it between 0 and the target (a valid contact normal, by
+    // brute force over the core points), and it is either a face normal of A, a negated face
+    // normal of B, or the brute-force direction between the closest core points.
+    let mut rng = Rng(935);
+    let (mut faces, mut directions) = (0, 0);
+    for i in 0..6000 {
+        let s = [0.01f32, 1.0, 100.0, 1000.0][i % 4];
+        let skin = if i % 2 == 0 { 0.0 } else { 0.1 * s };
+        let (ka, kb) = (rng.index(6), rng.index(6));
+        let a = random_shape(&mut rng, ka, s);
+        let b = random_shape(&mut rng, kb, s);
+        let xa = random_transform(&mut rng, 2.0 * s);
+        let xb = Transform::new(xa.p + rng.vec(6.0 * s), rng.range(-3.2, 3.2));
+        let tb = (xa.p - xb.p) * rng.range(0.5, 2.0) + rng.vec(s);
+        let out = shape_cast(&a, xa, Vec2::ZERO, &b, xb, tb, skin);
+        if out.state != CastState::Hit {
+            continue;
+        }
+        let xbt = Transform::new(xb.p + tb * out.fraction, xb.q.angle());
+        let (ca, ra) = world_core(&a, xa);
+        let (cb, rb) = world_core(&b, xbt);
+        let n = out.normal;
+        let hi_a = ca.iter().map(|p| f64::from(p.dot(n))).fold(f64::MIN, f64::max);
+        let lo_b = cb.iter().map(|p| f64::from(p.dot(n))).fold(f64::MAX, f64::min);
+        let gap = lo_b - hi_a - f64::from(ra + rb);
+        let tol = 2e-4 * f64::from(s) + 2e-6 * f64::from(xa.p.length() + xb.p.length());
+        assert!(
+            gap >= -tol && gap <= f64::from(skin) + tol,
+            "case {i}: gap {gap} along {n:?}, skin {skin}, {out:?}"
+        );
+        let face = |pts: &[Vec2], sign: f32| {
+            (0..pts.len()).any(|k| {
+                let e = pts[(k + 1) % pts.len()] - pts[k];
+                let f = v(e.y, -e.x).normalize_or_zero() * sign;
+                pts.len() > 1 && (f.dot(n) > 1.0 - 1e-5 || (pts.len() == 2 && (-f).dot(n) > 1.0 - 1e-5))
+            })
+        };
+        if face(&ca, 1.0) || face(&cb, -1.0) {
+            faces += 1;
+        } else {
+            let dir = core_closest_direction(&a, xa, &b, xbt).expect("cores apart at a hit");
+            assert!(
+                n.dot(dir) > 0.999,
+                "case {i}: {out:?} is neither a face normal nor {dir:?}"
+            );
+            directions += 1;
+        }
+    }
+    eprintln!("cast hits with a face normal: {faces}, with the closest-point direction: {directions}");
+    assert!(faces > 500 && directions > 200, "{faces} {directions}");
+}
