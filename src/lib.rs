@@ -36,8 +36,11 @@
 //! 8 vertices (a dynamic body of them through `World::add_shape`); `World::add_chain` — a
 //! chain as one static body.
 //!
-//! **Character movement**: [`solve_planes`] / [`clip_vector`] — Box2D v3.1's plane solver
-//! (a translation that satisfies the collision planes, velocity clipped against them).
+//! **Character movement** ([`mover`]), any convex mover shape, over a level of the caller's
+//! ([`MoverLevel`]: a slice of [`Obstacle`]s, a [`TreeLevel`], a callback, a `World`):
+//! [`move_and_slide`] — one call per frame (skin, slopes, ground snap, moving platforms);
+//! [`collide_mover`] / [`cast_mover`] — the planes of what the mover touches and how far it
+//! can go; [`solve_planes`] / [`clip_vector`] — Box2D v3.1's plane solver.
 //!
 //! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are
 //! [`ProxyId`]s, every callback returns a [`Visit`]:
@@ -204,8 +207,9 @@ pub use geometry::{
 pub use level::{decompose, tile_outlines, tile_outlines_from_cells};
 pub use math::{Aabb, Ray, Rot, Transform, Vec2};
 pub use mover::{
-    clip_vector, solve_planes, solve_planes_with_slop, CollisionPlane, Plane, PlaneSolverResult, PLANE_SLOP,
-    PLANE_SOLVER_MAX_ITERATIONS,
+    cast_mover, clip_vector, collide_mover, level_fn, move_and_slide, solve_planes, solve_planes_with_slop,
+    CollisionPlane, FnLevel, MoveOptions, MoveResult, MoverHit, MoverLevel, MoverPlane, Obstacle, Plane,
+    PlaneSolverResult, TreeLevel, MAX_MOVER_CONTACTS, PLANE_SLOP, PLANE_SOLVER_MAX_ITERATIONS,
 };
 pub use narrowphase::{
     collide, collide_capsule_circle, collide_capsules, collide_chain_segment_capsule,
@@ -238,6 +242,6 @@ pub use tree::{
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
     BodyDef, BodyId, BodyKind, ContactEvent, Material, QueryFilter, SensorEvent, World, WorldCastHit,
-    WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
+    WorldLevel, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
     SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };

@@ -86,6 +86,7 @@
 
 mod contacts;
 mod continuous;
+mod mover;
 mod pairs;
 mod sleep;
 
@@ -100,6 +101,7 @@ use crate::solver::{self, non_negative, positive, Body, ContactConstraint, Solve
 use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
 use contacts::{Contact, ContactSim};
+pub use mover::WorldLevel;
 use pairs::{pair_key, PairTable};
 
 /// Base speculative distance (m), Box2D's `4 × linearSlop`: contact points are created for

@@ -1,12 +1,5 @@
-//! Character movement: the plane solver (Box2D v3.1's `b2SolvePlanes` and `b2ClipVector`,
-//! same semantics and arithmetic, so code written against Box2D's mover ports directly).
-//!
-//! A kinematic mover collects the planes of what it touches (a plane's normal points from the
-//! obstacle toward the mover, its offset places it at the mover's allowed position), then asks
-//! [`solve_planes`] how far it may go toward a desired translation: every plane pushes the
-//! translation back out of it, with an accumulated push clamped to `[0, push_limit]` (a soft
-//! plane has a finite limit), iterated until the pushes settle. [`clip_vector`] then removes
-//! the velocity component into every plane that pushed.
+//! The plane solver: Box2D v3.1's `b2SolvePlanes` and `b2ClipVector`, same semantics and
+//! arithmetic, so code written against Box2D's mover ports directly.
 
 use crate::math::Vec2;
 use bytemuck::{Pod, Zeroable};

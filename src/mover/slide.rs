@@ -1,0 +1,459 @@
+//! `move_and_slide`: one call that moves a kinematic mover of any convex shape through a level.
+//!
+//! ## The algorithm
+//! The mover keeps a *skin* of clearance from everything it touches: it rests with its surface
+//! `skin` away from the floor and walls (never inside them, unlike Box2D's mover which rests
+//! its linear slop inside), and no move ever brings it closer than half the skin.
+//!
+//! 1. **Ground and intent.** The planes within the skin band (`2 × skin`) at the start tell
+//!    whether the mover stands on walkable ground (normal within `max_slope` of `up`). On
+//!    ground, the lateral part of the desired translation is turned along the ground (a slope
+//!    is climbed or descended at the commanded lateral speed), its downward part is dropped
+//!    (no creeping down walkable slopes) and the ground's velocity × `time_step` is added (a
+//!    moving platform carries the mover).
+//! 2. **Solve.** Every obstacle the mover is within the skin of gives a plane: "end at least
+//!    `skin` away" (an obstacle it penetrates pushes it straight out, in one step, without
+//!    overshoot). [`solve_planes_with_slop`] finds the translation nearest the target. A steep
+//!    surface (not walkable, facing up) also acts as a vertical wall, so it cannot be climbed.
+//! 3. **Verify at the end.** The planes are linear; the shapes are not. The obstacles near the
+//!    proposed end position are collided there, and only those the mover would really come
+//!    within the skin of add a plane (linearised at the end) and the solve repeats. This is
+//!    what makes the mover ghost-free on floors made of separate boxes: the corner of the next
+//!    box, flush with the floor, tilts a plane toward the mover but is never closer at the end
+//!    than the floor itself, so it never lifts or slows the mover.
+//! 4. **Cast.** The mover is cast along the solved translation, stopping half a skin short of
+//!    the first obstacle in the way ([`cast_mover`]): nothing between the start and the end is
+//!    passed, at any speed. A hit starts the next iteration from there (up to
+//!    `max_iterations`).
+//! 5. **Snap and report.** When the mover walked off its ground (down a step or a steeper
+//!    part of a slope) and is not moving up, it is cast down by up to `ground_snap` onto
+//!    walkable ground. The velocity loses its part into every surface touched at the end
+//!    (walkable ground removes only the downward part, so walking speed survives slopes).
+
+use super::query::{cast_mover, mover_plane, MoverLevel, MoverPlane};
+use super::{solve_planes_with_slop, CollisionPlane, Plane};
+use crate::fmath;
+use crate::geometry::Shape;
+use crate::math::{Transform, Vec2};
+
+/// The most contacts a [`MoveResult`] reports.
+pub const MAX_MOVER_CONTACTS: usize = 8;
+
+/// The most obstacles one collision of the mover considers (the deepest are kept).
+const GATHER_CAPACITY: usize = 32;
+
+/// Capacity of the solver's plane set (each obstacle may add a wall plane, the end check a
+/// second pair).
+const SOLVER_CAPACITY: usize = 4 * GATHER_CAPACITY;
+
+/// Rounds of the end check per iteration.
+const END_CHECK_ROUNDS: usize = 3;
+
+/// Options of [`move_and_slide`]. Lengths are in the level's units; the defaults suit a
+/// mover about 1 unit tall (a metre-scale character) and are named in each field.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveOptions {
+    /// Clearance the mover keeps from every surface (default 0.01). The mover rests this far
+    /// from what it touches, and no move brings it closer than half of it. Scale it with the
+    /// mover (about 1 % of its size).
+    pub skin: f32,
+    /// Most collide–solve–cast iterations per call (default 5, as Box2D's mover).
+    pub max_iterations: u32,
+    /// The world's up direction (default `(0, 1)`), normalised on use; ground faces up.
+    pub up: Vec2,
+    /// Steepest walkable slope, radians from horizontal (default π/4). Steeper surfaces facing
+    /// up are not climbed.
+    pub max_slope: f32,
+    /// How far down the mover is pulled onto walkable ground after walking off it, e.g. down a
+    /// step or onto a steeper stretch of slope (default 0: no snapping). Only when it stood on
+    /// ground at the start and is not moving up (a jump is never snapped back).
+    pub ground_snap: f32,
+    /// Whether the mover slides down steep slopes under the downward part of its translation
+    /// (default `true`); when `false` it stays put on them (it still cannot climb them).
+    pub slide_on_steep: bool,
+    /// Duration of the frame in seconds, for moving platforms (default 0: no carry). When
+    /// positive, the velocity of the ground under the mover at the start times `time_step` is
+    /// added to the translation. Call `move_and_slide` after the level has moved for the frame.
+    pub time_step: f32,
+}
+
+impl Default for MoveOptions {
+    fn default() -> Self {
+        MoveOptions {
+            skin: 0.01,
+            max_iterations: 5,
+            up: Vec2::new(0.0, 1.0),
+            max_slope: core::f32::consts::FRAC_PI_4,
+            ground_snap: 0.0,
+            slide_on_steep: true,
+            time_step: 0.0,
+        }
+    }
+}
+
+/// Result of [`move_and_slide`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveResult {
+    /// The mover's new world position (its transform's translation; the rotation is unchanged).
+    pub position: Vec2,
+    /// The velocity passed in, with its part into every surface touched at the end removed
+    /// (ground: only the downward part).
+    pub velocity: Vec2,
+    /// Whether the mover ends on walkable ground (within the skin band).
+    pub on_ground: bool,
+    /// The ground (when `on_ground`): its normal, contact point, velocity and user data.
+    pub ground: MoverPlane,
+    /// The surfaces the mover touches at the end (separation at most the skin, within 1 %),
+    /// closest first.
+    pub contacts: [MoverPlane; MAX_MOVER_CONTACTS],
+    /// Number of valid entries of `contacts`.
+    pub contact_count: u32,
+    /// Iterations used.
+    pub iterations: u32,
+}
+
+impl MoveResult {
+    /// The valid contacts.
+    #[must_use]
+    pub fn contacts(&self) -> &[MoverPlane] {
+        &self.contacts[..(self.contact_count as usize).min(MAX_MOVER_CONTACTS)]
+    }
+}
+
+/// The planes of the obstacles near the mover, the deepest kept.
+#[derive(Clone, Copy)]
+struct Gathered {
+    planes: [MoverPlane; GATHER_CAPACITY],
+    count: usize,
+}
+
+impl Gathered {
+    fn collect<L: MoverLevel + ?Sized>(level: &L, mover: &Shape, xf: Transform, reach: f32) -> Gathered {
+        let mut g = Gathered {
+            planes: [MoverPlane::default(); GATHER_CAPACITY],
+            count: 0,
+        };
+        let aabb = mover.aabb(xf);
+        if !aabb.is_valid() {
+            return g;
+        }
+        level.obstacles(aabb.inflated(reach), &mut |o| {
+            if let Some(p) = mover_plane(o, mover, xf, reach) {
+                if g.count < GATHER_CAPACITY {
+                    g.planes[g.count] = p;
+                    g.count += 1;
+                } else {
+                    // Full: replace the shallowest when this one is deeper.
+                    let mut k = 0;
+                    for i in 1..GATHER_CAPACITY {
+                        if g.planes[i].plane.offset < g.planes[k].plane.offset {
+                            k = i;
+                        }
+                    }
+                    if p.plane.offset > g.planes[k].plane.offset {
+                        g.planes[k] = p;
+                    }
+                }
+            }
+            true
+        });
+        g
+    }
+
+    fn planes(&self) -> &[MoverPlane] {
+        &self.planes[..self.count]
+    }
+
+    /// The ground among the planes within `reach`: the closest walkable plane, and among
+    /// those as close as it (within `tie`) the one facing most nearly up (so the floor wins
+    /// over the tilted plane of a flush corner next to the mover).
+    fn ground(&self, up: Vec2, cos_max: f32, reach: f32, tie: f32) -> Option<MoverPlane> {
+        let walkable = || {
+            self.planes()
+                .iter()
+                .filter(move |p| p.separation() <= reach && p.is_walkable(up, cos_max))
+        };
+        let closest = walkable().map(|p| p.separation()).reduce(f32::min)?;
+        walkable()
+            .filter(|p| p.separation() <= closest + tie)
+            .copied()
+            .reduce(|a, b| {
+                if b.plane.normal.dot(up) > a.plane.normal.dot(up) {
+                    b
+                } else {
+                    a
+                }
+            })
+    }
+}
+
+/// The solver's planes: "the translation `d` satisfies `normal · d ≥ offset`".
+struct SolverSet {
+    planes: [CollisionPlane; SOLVER_CAPACITY],
+    count: usize,
+    up: Vec2,
+    cos_max: f32,
+}
+
+impl SolverSet {
+    /// Adds the plane `normal · d ≥ offset`, and for a steep surface (facing up, not
+    /// walkable) the vertical wall that keeps lateral motion from climbing it.
+    fn add(&mut self, normal: Vec2, offset: f32) {
+        self.push(normal, offset);
+        let c = normal.dot(self.up);
+        if c > 0.0 && c < self.cos_max {
+            let lateral = normal - self.up * c;
+            let len = lateral.length();
+            if len > 0.0 {
+                // Moving laterally by x closes the gap by x·len: the wall allows exactly that.
+                let wall = if offset < 0.0 { offset / len } else { 0.0 };
+                self.push(lateral * (1.0 / len), wall);
+            }
+        }
+    }
+
+    fn push(&mut self, normal: Vec2, offset: f32) {
+        if self.count < SOLVER_CAPACITY {
+            self.planes[self.count] = CollisionPlane {
+                plane: Plane { normal, offset },
+                push_limit: f32::MAX,
+                push: 0.0,
+                clip_velocity: 1,
+            };
+            self.count += 1;
+        }
+    }
+
+    fn solve(&mut self, target: Vec2, slop: f32) -> Vec2 {
+        solve_planes_with_slop(target, &mut self.planes[..self.count], slop).translation
+    }
+
+    /// Records the normals of the planes that pushed in the last solve.
+    fn record_pushes(&self, blocked: &mut Blocked) {
+        for p in &self.planes[..self.count] {
+            if p.push > 0.0 {
+                blocked.add(p.plane.normal);
+            }
+        }
+    }
+}
+
+/// The normals of the surfaces that blocked the motion (pushed in a solve or stopped a cast):
+/// the velocity loses its part into each.
+struct Blocked {
+    normals: [Vec2; 2 * MAX_MOVER_CONTACTS],
+    count: usize,
+}
+
+impl Blocked {
+    fn add(&mut self, n: Vec2) {
+        if self.normals[..self.count].iter().any(|m| m.dot(n) > 1.0 - 1e-6) {
+            return;
+        }
+        if self.count < self.normals.len() {
+            self.normals[self.count] = n;
+            self.count += 1;
+        }
+    }
+}
+
+/// Moves `mover` (at world transform `xf`) by up to `translation` through `level`, sliding
+/// along what it touches, and reports where it ended, its velocity (`velocity` with the
+/// blocked parts removed), its ground and its contacts. See the [module docs](self) for the
+/// algorithm and [`MoveOptions`] for the choices.
+///
+/// Guarantees: the mover never ends closer than half the skin to a surface it did not start
+/// penetrating, never passes through an obstacle at any speed (the move is a cast), and never
+/// moves further than `translation` plus the push out of penetration and the carry of a moving
+/// platform. A mover that starts penetrating is pushed straight out to the skin in one call.
+///
+/// Invalid input (a non-finite or invalid transform, translation or velocity, an invalid mover
+/// shape, a non-positive or non-finite skin) leaves the mover where it is: the result has
+/// `position = xf.p`, the velocity zeroed when non-finite, and no contacts.
+pub fn move_and_slide<L: MoverLevel + ?Sized>(
+    level: &L,
+    mover: &Shape,
+    xf: Transform,
+    translation: Vec2,
+    velocity: Vec2,
+    opts: &MoveOptions,
+) -> MoveResult {
+    let mut result = MoveResult {
+        position: xf.p,
+        velocity: if velocity.is_finite() {
+            velocity
+        } else {
+            Vec2::ZERO
+        },
+        ..MoveResult::default()
+    };
+    let skin = opts.skin;
+    let up = opts.up.normalize_or_zero();
+    if !xf.is_valid()
+        || !translation.is_finite()
+        || !velocity.is_finite()
+        || !(skin > 0.0)
+        || !skin.is_finite()
+        || up == Vec2::ZERO
+        || !mover.aabb(xf).is_valid()
+    {
+        return result;
+    }
+    let max_slope = if opts.max_slope.is_finite() {
+        opts.max_slope.clamp(0.0, core::f32::consts::FRAC_PI_2)
+    } else {
+        core::f32::consts::FRAC_PI_4
+    };
+    let cos_max = fmath::sin_cos(max_slope).1;
+    let reach = 2.0 * skin;
+    let snap = if opts.ground_snap > 0.0 && opts.ground_snap.is_finite() {
+        opts.ground_snap
+    } else {
+        0.0
+    };
+    let slop = 1e-3 * skin;
+    let tolerance = 1e-2 * skin;
+    let at = |p: Vec2| Transform { p, q: xf.q };
+
+    // 1. Ground and intent.
+    let mut pos = xf.p;
+    let mut planes = Gathered::collect(level, mover, at(pos), reach.max(skin + snap));
+    let lateral = translation - up * translation.dot(up);
+    let ground0 = planes.ground(up, cos_max, reach.max(skin + snap), tolerance);
+    let mut desired = translation;
+    if translation.dot(up) <= 0.0 {
+        if let Some(g) = ground0 {
+            let n = g.plane.normal;
+            desired = lateral - up * (n.dot(lateral) / n.dot(up));
+        } else if !opts.slide_on_steep
+            && planes
+                .planes()
+                .iter()
+                .any(|p| p.separation() <= reach && p.plane.normal.dot(up) > 0.0)
+        {
+            desired = lateral;
+        }
+    }
+    if let Some(g) = ground0 {
+        if opts.time_step > 0.0 && opts.time_step.is_finite() && g.velocity.is_finite() {
+            desired += g.velocity * opts.time_step;
+        }
+    }
+    let target = pos + desired;
+
+    // 2–4. Solve, verify at the end, cast.
+    let mut set = SolverSet {
+        planes: [CollisionPlane::default(); SOLVER_CAPACITY],
+        count: 0,
+        up,
+        cos_max,
+    };
+    let mut iterations = 0;
+    let mut final_planes: Option<Gathered> = None;
+    let mut blocked = Blocked {
+        normals: [Vec2::ZERO; 2 * MAX_MOVER_CONTACTS],
+        count: 0,
+    };
+    while iterations < opts.max_iterations.max(1) {
+        iterations += 1;
+        set.count = 0;
+        for p in planes.planes() {
+            if p.separation() < skin {
+                set.add(p.plane.normal, skin - p.separation());
+            }
+        }
+        let remaining = target - pos;
+        let mut delta = set.solve(remaining, slop);
+        let mut end = Gathered::collect(level, mover, at(pos + delta), reach);
+        for _ in 0..END_CHECK_ROUNDS {
+            let mut added = false;
+            for p in end.planes() {
+                if p.separation() < skin - tolerance {
+                    let n = p.plane.normal;
+                    set.add(n, skin - p.separation() + n.dot(delta));
+                    added = true;
+                }
+            }
+            if !added {
+                break;
+            }
+            delta = set.solve(remaining, slop);
+            end = Gathered::collect(level, mover, at(pos + delta), reach);
+        }
+        set.record_pushes(&mut blocked);
+        match cast_mover(level, mover, at(pos), delta, 0.5 * skin) {
+            None => {
+                pos += delta;
+                final_planes = Some(end);
+                break;
+            }
+            Some(hit) => {
+                blocked.add(hit.normal);
+                pos += delta * hit.fraction;
+                planes = Gathered::collect(level, mover, at(pos), reach);
+            }
+        }
+    }
+    let mut planes = final_planes.unwrap_or(planes);
+
+    // 5. Snap and report.
+    let mut ground = planes.ground(up, cos_max, reach, tolerance);
+    if ground.is_none() && snap > 0.0 && ground0.is_some() && translation.dot(up) <= 0.0 {
+        if let Some(hit) = cast_mover(level, mover, at(pos), up * -snap, skin) {
+            if hit.normal.dot(up) >= cos_max && hit.fraction > 0.0 {
+                pos += up * (-snap * hit.fraction);
+                planes = Gathered::collect(level, mover, at(pos), reach);
+                ground = planes.ground(up, cos_max, reach, tolerance);
+            }
+        }
+    }
+    // The velocity: walkable ground (and anything walkable that blocked) takes only the
+    // downward part; every other blocking surface its part into it.
+    let mut v = result.velocity;
+    let down_blocked = ground.is_some()
+        || blocked.normals[..blocked.count]
+            .iter()
+            .any(|n| n.dot(up) >= cos_max);
+    if down_blocked && v.dot(up) < 0.0 {
+        v -= up * v.dot(up);
+    }
+    for &n in &blocked.normals[..blocked.count] {
+        let c = n.dot(up);
+        if c >= cos_max {
+            continue;
+        }
+        if c > 0.0 {
+            // Steep: first the lateral part into it (as a wall), so clipping against the
+            // slope never turns lateral speed into climbing speed.
+            if let Some(wall) = (n - up * c).try_normalize() {
+                let into = v.dot(wall);
+                if into < 0.0 {
+                    v -= wall * into;
+                }
+            }
+        }
+        let into = v.dot(n);
+        if into < 0.0 {
+            v -= n * into;
+        }
+    }
+    let mut touching = [MoverPlane::default(); GATHER_CAPACITY];
+    let n = planes.count;
+    touching[..n].copy_from_slice(planes.planes());
+    touching[..n].sort_unstable_by(|a, b| a.separation().total_cmp(&b.separation()));
+    let contacts = touching[..n]
+        .iter()
+        .filter(|p| p.separation() <= skin + tolerance);
+    for (slot, p) in result.contacts.iter_mut().zip(contacts) {
+        *slot = *p;
+        result.contact_count += 1;
+    }
+    result.position = pos;
+    result.velocity = v;
+    result.on_ground = ground.is_some();
+    result.ground = ground.unwrap_or_default();
+    result.iterations = iterations;
+    result
+}
