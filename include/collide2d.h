@@ -55,6 +55,9 @@ typedef struct c2d_BodyDef c2d_BodyDef;
 // Iteration cap of [`solve_planes`] (Box2D's 20).
 #define c2d_PLANE_SOLVER_MAX_ITERATIONS 20
 
+// The most contacts a [`MoveResult`] reports.
+#define c2d_MAX_MOVER_CONTACTS 8
+
 // Feature code for edge `i` in a manifold point id.
 #define c2d_FEATURE_EDGE 128
 
