@@ -395,7 +395,17 @@ fn linear_cast(
                 p: xfb.p + translation_b * t,
                 q: xfb.q,
             };
-            let m = collide_with_margin(a, xa, b, xb, target_distance + 4.0 * tol);
+            // The margin also covers the round-off of the poses (far from the origin a float
+            // spacing can exceed the relative tolerance), or the manifold could miss the pair
+            // and the tilted closest-point direction be reported instead of the face.
+            let coords = xa.p.x.abs().max(xa.p.y.abs()).max(xb.p.x.abs()).max(xb.p.y.abs());
+            let m = collide_with_margin(
+                a,
+                xa,
+                b,
+                xb,
+                target_distance + 4.0 * tol + 8.0 * f32::EPSILON * coords,
+            );
             let (normal, id) = if m.count > 0 {
                 feature_normal(a, xa, b, xb, &m)
             } else {

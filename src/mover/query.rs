@@ -262,7 +262,10 @@ pub struct MoverHit {
 /// normal is the feature's, and chain segments are one-sided and ghost-free); obstacles the
 /// mover starts *penetrating* are ignored, as in Box2D's `b2World_CastMover` — resolve them
 /// with [`collide_mover`]'s planes — while one it starts within the skin of and moves further
-/// into stops it at fraction 0. A cast that does not converge counts as a hit at fraction 0
+/// into stops it at fraction 0. A hit whose feature normal the move does not go into (sliding
+/// along the face met, or away from it; or into it by less than a quarter of the skin over the
+/// whole move, round-off of a slide along a wall) does not stop the mover: the face separates
+/// the two along the whole move. A cast that does not converge counts as a hit at fraction 0
 /// (never a tunnel). Invalid input (non-finite transform or translation, negative or NaN
 /// skin) is a hit at fraction 0 with a zero normal: the mover stays where it is.
 pub fn cast_mover<L: MoverLevel + ?Sized>(
@@ -282,6 +285,12 @@ pub fn cast_mover<L: MoverLevel + ?Sized>(
     level.obstacles(swept, &mut |o| {
         let out = shape_cast(mover, xf, translation, o.shape, o.xf, Vec2::ZERO, skin);
         let (fraction, normal) = match out.state {
+            // Moving along or away from the feature met (or into it by less than a quarter of
+            // the skin over the whole move): its face, a supporting line of the obstacle,
+            // separates the two along the whole move, so this obstacle is not entered nor come
+            // closer to than three quarters of the skin. This is a mover resting at the skin
+            // sliding past a corner, or along a wall within round-off.
+            CastState::Hit if out.normal.dot(translation) <= 0.25 * skin => return true,
             CastState::Hit => (out.fraction, -out.normal),
             CastState::Failed => (0.0, -translation.normalize_or_zero()),
             _ => return true,

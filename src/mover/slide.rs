@@ -3,35 +3,43 @@
 //! ## The algorithm
 //! The mover keeps a *skin* of clearance from everything it touches: it rests with its surface
 //! `skin` away from the floor and walls (never inside them, unlike Box2D's mover which rests
-//! its linear slop inside), and no move ever brings it closer than half the skin.
+//! its linear slop inside), and no move brings it closer than half the skin (except in a gap
+//! narrower than two skins, where it keeps the surfaces apart instead).
 //!
 //! 1. **Ground and intent.** The planes within the skin band (`2 × skin`) at the start tell
-//!    whether the mover stands on walkable ground (normal within `max_slope` of `up`). On
-//!    ground, the lateral part of the desired translation is turned along the ground (a slope
-//!    is climbed or descended at the commanded lateral speed), its downward part is dropped
-//!    (no creeping down walkable slopes) and the ground's velocity × `time_step` is added (a
-//!    moving platform carries the mover).
-//! 2. **Solve.** Every obstacle the mover is within the skin of gives a plane: "end at least
-//!    `skin` away" (an obstacle it penetrates pushes it straight out, in one step, without
-//!    overshoot). [`solve_planes_with_slop`] finds the translation nearest the target. A steep
-//!    surface (not walkable, facing up) also acts as a vertical wall, so it cannot be climbed.
+//!    whether the mover stands on walkable ground (normal within `max_slope` of `up`; among
+//!    equally close planes the one facing most nearly up). On ground, the lateral part of the
+//!    desired translation is turned along the ground (a slope is climbed or descended at the
+//!    commanded lateral speed), its downward part is dropped (no creeping down walkable
+//!    slopes) and the ground's velocity × `time_step` is added (a moving platform carries the
+//!    mover).
+//! 2. **Solve.** Every obstacle the mover is inside the skin band of gives a plane "end at
+//!    least `skin` away" (one it penetrates pushes it straight out, in one step, without
+//!    overshoot). One it rests against, at the skin, is left to step 3. The translation
+//!    nearest the target that meets every plane is found exactly (in 2D it is the target, a
+//!    projection onto one plane or the corner of two; Box2D's iterative
+//!    [`solve_planes_with_slop`] is the fallback beyond 16 planes). A steep surface (not
+//!    walkable, facing up) also acts as a vertical wall, so it cannot be climbed.
 //! 3. **Verify at the end.** The planes are linear; the shapes are not. The obstacles near the
-//!    proposed end position are collided there, and only those the mover would really come
-//!    within the skin of add a plane (linearised at the end) and the solve repeats. This is
-//!    what makes the mover ghost-free on floors made of separate boxes: the corner of the next
+//!    proposed end position are collided there, and each the mover would really come within
+//!    the skin of adds the plane it meets on the way (the feature normal where a cast along the
+//!    move first comes within the skin, the move allowed up to there), and the solve repeats.
+//!    This makes the mover ghost-free on floors made of separate boxes: the corner of the next
 //!    box, flush with the floor, tilts a plane toward the mover but is never closer at the end
 //!    than the floor itself, so it never lifts or slows the mover.
 //! 4. **Cast.** The mover is cast along the solved translation, stopping half a skin short of
-//!    the first obstacle in the way ([`cast_mover`]): nothing between the start and the end is
-//!    passed, at any speed. A hit starts the next iteration from there (up to
-//!    `max_iterations`).
+//!    the first obstacle it moves into ([`cast_mover`]): nothing between the start and the end
+//!    is passed, at any speed. After a stop the rest of that step is solved again from there
+//!    (up to `max_iterations`), so the path is never longer than the first solved step.
 //! 5. **Snap and report.** When the mover walked off its ground (down a step or a steeper
 //!    part of a slope) and is not moving up, it is cast down by up to `ground_snap` onto
-//!    walkable ground. The velocity loses its part into every surface touched at the end
-//!    (walkable ground removes only the downward part, so walking speed survives slopes).
+//!    walkable ground. The velocity loses its part into every surface that blocked the move
+//!    (walkable ground only its downward part, so walking speed survives slopes; a steep slope
+//!    first its lateral part, so it never turns walking speed into climbing speed).
 
 use super::query::{cast_mover, mover_plane, MoverLevel, MoverPlane};
 use super::{solve_planes_with_slop, CollisionPlane, Plane};
+use crate::cast::{shape_cast, CastState};
 use crate::fmath;
 use crate::geometry::Shape;
 use crate::math::{Transform, Vec2};
@@ -131,35 +139,36 @@ struct Gathered {
 
 impl Gathered {
     fn collect<L: MoverLevel + ?Sized>(level: &L, mover: &Shape, xf: Transform, reach: f32) -> Gathered {
-        let mut g = Gathered {
-            planes: [MoverPlane::default(); GATHER_CAPACITY],
-            count: 0,
-        };
+        let mut g = Gathered::default();
         let aabb = mover.aabb(xf);
         if !aabb.is_valid() {
             return g;
         }
         level.obstacles(aabb.inflated(reach), &mut |o| {
             if let Some(p) = mover_plane(o, mover, xf, reach) {
-                if g.count < GATHER_CAPACITY {
-                    g.planes[g.count] = p;
-                    g.count += 1;
-                } else {
-                    // Full: replace the shallowest when this one is deeper.
-                    let mut k = 0;
-                    for i in 1..GATHER_CAPACITY {
-                        if g.planes[i].plane.offset < g.planes[k].plane.offset {
-                            k = i;
-                        }
-                    }
-                    if p.plane.offset > g.planes[k].plane.offset {
-                        g.planes[k] = p;
-                    }
-                }
+                g.push(p);
             }
             true
         });
         g
+    }
+
+    /// Adds a plane; when full, it replaces the shallowest if it is deeper.
+    fn push(&mut self, p: MoverPlane) {
+        if self.count < GATHER_CAPACITY {
+            self.planes[self.count] = p;
+            self.count += 1;
+            return;
+        }
+        let mut k = 0;
+        for i in 1..GATHER_CAPACITY {
+            if self.planes[i].plane.offset < self.planes[k].plane.offset {
+                k = i;
+            }
+        }
+        if p.plane.offset > self.planes[k].plane.offset {
+            self.planes[k] = p;
+        }
     }
 
     fn planes(&self) -> &[MoverPlane] {
@@ -189,12 +198,79 @@ impl Gathered {
     }
 }
 
+impl Default for Gathered {
+    fn default() -> Self {
+        Gathered {
+            planes: [MoverPlane::default(); GATHER_CAPACITY],
+            count: 0,
+        }
+    }
+}
+
+/// Step 3 of the algorithm: the planes of the obstacles near the mover moved from `xf` by
+/// `delta`, and for each it would come within the skin of (less `tolerance`) a plane added to
+/// `set`. The plane is the one the mover meets on its way — the feature normal where a cast
+/// along `delta` first comes within the skin, allowing the motion up to there — so an end deep
+/// inside an obstacle never pushes toward its far side. An obstacle the cast does not meet
+/// adds nothing: it is a chain segment passed from behind, or one the mover starts within the
+/// skin of, whose plane from the start is in the set already. Returns the planes at the end
+/// and whether any plane was added.
+fn end_check<L: MoverLevel + ?Sized>(
+    level: &L,
+    mover: &Shape,
+    xf: Transform,
+    delta: Vec2,
+    skin: f32,
+    tolerance: f32,
+    set: &mut SolverSet,
+) -> (Gathered, bool) {
+    let end = Transform {
+        p: xf.p + delta,
+        q: xf.q,
+    };
+    let reach = 2.0 * skin;
+    let mut g = Gathered::default();
+    let mut added = false;
+    let aabb = mover.aabb(end);
+    if !aabb.is_valid() {
+        return (g, false);
+    }
+    level.obstacles(aabb.inflated(reach), &mut |o| {
+        let Some(p) = mover_plane(o, mover, end, reach) else {
+            return true;
+        };
+        g.push(p);
+        if p.separation() < skin - tolerance {
+            let out = shape_cast(mover, xf, delta, o.shape, o.xf, Vec2::ZERO, skin);
+            match out.state {
+                CastState::Hit => {
+                    let n = -out.normal;
+                    set.add(n, n.dot(delta) * out.fraction);
+                    added = true;
+                }
+                CastState::Failed => {
+                    let n = p.plane.normal;
+                    set.add(n, skin - p.separation() + n.dot(delta));
+                    added = true;
+                }
+                // Not met on the way: a chain segment passed from behind, or one the mover
+                // starts within the skin of (its plane from the start is in the set).
+                _ => {}
+            }
+        }
+        true
+    });
+    (g, added)
+}
+
 /// The solver's planes: "the translation `d` satisfies `normal · d ≥ offset`".
 struct SolverSet {
     planes: [CollisionPlane; SOLVER_CAPACITY],
     count: usize,
     up: Vec2,
     cos_max: f32,
+    /// The skin every plane's offset includes; dropped when the planes cannot all be met.
+    skin: f32,
 }
 
 impl SolverSet {
@@ -226,8 +302,48 @@ impl SolverSet {
         }
     }
 
+    /// The translation nearest `target` that satisfies every plane (to `slop`), with each
+    /// plane's `push` set to how far it moved the result (0 when it did not constrain it).
+    ///
+    /// In 2D the nearest point of an intersection of half-planes is the target itself, its
+    /// projection onto one plane, or the meeting point of two: with up to
+    /// [`EXACT_SOLVE_PLANES`] planes every candidate is tried and the nearest feasible one
+    /// taken — exact, where the iterative [`solve_planes_with_slop`] converges slowly between
+    /// nearly parallel planes (a steep slope and its wall). With more planes, or none
+    /// feasible (planes that contradict each other), the iterative solver's answer.
+    ///
+    /// In a gap narrower than two skins the planes contradict each other; then the skin is
+    /// given up (every offset less the skin: surfaces apart, not a skin apart) before the
+    /// iterative fallback, so the mover is squeezed to the middle, not into a wall.
     fn solve(&mut self, target: Vec2, slop: f32) -> Vec2 {
-        solve_planes_with_slop(target, &mut self.planes[..self.count], slop).translation
+        let skin = self.skin;
+        let planes = &mut self.planes[..self.count];
+        if planes.len() <= EXACT_SOLVE_PLANES {
+            for relax in [0.0, skin] {
+                for p in planes.iter_mut() {
+                    p.plane.offset -= relax;
+                }
+                let solved = exact_solve(target, planes, slop);
+                if let Some(d) = solved {
+                    for p in planes.iter_mut() {
+                        let n = p.plane.normal;
+                        let constrains =
+                            n.dot(target) < p.plane.offset - slop && n.dot(d) <= p.plane.offset + slop;
+                        p.push = if constrains {
+                            p.plane.offset - n.dot(target)
+                        } else {
+                            0.0
+                        };
+                        p.plane.offset += relax;
+                    }
+                    return d;
+                }
+                for p in planes.iter_mut() {
+                    p.plane.offset += relax;
+                }
+            }
+        }
+        solve_planes_with_slop(target, planes, slop).translation
     }
 
     /// Records the normals of the planes that pushed in the last solve.
@@ -238,6 +354,52 @@ impl SolverSet {
             }
         }
     }
+}
+
+/// Most planes [`SolverSet::solve`] solves exactly (the candidates grow as the cube).
+const EXACT_SOLVE_PLANES: usize = 16;
+
+/// The feasible point nearest `target` among the candidates of [`SolverSet::solve`].
+fn exact_solve(target: Vec2, planes: &[CollisionPlane], slop: f32) -> Option<Vec2> {
+    // The target must satisfy every plane exactly (a tolerance would let the mover sink into
+    // the skin band by it, to be pushed back out next frame: a bob); the computed candidates
+    // only to `slop`, for their round-off.
+    if planes
+        .iter()
+        .all(|p| p.plane.normal.dot(target) >= p.plane.offset)
+    {
+        return Some(target);
+    }
+    let feasible = |d: Vec2| {
+        planes
+            .iter()
+            .all(|p| p.plane.normal.dot(d) >= p.plane.offset - slop)
+    };
+    let mut best: Option<(f32, Vec2)> = None;
+    let mut consider = |d: Vec2| {
+        if d.is_finite() && feasible(d) {
+            let dist = (d - target).length_squared();
+            if best.is_none_or(|(b, _)| dist < b) {
+                best = Some((dist, d));
+            }
+        }
+    };
+    for (i, a) in planes.iter().enumerate() {
+        let (na, oa) = (a.plane.normal, a.plane.offset);
+        let gap = oa - na.dot(target);
+        if gap > 0.0 {
+            consider(target + na * gap);
+        }
+        for b in &planes[i + 1..] {
+            let (nb, ob) = (b.plane.normal, b.plane.offset);
+            let det = na.cross(nb);
+            if det.abs() > 1e-6 {
+                // Cramer's rule for na · d = oa, nb · d = ob.
+                consider(Vec2::new(oa * nb.y - ob * na.y, na.x * ob - nb.x * oa) * (1.0 / det));
+            }
+        }
+    }
+    best.map(|(_, d)| d)
 }
 
 /// The normals of the surfaces that blocked the motion (pushed in a solve or stopped a cast):
@@ -341,7 +503,9 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             desired += g.velocity * opts.time_step;
         }
     }
-    let target = pos + desired;
+    // What is left to travel; after a cast stops the mover, the rest of that step (so the path,
+    // and with it the distance moved, is never longer than the first solved step).
+    let mut remaining = desired;
 
     // 2–4. Solve, verify at the end, cast.
     let mut set = SolverSet {
@@ -349,6 +513,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         count: 0,
         up,
         cos_max,
+        skin,
     };
     let mut iterations = 0;
     let mut final_planes: Option<Gathered> = None;
@@ -359,28 +524,24 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     while iterations < opts.max_iterations.max(1) {
         iterations += 1;
         set.count = 0;
+        // Obstacles the mover is inside the skin band of push it out. One it rests against
+        // (at the skin, within the tolerance) is left to the end check: as a plane it would be
+        // linearised here, and a corner flush with the floor, a hair from touching, would tilt
+        // the mover up as it walks over it.
         for p in planes.planes() {
-            if p.separation() < skin {
+            if p.separation() < skin - tolerance {
                 set.add(p.plane.normal, skin - p.separation());
             }
         }
-        let remaining = target - pos;
         let mut delta = set.solve(remaining, slop);
-        let mut end = Gathered::collect(level, mover, at(pos + delta), reach);
+        let mut end = Gathered::default();
         for _ in 0..END_CHECK_ROUNDS {
-            let mut added = false;
-            for p in end.planes() {
-                if p.separation() < skin - tolerance {
-                    let n = p.plane.normal;
-                    set.add(n, skin - p.separation() + n.dot(delta));
-                    added = true;
-                }
-            }
+            let added;
+            (end, added) = end_check(level, mover, at(pos), delta, skin, tolerance, &mut set);
             if !added {
                 break;
             }
             delta = set.solve(remaining, slop);
-            end = Gathered::collect(level, mover, at(pos + delta), reach);
         }
         set.record_pushes(&mut blocked);
         match cast_mover(level, mover, at(pos), delta, 0.5 * skin) {
@@ -392,6 +553,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             Some(hit) => {
                 blocked.add(hit.normal);
                 pos += delta * hit.fraction;
+                remaining = delta * (1.0 - hit.fraction);
                 planes = Gathered::collect(level, mover, at(pos), reach);
             }
         }
