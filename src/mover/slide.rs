@@ -3,8 +3,9 @@
 //! ## The algorithm
 //! The mover keeps a *skin* of clearance from everything it touches: it rests with its surface
 //! `skin` away from the floor and walls (never inside them, unlike Box2D's mover which rests
-//! its linear slop inside), and no move brings it closer than half the skin (except in a gap
-//! narrower than two skins, where it keeps the surfaces apart instead).
+//! its linear slop inside), and no move brings it closer than a quarter of the skin (the cast
+//! stops half a skin short; sliding along a face may close a further quarter; in a gap
+//! narrower than two skins it keeps the surfaces apart instead).
 //!
 //! 1. **Ground and intent.** The planes within the skin band (`2 × skin`) at the start tell
 //!    whether the mover stands on walkable ground (normal within `max_slope` of `up`; among
@@ -69,6 +70,8 @@ pub struct MoveOptions {
     /// Most collide–solve–cast iterations per call (default 5, as Box2D's mover).
     pub max_iterations: u32,
     /// The world's up direction (default `(0, 1)`), normalised on use; ground faces up.
+    /// `Vec2::ZERO` is top-down movement (no gravity direction): no ground, no slopes, no
+    /// snapping, every surface a wall to slide along, as Box2D's mover.
     pub up: Vec2,
     /// Steepest walkable slope, radians from horizontal (default π/4). Steeper surfaces facing
     /// up are not climbed.
@@ -319,27 +322,23 @@ impl SolverSet {
         let skin = self.skin;
         let planes = &mut self.planes[..self.count];
         if planes.len() <= EXACT_SOLVE_PLANES {
-            for relax in [0.0, skin] {
-                for p in planes.iter_mut() {
-                    p.plane.offset -= relax;
-                }
-                let solved = exact_solve(target, planes, slop);
-                if let Some(d) = solved {
-                    for p in planes.iter_mut() {
-                        let n = p.plane.normal;
-                        let constrains =
-                            n.dot(target) < p.plane.offset - slop && n.dot(d) <= p.plane.offset + slop;
-                        p.push = if constrains {
-                            p.plane.offset - n.dot(target)
-                        } else {
-                            0.0
-                        };
-                        p.plane.offset += relax;
+            if let Some(d) = solve_relaxed(target, planes, slop, 0.0) {
+                return d;
+            }
+            // The least relaxation that makes the planes consistent (bisection: the mover ends
+            // in the middle of a squeeze, not against one side).
+            if solve_relaxed(target, planes, slop, skin).is_some() {
+                let (mut lo, mut hi) = (0.0f32, skin);
+                for _ in 0..12 {
+                    let mid = 0.5 * (lo + hi);
+                    if exact_solve_shifted(target, planes, slop, mid).is_some() {
+                        hi = mid;
+                    } else {
+                        lo = mid;
                     }
-                    return d;
                 }
-                for p in planes.iter_mut() {
-                    p.plane.offset += relax;
+                if let Some(d) = solve_relaxed(target, planes, slop, hi) {
+                    return d;
                 }
             }
         }
@@ -354,6 +353,33 @@ impl SolverSet {
             }
         }
     }
+}
+
+/// [`exact_solve`] with every plane's offset lowered by `relax`, and the pushes written.
+fn solve_relaxed(target: Vec2, planes: &mut [CollisionPlane], slop: f32, relax: f32) -> Option<Vec2> {
+    let d = exact_solve_shifted(target, planes, slop, relax)?;
+    for p in planes.iter_mut() {
+        let n = p.plane.normal;
+        let offset = p.plane.offset - relax;
+        let constrains = n.dot(target) < offset - slop && n.dot(d) <= offset + slop;
+        p.push = if constrains { offset - n.dot(target) } else { 0.0 };
+    }
+    Some(d)
+}
+
+/// [`exact_solve`] with every plane's offset lowered by `relax`.
+fn exact_solve_shifted(target: Vec2, planes: &mut [CollisionPlane], slop: f32, relax: f32) -> Option<Vec2> {
+    if relax == 0.0 {
+        return exact_solve(target, planes, slop);
+    }
+    for p in planes.iter_mut() {
+        p.plane.offset -= relax;
+    }
+    let d = exact_solve(target, planes, slop);
+    for p in planes.iter_mut() {
+        p.plane.offset += relax;
+    }
+    d
 }
 
 /// Most planes [`SolverSet::solve`] solves exactly (the candidates grow as the cube).
@@ -426,7 +452,7 @@ impl Blocked {
 /// blocked parts removed), its ground and its contacts. See the [module docs](self) for the
 /// algorithm and [`MoveOptions`] for the choices.
 ///
-/// Guarantees: the mover never ends closer than half the skin to a surface it did not start
+/// Guarantees: the mover never ends closer than a quarter of the skin to a surface it did not start
 /// penetrating, never passes through an obstacle at any speed (the move is a cast), and never
 /// moves further than `translation` plus the push out of penetration and the carry of a moving
 /// platform. A mover that starts penetrating is pushed straight out to the skin in one call.
@@ -458,7 +484,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         || !velocity.is_finite()
         || !(skin > 0.0)
         || !skin.is_finite()
-        || up == Vec2::ZERO
+        || !opts.up.is_finite()
         || !mover.aabb(xf).is_valid()
     {
         return result;
@@ -468,7 +494,12 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     } else {
         core::f32::consts::FRAC_PI_4
     };
-    let cos_max = fmath::sin_cos(max_slope).1;
+    // Top-down (no up): nothing is ground, nothing is steep.
+    let cos_max = if up == Vec2::ZERO {
+        f32::INFINITY
+    } else {
+        fmath::sin_cos(max_slope).1
+    };
     let reach = 2.0 * skin;
     let snap = if opts.ground_snap > 0.0 && opts.ground_snap.is_finite() {
         opts.ground_snap
@@ -503,9 +534,17 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             desired += g.velocity * opts.time_step;
         }
     }
-    // What is left to travel; after a cast stops the mover, the rest of that step (so the path,
-    // and with it the distance moved, is never longer than the first solved step).
-    let mut remaining = desired;
+    // Every iteration aims at the same target (Box2D's loop: after a stop, or past the end of
+    // a face it slid along, the mover goes on toward it), but the path is never longer than
+    // the desired translation plus the push out of whatever the mover starts inside the skin
+    // band of: a move that would go round a corner beyond that is cut short.
+    let target = pos + desired;
+    let mut budget = desired.length()
+        + planes
+            .planes()
+            .iter()
+            .map(|p| skin - p.separation())
+            .fold(0.0f32, f32::max);
 
     // 2–4. Solve, verify at the end, cast.
     let mut set = SolverSet {
@@ -533,6 +572,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
                 set.add(p.plane.normal, skin - p.separation());
             }
         }
+        let remaining = target - pos;
         let mut delta = set.solve(remaining, slop);
         let mut end = Gathered::default();
         for _ in 0..END_CHECK_ROUNDS {
@@ -544,16 +584,31 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             delta = set.solve(remaining, slop);
         }
         set.record_pushes(&mut blocked);
+        let length = delta.length();
+        if length > budget {
+            delta *= budget / length;
+        }
         match cast_mover(level, mover, at(pos), delta, 0.5 * skin) {
             None => {
                 pos += delta;
+                budget -= delta.length();
                 final_planes = Some(end);
-                break;
+                // Done when nothing held the step back (it reached the target, or the budget
+                // ran out) or it was too short to matter; else a plane that stopped it may have
+                // ended (the mover slid past the end of a face): go on from here.
+                if (remaining - delta).length() <= tolerance
+                    || delta.length() <= tolerance
+                    || budget <= tolerance
+                {
+                    break;
+                }
+                planes = end;
             }
             Some(hit) => {
                 blocked.add(hit.normal);
                 pos += delta * hit.fraction;
-                remaining = delta * (1.0 - hit.fraction);
+                budget -= delta.length() * hit.fraction;
+                final_planes = None;
                 planes = Gathered::collect(level, mover, at(pos), reach);
             }
         }
