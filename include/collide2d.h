@@ -18,7 +18,11 @@
 #include <stdint.h>
 typedef struct c2d_Shape c2d_Shape;
 typedef struct c2d_BodyDef c2d_BodyDef;
+typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 
+
+// Obstacles one query of a [`LevelQueryFcn`] may return.
+#define c2d_LEVEL_QUERY_CAPACITY 64
 
 // Iteration cap of the shape cast's conservative advancement.
 #define c2d_CAST_MAX_ITERATIONS 30
@@ -483,6 +487,107 @@ typedef struct c2d_PlaneSolverResult {
   uint32_t iteration_count;
 } c2d_PlaneSolverResult;
 
+// Options of [`move_and_slide`]. Lengths are in the level's units; the defaults suit a
+// mover about 1 unit tall (a metre-scale character) and are named in each field.
+typedef struct c2d_MoveOptions {
+  // Clearance the mover keeps from every surface (default 0.01). The mover rests this far
+  // from what it touches, and no move brings it closer than half of it. Scale it with the
+  // mover (about 1 % of its size).
+  float skin;
+  // Most collide–solve–cast iterations per call (default 5, as Box2D's mover).
+  uint32_t max_iterations;
+  // The world's up direction (default `(0, 1)`), normalised on use; ground faces up.
+  // `Vec2::ZERO` is top-down movement (no gravity direction): no ground, no slopes, no
+  // snapping, every surface a wall to slide along, as Box2D's mover.
+  struct c2d_Vec2 up;
+  // Steepest walkable slope, radians from horizontal (default π/4). Steeper surfaces facing
+  // up are not climbed.
+  float max_slope;
+  // How far down the mover is pulled onto walkable ground after walking off it, e.g. down a
+  // step or onto a steeper stretch of slope (default 0: no snapping). Only when it stood on
+  // ground at the start and is not moving up (a jump is never snapped back).
+  float ground_snap;
+  // Whether the mover slides down steep slopes under the downward part of its translation
+  // (default `true`); when `false` it stays put on them (it still cannot climb them).
+  bool slide_on_steep;
+  // Duration of the frame in seconds, for moving platforms (default 0: no carry). When
+  // positive, the velocity of the ground under the mover at the start times `time_step` is
+  // added to the translation. Call `move_and_slide` after the level has moved for the frame.
+  float time_step;
+} c2d_MoveOptions;
+
+// A collision plane between a mover and one obstacle (Box2D's `b2PlaneResult`, for any mover
+// shape).
+typedef struct c2d_MoverPlane {
+  // World unit normal from the obstacle toward the mover (the normal of the obstacle's
+  // feature it touches: a face normal where a face is touched), and the mover's penetration
+  // `offset = −separation` (Box2D's convention, relative to the mover's position: a
+  // translation `d` of the mover clears the obstacle when `normal · d ≥ offset`).
+  struct c2d_Plane plane;
+  // World contact point (midway between the two surfaces).
+  struct c2d_Vec2 point;
+  // World velocity of the obstacle at `point` (a moving platform's carry).
+  struct c2d_Vec2 velocity;
+  // The obstacle's [`Obstacle::user_data`].
+  uint64_t user_data;
+  // The features in contact, a [`ManifoldPoint::id`](crate::narrowphase::ManifoldPoint::id)
+  // with the obstacle as A and the mover as B.
+  uint32_t id;
+} c2d_MoverPlane;
+
+// The first obstacle of [`cast_mover`].
+typedef struct c2d_MoverHit {
+  // Fraction of the translation the mover can travel before coming within the skin.
+  float fraction;
+  // World unit normal of the feature hit, from the obstacle toward the mover.
+  struct c2d_Vec2 normal;
+  // World contact point on the mover's surface at `fraction`.
+  struct c2d_Vec2 point;
+  // The obstacle's [`Obstacle::user_data`].
+  uint64_t user_data;
+  // The features in contact, with the obstacle as A and the mover as B (see
+  // [`CastOutput::id`](crate::cast::CastOutput::id)).
+  uint32_t id;
+} c2d_MoverHit;
+
+// Result of [`move_and_slide`].
+typedef struct c2d_MoveResult {
+  // The mover's new world position (its transform's translation; the rotation is unchanged).
+  struct c2d_Vec2 position;
+  // The velocity passed in, with its part into every surface touched at the end removed
+  // (ground: only the downward part).
+  struct c2d_Vec2 velocity;
+  // Whether the mover ends on walkable ground (within the skin band).
+  bool on_ground;
+  // The ground (when `on_ground`): its normal, contact point, velocity and user data.
+  struct c2d_MoverPlane ground;
+  // The surfaces the mover touches at the end (separation at most the skin, within 1 %),
+  // and its ground, closest first.
+  struct c2d_MoverPlane contacts[c2d_MAX_MOVER_CONTACTS];
+  // Number of valid entries of `contacts`.
+  uint32_t contact_count;
+  // Iterations used.
+  uint32_t iterations;
+} c2d_MoveResult;
+
+// An axis-aligned bounding box in whatever frame its user says (world unless noted).
+//
+// Valid when `min <= max` component-wise and all values are finite.
+typedef struct c2d_Aabb {
+  // Lower corner.
+  struct c2d_Vec2 min;
+  // Upper corner.
+  struct c2d_Vec2 max;
+} c2d_Aabb;
+
+// A level query of the caller's: writes up to `capacity` obstacles whose bounds may overlap
+// the world box `aabb` to `out` and returns how many it wrote (more than `capacity` counts
+// as `capacity`).
+typedef uint32_t (*c2d_LevelQueryFcn)(struct c2d_Aabb aabb,
+                                      c2d_MoverObstacle *out,
+                                      uint32_t capacity,
+                                      void *context);
+
 // The closest surface point of a shape to a query point (see the [module docs](self)).
 typedef struct c2d_PointProjection {
   // World point on the shape's surface nearest to the query point.
@@ -575,16 +680,6 @@ typedef struct c2d_ToiOutput {
   // Outer iterations used.
   uint32_t iterations;
 } c2d_ToiOutput;
-
-// An axis-aligned bounding box in whatever frame its user says (world unless noted).
-//
-// Valid when `min <= max` component-wise and all values are finite.
-typedef struct c2d_Aabb {
-  // Lower corner.
-  struct c2d_Vec2 min;
-  // Upper corner.
-  struct c2d_Vec2 max;
-} c2d_Aabb;
 
 // Closest points between two segments.
 typedef struct c2d_SegmentDistance {
@@ -1065,6 +1160,82 @@ c2d_Status c2d_clip_vector(struct c2d_Vec2 v,
                            const struct c2d_CollisionPlane *planes,
                            uint32_t count,
                            struct c2d_Vec2 *out);
+
+// Writes the default `c2d_MoveOptions` (skin 0.01, 5 iterations, up (0, 1), max slope π/4,
+// no ground snap, slide on steep slopes, no platform carry) to `*out`.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_move_options_default(struct c2d_MoveOptions *out);
+
+// The planes of every obstacle (of the `count` in `obstacles`) that the mover `*shape` at
+// `*xf` overlaps or comes within `margin` of: normal from the obstacle toward the mover,
+// offset = penetration (Box2D's `b2PlaneResult`). Writes up to `capacity` planes to `out`
+// and the number found to `*out_count`; more than `capacity` is `C2D_STATUS_BUFFER_TOO_SMALL`
+// (the first `capacity` are written).
+//
+// # Safety
+// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; `out` NULL (only with
+// `capacity` 0) or `capacity` writable planes; the other pointers NULL or valid.
+c2d_Status c2d_collide_mover(const c2d_MoverObstacle *obstacles,
+                             uint32_t count,
+                             const c2d_Shape *shape,
+                             const struct c2d_Transform *xf,
+                             float margin,
+                             struct c2d_MoverPlane *out,
+                             uint32_t capacity,
+                             uint32_t *out_count);
+
+// How far the mover `*shape` at `*xf` can translate by `translation` before coming within
+// `skin` of an obstacle (of the `count` in `obstacles`); obstacles it starts penetrating are
+// ignored (resolve them with `c2d_collide_mover`'s planes). Writes whether it hits one to
+// `*out_hit` and the hit (fraction, feature normal toward the mover, point, user data) to
+// `*out` when it does.
+//
+// # Safety
+// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
+// NULL or valid.
+c2d_Status c2d_cast_mover(const c2d_MoverObstacle *obstacles,
+                          uint32_t count,
+                          const c2d_Shape *shape,
+                          const struct c2d_Transform *xf,
+                          struct c2d_Vec2 translation,
+                          float skin,
+                          bool *out_hit,
+                          struct c2d_MoverHit *out);
+
+// Moves the mover `*shape` at `*xf` by up to `translation` through the `count` obstacles,
+// sliding along what it touches (see `move_and_slide` in the Rust docs: skin kept outside
+// every surface, walkable slopes, ground snap, moving platforms). `velocity` is clipped
+// against what blocked it. `options` NULL means the defaults. Writes `*out`.
+//
+// # Safety
+// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
+// NULL (options only) or valid.
+c2d_Status c2d_move_and_slide(const c2d_MoverObstacle *obstacles,
+                              uint32_t count,
+                              const c2d_Shape *shape,
+                              const struct c2d_Transform *xf,
+                              struct c2d_Vec2 translation,
+                              struct c2d_Vec2 velocity,
+                              const struct c2d_MoveOptions *options,
+                              struct c2d_MoveResult *out);
+
+// `c2d_move_and_slide` over a level of the caller's: `query` is called with a world box and
+// fills a buffer of up to `c2d_LEVEL_QUERY_CAPACITY` (64) obstacles near it (a tile map's
+// cells, a spatial hash), `context` passed through.
+//
+// # Safety
+// `query` must be safe to call with `context` for the duration of the call; the other
+// pointers NULL (options only) or valid.
+c2d_Status c2d_move_and_slide_query(c2d_LevelQueryFcn query,
+                                    void *context,
+                                    const c2d_Shape *shape,
+                                    const struct c2d_Transform *xf,
+                                    struct c2d_Vec2 translation,
+                                    struct c2d_Vec2 velocity,
+                                    const struct c2d_MoveOptions *options,
+                                    struct c2d_MoveResult *out);
 
 // Overlap test between two shapes; writes `*out_overlaps`.
 //
@@ -2137,6 +2308,22 @@ c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
                                 bool *out_hit,
                                 struct c2d_WorldCastHit *out);
 
+// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
+// body; put the character's own body, if it has one, in the filter's ignore list). The
+// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`;
+// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
+//
+// # Safety
+// `world` NULL or live; the other pointers NULL (options, filter) or valid.
+c2d_Status c2d_world_move_and_slide(const struct c2d_World *world,
+                                    const c2d_Shape *shape,
+                                    const struct c2d_Transform *xf,
+                                    struct c2d_Vec2 translation,
+                                    struct c2d_Vec2 velocity,
+                                    const struct c2d_MoveOptions *options,
+                                    const struct c2d_WorldQueryFilter *filter,
+                                    struct c2d_MoveResult *out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
@@ -2197,5 +2384,22 @@ struct c2d_BodyDef {
   bool fixed_rotation;
   /* Overlap events only, no collision; the shape must have an area. */
   bool sensor;
+};
+/* One obstacle for the C mover functions (Rust: struct MoverObstacle, #[repr(C)]): a shape
+ * at a world transform, the user data reported back for it, and how it moves (all zero for a
+ * fixed obstacle; a moving platform carries a mover standing on it). */
+struct c2d_MoverObstacle {
+  /* The shape, in its local space. */
+  c2d_Shape shape;
+  /* Its world transform. */
+  c2d_Transform xf;
+  /* Reported in c2d_MoverPlane.user_data and c2d_MoverHit.user_data. */
+  uint64_t user_data;
+  /* World linear velocity of `center` (length units per second). */
+  c2d_Vec2 velocity;
+  /* Angular velocity about `center` (rad/s, counter-clockwise positive). */
+  float angular_velocity;
+  /* World point the obstacle rotates about. */
+  c2d_Vec2 center;
 };
 #endif /* COLLIDE2D_SHAPE_H */

@@ -549,6 +549,21 @@ fn tree_through_the_c_abi_matches_rust() {
 }
 
 #[test]
+fn mover_obstacle_layout_matches_the_hand_written_c_declaration() {
+    // include/collide2d.h declares c2d_MoverObstacle by hand (it embeds c2d_Shape): c2d_Shape,
+    // c2d_Transform, uint64_t, c2d_Vec2, float, c2d_Vec2.
+    use core::mem::offset_of;
+    assert_eq!(offset_of!(MoverObstacle, shape), 0);
+    assert_eq!(offset_of!(MoverObstacle, xf), 148);
+    assert_eq!(offset_of!(MoverObstacle, user_data), 168);
+    assert_eq!(offset_of!(MoverObstacle, velocity), 176);
+    assert_eq!(offset_of!(MoverObstacle, angular_velocity), 184);
+    assert_eq!(offset_of!(MoverObstacle, center), 188);
+    assert_eq!(core::mem::size_of::<MoverObstacle>(), 200);
+    assert_eq!(core::mem::align_of::<MoverObstacle>(), 8);
+}
+
+#[test]
 fn body_def_layout_matches_the_hand_written_c_declaration() {
     // include/collide2d.h declares c2d_BodyDef by hand (it embeds c2d_Shape): uint32_t kind,
     // c2d_Transform, c2d_Vec2, float, c2d_Shape, c2d_Material, uint64_t, c2d_Filter, three floats, five bools.
@@ -1716,5 +1731,330 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
         let bad = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, seg);
         assert_eq!(c2d_world_add_body(w, &bad, &mut id), Status::InvalidInput);
         c2d_world_free(w);
+    }
+}
+
+#[test]
+fn c_platformer_prints_what_rust_computes() {
+    let printed = build_and_run("platformer.c", "cc", "-std=c11");
+    let dt = 1.0f32 / 60.0;
+    let mut w = World::default();
+    let tile = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+    let add = |w: &mut World, kind: BodyKind, x: f32, y: f32, s: Shape| {
+        w.add_body(&BodyDef::new(
+            kind,
+            Transform::from_translation(Vec2::new(x, y)),
+            s,
+        ))
+        .unwrap()
+    };
+    for i in 0..24 {
+        add(&mut w, BodyKind::Static, i as f32 + 0.5, -0.5, tile);
+    }
+    let ramp = Polygon::new(&[
+        Vec2::new(14.0, 0.0),
+        Vec2::new(18.0, 0.0),
+        Vec2::new(18.0, 2.309401),
+    ])
+    .unwrap();
+    add(&mut w, BodyKind::Static, 0.0, 0.0, Shape::Polygon(ramp));
+    let lift = add(
+        &mut w,
+        BodyKind::Kinematic,
+        8.0,
+        0.9,
+        Shape::Polygon(Polygon::make_box(1.5, 0.2).unwrap()),
+    );
+    w.set_velocity(lift, Vec2::new(1.0, 0.0), 0.0).unwrap();
+    let body = Shape::Capsule(Capsule::new(Vec2::new(0.0, -0.3), Vec2::new(0.0, 0.3), 0.3).unwrap());
+    let mut p = Vec2::new(1.0, 0.61);
+    let mut v = Vec2::ZERO;
+    let opts = MoveOptions {
+        ground_snap: 0.2,
+        time_step: dt,
+        ..MoveOptions::default()
+    };
+    let mut on_ground = true;
+    let mut want = String::new();
+    let (mut rode_lift, mut climbed) = (false, false);
+    for frame in 1..=300 {
+        w.step(dt, 4).unwrap();
+        v.x = if frame < 270 { 4.0 } else { 0.0 };
+        if frame == 70 && on_ground {
+            v.y = 5.0;
+        }
+        v.y -= 9.8 * dt;
+        let r = move_and_slide(
+            &w.mover_level(&QueryFilter::ALL),
+            &body,
+            Transform::from_translation(p),
+            v * dt,
+            v,
+            &opts,
+        );
+        p = r.position;
+        v = r.velocity;
+        on_ground = r.on_ground;
+        rode_lift |= r.on_ground && BodyId::from_bits(r.ground.user_data) == lift;
+        climbed |= r.on_ground && r.ground.plane.normal.x < -0.4;
+        if frame % 30 == 0 {
+            want += &format!(
+                "frame {frame} pos {:.4} {:.4} vel {:.4} {:.4} ground {} on {} contacts {}\n",
+                p.x,
+                p.y,
+                v.x,
+                v.y,
+                r.on_ground as i32,
+                if r.on_ground {
+                    r.ground.user_data & 0xffff_ffff
+                } else {
+                    0
+                },
+                r.contact_count
+            );
+        }
+    }
+    // Independently of the printout: the character landed on the moving platform and walked up
+    // the ramp (a ground normal tilted 30 degrees).
+    assert!(rode_lift && climbed, "lift {rode_lift} ramp {climbed}");
+    let floor = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
+    let wall = Shape::Polygon(Polygon::make_box(0.5, 2.0).unwrap());
+    let level = [
+        Obstacle::fixed(&floor, Transform::from_translation(Vec2::new(0.0, -0.5)), 100),
+        Obstacle::fixed(&wall, Transform::from_translation(Vec2::new(3.5, 2.0)), 101),
+    ];
+    let crate_shape = Shape::Polygon(Polygon::make_box(0.4, 0.4).unwrap());
+    let mut c = Vec2::new(0.0, 0.41);
+    let mut cv = Vec2::new(6.0, -2.0);
+    for _ in 0..40 {
+        let r = move_and_slide(
+            &level[..],
+            &crate_shape,
+            Transform::from_translation(c),
+            cv * dt,
+            cv,
+            &MoveOptions::default(),
+        );
+        c = r.position;
+        cv = Vec2::new(6.0, r.velocity.y - 9.8 * dt);
+    }
+    want += &format!("crate in the corner at {:.4} {:.4}\n", c.x, c.y);
+    // Independently: the corner is at x = 3 (wall) and y = 0 (floor); the crate rests a skin
+    // (0.01) from both.
+    assert!(
+        (c.x - (3.0 - 0.4 - 0.01)).abs() < 1e-3 && (c.y - 0.41).abs() < 1e-3,
+        "{c:?}"
+    );
+    let mut planes = Vec::new();
+    collide_mover(
+        &level[..],
+        &crate_shape,
+        Transform::from_translation(c),
+        0.02,
+        |pl| {
+            planes.push(*pl);
+            true
+        },
+    );
+    want += &format!("planes {}:", planes.len());
+    for pl in &planes {
+        want += &format!(
+            " [{:.4} {:.4} sep {:.4} from {}]",
+            pl.plane.normal.x, pl.plane.normal.y, -pl.plane.offset, pl.user_data
+        );
+    }
+    want += "\n";
+    let h = cast_mover(
+        &level[..],
+        &crate_shape,
+        Transform::from_translation(Vec2::new(-3.0, 0.41)),
+        Vec2::new(10.0, 0.0),
+        0.01,
+    )
+    .unwrap();
+    want += &format!(
+        "cast hit 1 fraction {:.4} normal {:.4} {:.4} from {}\n",
+        h.fraction, h.normal.x, h.normal.y, h.user_data
+    );
+    // Independently: the crate's right side (x + 0.4) reaches the wall face (x = 3) less the
+    // skin after 10·f: f = (3 − 0.01 − 0.4 + 3) / 10.
+    assert!(
+        (h.fraction - 0.559).abs() < 1e-4 && h.normal == Vec2::new(-1.0, 0.0),
+        "{h:?}"
+    );
+    assert_eq!(printed, want);
+}
+
+unsafe extern "C" fn two_obstacle_query(
+    aabb: Aabb,
+    out: *mut MoverObstacle,
+    capacity: u32,
+    context: *mut core::ffi::c_void,
+) -> u32 {
+    // SAFETY: the context is the test's obstacle array, `out` has `capacity` slots.
+    let level = unsafe { &*(context as *const [MoverObstacle; 2]) };
+    let mut n = 0;
+    for o in level {
+        if n < capacity && o.shape.aabb(o.xf).overlaps(aabb) {
+            // SAFETY: n < capacity.
+            unsafe { out.add(n as usize).write(*o) };
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn mover_through_the_c_abi_matches_rust_and_rejects_bad_input() {
+    let floor = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());
+    let wall = Shape::Polygon(Polygon::make_box(0.5, 2.0).unwrap());
+    let ob = |shape: Shape, p: Vec2, user_data: u64| MoverObstacle {
+        shape,
+        xf: Transform::from_translation(p),
+        user_data,
+        velocity: Vec2::ZERO,
+        angular_velocity: 0.0,
+        center: p,
+    };
+    let level = [
+        ob(floor, Vec2::new(0.0, -0.5), 1),
+        ob(wall, Vec2::new(3.5, 2.0), 2),
+    ];
+    let mover = Shape::circle(0.5);
+    let xf = Transform::from_translation(Vec2::new(2.0, 0.6));
+    let t = Vec2::new(1.0, -0.5);
+    let rust_level = [
+        Obstacle::fixed(&floor, level[0].xf, 1),
+        Obstacle::fixed(&wall, level[1].xf, 2),
+    ];
+    let want = move_and_slide(&rust_level[..], &mover, xf, t, t, &MoveOptions::default());
+    // SAFETY: every pointer below refers to a live local of the right type (or is NULL where
+    // the test checks the rejection), for the duration of each call.
+    unsafe {
+        let mut opts = core::mem::zeroed::<MoveOptions>();
+        assert_eq!(c2d_move_options_default(&mut opts), Status::Ok);
+        assert_eq!(opts, MoveOptions::default());
+        let mut r = core::mem::zeroed::<MoveResult>();
+        assert_eq!(
+            c2d_move_and_slide(level.as_ptr(), 2, &mover, &xf, t, t, core::ptr::null(), &mut r),
+            Status::Ok
+        );
+        assert_eq!(r, want);
+        let mut r2 = core::mem::zeroed::<MoveResult>();
+        let ctx = &level as *const [MoverObstacle; 2] as *mut core::ffi::c_void;
+        assert_eq!(
+            c2d_move_and_slide_query(Some(two_obstacle_query), ctx, &mover, &xf, t, t, &opts, &mut r2),
+            Status::Ok
+        );
+        assert_eq!(r2, want);
+        // Rejections: NULL pointers, NaN, a bad shape tag in an obstacle, a bool that is not
+        // 0 or 1, a buffer too small; the output is left alone.
+        let mut untouched = core::mem::zeroed::<MoveResult>();
+        assert_eq!(
+            c2d_move_and_slide(
+                core::ptr::null(),
+                1,
+                &mover,
+                &xf,
+                t,
+                t,
+                core::ptr::null(),
+                &mut untouched
+            ),
+            Status::NullPointer
+        );
+        assert_eq!(
+            c2d_move_and_slide(
+                level.as_ptr(),
+                2,
+                &mover,
+                &xf,
+                Vec2::new(f32::NAN, 0.0),
+                t,
+                core::ptr::null(),
+                &mut untouched
+            ),
+            Status::NonFinite
+        );
+        let mut bad = level;
+        core::ptr::write(&mut bad[1].shape as *mut Shape as *mut u32, 9);
+        assert_eq!(
+            c2d_move_and_slide(
+                bad.as_ptr(),
+                2,
+                &mover,
+                &xf,
+                t,
+                t,
+                core::ptr::null(),
+                &mut untouched
+            ),
+            Status::InvalidShapeTag
+        );
+        let mut bad_opts = opts;
+        core::ptr::write(&mut bad_opts.slide_on_steep as *mut bool as *mut u8, 2);
+        assert_eq!(
+            c2d_move_and_slide(level.as_ptr(), 2, &mover, &xf, t, t, &bad_opts, &mut untouched),
+            Status::OutOfRange
+        );
+        assert_eq!(untouched, core::mem::zeroed::<MoveResult>());
+        assert_eq!(
+            c2d_move_and_slide_query(None, ctx, &mover, &xf, t, t, &opts, &mut untouched),
+            Status::NullPointer
+        );
+        // collide / cast against Rust.
+        let mover_at = Transform::from_translation(Vec2::new(2.49, 0.5));
+        let mut planes = [MoverPlane::default(); 1];
+        let mut n = 0u32;
+        assert_eq!(
+            c2d_collide_mover(
+                level.as_ptr(),
+                2,
+                &mover,
+                &mover_at,
+                0.02,
+                planes.as_mut_ptr(),
+                1,
+                &mut n
+            ),
+            Status::BufferTooSmall
+        );
+        assert_eq!(n, 2);
+        let mut rust_planes = Vec::new();
+        collide_mover(&rust_level[..], &mover, mover_at, 0.02, |p| {
+            rust_planes.push(*p);
+            true
+        });
+        assert_eq!(planes[0], rust_planes[0]);
+        let (mut hit, mut h) = (false, MoverHit::default());
+        assert_eq!(
+            c2d_cast_mover(
+                level.as_ptr(),
+                2,
+                &mover,
+                &xf,
+                Vec2::new(3.0, 0.0),
+                0.01,
+                &mut hit,
+                &mut h
+            ),
+            Status::Ok
+        );
+        let rust_hit = cast_mover(&rust_level[..], &mover, xf, Vec2::new(3.0, 0.0), 0.01).unwrap();
+        assert!(hit);
+        assert_eq!(h, rust_hit);
+        assert_eq!(
+            c2d_cast_mover(
+                level.as_ptr(),
+                2,
+                &mover,
+                &xf,
+                Vec2::new(3.0, 0.0),
+                0.01,
+                core::ptr::null_mut(),
+                &mut h
+            ),
+            Status::NullPointer
+        );
     }
 }

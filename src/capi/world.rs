@@ -988,3 +988,43 @@ pub unsafe extern "C" fn c2d_world_cast_shape(
     // SAFETY: `out_hit` checked non-null; writable by contract.
     unsafe { write(out_hit, hit.is_some()) }
 }
+
+/// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
+/// body; put the character's own body, if it has one, in the filter's ignore list). The
+/// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`;
+/// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
+///
+/// # Safety
+/// `world` NULL or live; the other pointers NULL (options, filter) or valid.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_move_and_slide(
+    world: *const World,
+    shape: *const Shape,
+    xf: *const Transform,
+    translation: Vec2,
+    velocity: Vec2,
+    options: *const crate::mover::MoveOptions,
+    filter: *const WorldQueryFilter,
+    out: *mut crate::mover::MoveResult,
+) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    if !translation.is_finite() || !velocity.is_finite() {
+        return Status::NonFinite;
+    }
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, (s, x, opts)) = match unsafe { (world_ref(world), super::mover::read_mover(shape, xf, options)) }
+    {
+        (Ok(w), Ok(m)) => (w, m),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let f = match unsafe { read_query_filter(filter) } {
+        Ok(f) => f,
+        Err(e) => return e,
+    };
+    let r = crate::mover::move_and_slide(&w.mover_level(&f), &s, x, translation, velocity, &opts);
+    // SAFETY: checked non-null; writable by contract.
+    unsafe { write(out, r) }
+}

@@ -117,7 +117,7 @@ pub struct MoveResult {
     /// The ground (when `on_ground`): its normal, contact point, velocity and user data.
     pub ground: MoverPlane,
     /// The surfaces the mover touches at the end (separation at most the skin, within 1 %),
-    /// closest first.
+    /// and its ground, closest first.
     pub contacts: [MoverPlane; MAX_MOVER_CONTACTS],
     /// Number of valid entries of `contacts`.
     pub contact_count: u32,
@@ -660,9 +660,10 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     let n = planes.count;
     touching[..n].copy_from_slice(planes.planes());
     touching[..n].sort_unstable_by(|a, b| a.separation().total_cmp(&b.separation()));
+    // The contacts: what the mover touches (within the skin), and its ground in any case.
     let contacts = touching[..n]
         .iter()
-        .filter(|p| p.separation() <= skin + tolerance);
+        .filter(|p| p.separation() <= skin + tolerance || ground.is_some_and(|g| g == **p));
     for (slot, p) in result.contacts.iter_mut().zip(contacts) {
         *slot = *p;
         result.contact_count += 1;
