@@ -283,28 +283,41 @@ pub fn cast_mover<L: MoverLevel + ?Sized>(
     let swept = aabb.union(moved).inflated(skin);
     let mut best: Option<MoverHit> = None;
     level.obstacles(swept, &mut |o| {
-        let out = shape_cast(mover, xf, translation, o.shape, o.xf, Vec2::ZERO, skin);
-        let (fraction, normal) = match out.state {
-            // Moving along or away from the feature met (or into it by less than a quarter of
-            // the skin over the whole move): its face, a supporting line of the obstacle,
-            // separates the two along the whole move, so this obstacle is not entered nor come
-            // closer to than three quarters of the skin. This is a mover resting at the skin
-            // sliding past a corner, or along a wall within round-off.
-            CastState::Hit if out.normal.dot(translation) <= 0.25 * skin => return true,
-            CastState::Hit => (out.fraction, -out.normal),
-            CastState::Failed => (0.0, -translation.normalize_or_zero()),
-            _ => return true,
-        };
-        if best.is_none_or(|b| fraction < b.fraction) {
-            best = Some(MoverHit {
-                fraction,
-                normal,
-                point: out.point,
-                user_data: o.user_data,
-                id: (out.id & 0xff) << 8 | out.id >> 8,
-            });
+        if let Some(h) = obstacle_hit(o, mover, xf, translation, skin) {
+            if best.is_none_or(|b| h.fraction < b.fraction) {
+                best = Some(h);
+            }
         }
         true
     });
     best
+}
+
+/// [`cast_mover`] against one obstacle.
+pub(crate) fn obstacle_hit(
+    o: &Obstacle<'_>,
+    mover: &Shape,
+    xf: Transform,
+    translation: Vec2,
+    skin: f32,
+) -> Option<MoverHit> {
+    let out = shape_cast(mover, xf, translation, o.shape, o.xf, Vec2::ZERO, skin);
+    let (fraction, normal) = match out.state {
+        // Moving along or away from the feature met (or into it by less than a quarter of the
+        // skin over the whole move): its face, a supporting line of the obstacle, separates
+        // the two along the whole move, so this obstacle is not entered nor come closer to
+        // than three quarters of the skin. This is a mover resting at the skin sliding past a
+        // corner, or along a wall within round-off.
+        CastState::Hit if out.normal.dot(translation) <= 0.25 * skin => return None,
+        CastState::Hit => (out.fraction, -out.normal),
+        CastState::Failed => (0.0, -translation.normalize_or_zero()),
+        _ => return None,
+    };
+    Some(MoverHit {
+        fraction,
+        normal,
+        point: out.point,
+        user_data: o.user_data,
+        id: (out.id & 0xff) << 8 | out.id >> 8,
+    })
 }

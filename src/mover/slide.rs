@@ -38,7 +38,7 @@
 //!    (walkable ground only its downward part, so walking speed survives slopes; a steep slope
 //!    first its lateral part, so it never turns walking speed into climbing speed).
 
-use super::query::{cast_mover, mover_plane, MoverLevel, MoverPlane};
+use super::query::{cast_mover, mover_plane, obstacle_hit, MoverHit, MoverLevel, MoverPlane};
 use super::{solve_planes_with_slop, CollisionPlane, Plane};
 use crate::cast::{shape_cast, CastState};
 use crate::fmath;
@@ -49,7 +49,7 @@ use crate::math::{Transform, Vec2};
 pub const MAX_MOVER_CONTACTS: usize = 8;
 
 /// The most obstacles one collision of the mover considers (the deepest are kept).
-const GATHER_CAPACITY: usize = 32;
+const GATHER_CAPACITY: usize = 16;
 
 /// Capacity of the solver's plane set (each obstacle may add a wall plane, the end check a
 /// second pair).
@@ -210,15 +210,19 @@ impl Default for Gathered {
     }
 }
 
-/// Step 3 of the algorithm: the planes of the obstacles near the mover moved from `xf` by
-/// `delta`, and for each it would come within the skin of (less `tolerance`) a plane added to
-/// `set`. The plane is the one the mover meets on its way — the feature normal where a cast
+/// Steps 3 and 4 of the algorithm in one pass over the obstacles near the move (the mover at
+/// `xf` moved by `delta`): the planes at the end, a plane added to `set` for each obstacle
+/// the mover would come within the skin of (less `tolerance`) there, and the first obstacle
+/// the move runs into ([`cast_mover`] with half the skin).
+///
+/// The added plane is the one the mover meets on its way — the feature normal where a cast
 /// along `delta` first comes within the skin, allowing the motion up to there — so an end deep
 /// inside an obstacle never pushes toward its far side. An obstacle the cast does not meet
 /// adds nothing: it is a chain segment passed from behind, or one the mover starts within the
-/// skin of, whose plane from the start is in the set already. Returns the planes at the end
-/// and whether any plane was added.
-fn end_check<L: MoverLevel + ?Sized>(
+/// skin of, whose plane from the start is in the set already. Returns the planes at the end,
+/// whether any plane was added, and the first hit.
+#[allow(clippy::too_many_arguments)]
+fn sweep<L: MoverLevel + ?Sized>(
     level: &L,
     mover: &Shape,
     xf: Transform,
@@ -226,23 +230,34 @@ fn end_check<L: MoverLevel + ?Sized>(
     skin: f32,
     tolerance: f32,
     set: &mut SolverSet,
-) -> (Gathered, bool) {
+    end_planes: &mut Gathered,
+) -> (bool, Option<MoverHit>) {
     let end = Transform {
         p: xf.p + delta,
         q: xf.q,
     };
     let reach = 2.0 * skin;
-    let mut g = Gathered::default();
+    end_planes.count = 0;
     let mut added = false;
-    let aabb = mover.aabb(end);
-    if !aabb.is_valid() {
-        return (g, false);
+    let mut first: Option<MoverHit> = None;
+    let (start_box, end_box) = (mover.aabb(xf), mover.aabb(end));
+    if !start_box.is_valid() || !end_box.is_valid() {
+        return (false, None);
     }
-    level.obstacles(aabb.inflated(reach), &mut |o| {
+    let near_end = end_box.inflated(reach);
+    level.obstacles(start_box.union(end_box).inflated(reach), &mut |o| {
+        if let Some(h) = obstacle_hit(o, mover, xf, delta, 0.5 * skin) {
+            if first.is_none_or(|b| h.fraction < b.fraction) {
+                first = Some(h);
+            }
+        }
+        if !o.shape.aabb(o.xf).overlaps(near_end) {
+            return true;
+        }
         let Some(p) = mover_plane(o, mover, end, reach) else {
             return true;
         };
-        g.push(p);
+        end_planes.push(p);
         if p.separation() < skin - tolerance {
             let out = shape_cast(mover, xf, delta, o.shape, o.xf, Vec2::ZERO, skin);
             match out.state {
@@ -263,7 +278,7 @@ fn end_check<L: MoverLevel + ?Sized>(
         }
         true
     });
-    (g, added)
+    (added, first)
 }
 
 /// The solver's planes: "the translation `d` satisfies `normal · d ≥ offset`".
@@ -555,7 +570,6 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         skin,
     };
     let mut iterations = 0;
-    let mut final_planes: Option<Gathered> = None;
     let mut blocked = Blocked {
         normals: [Vec2::ZERO; 2 * MAX_MOVER_CONTACTS],
         count: 0,
@@ -573,47 +587,50 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             }
         }
         let remaining = target - pos;
-        let mut delta = set.solve(remaining, slop);
+        let clamp = |d: Vec2| {
+            let length = d.length();
+            if length > budget {
+                d * (budget / length)
+            } else {
+                d
+            }
+        };
+        let mut delta = clamp(set.solve(remaining, slop));
         let mut end = Gathered::default();
-        for _ in 0..END_CHECK_ROUNDS {
+        let mut hit;
+        let mut rounds = 0;
+        loop {
             let added;
-            (end, added) = end_check(level, mover, at(pos), delta, skin, tolerance, &mut set);
-            if !added {
+            (added, hit) = sweep(level, mover, at(pos), delta, skin, tolerance, &mut set, &mut end);
+            if !added || rounds == END_CHECK_ROUNDS {
                 break;
             }
-            delta = set.solve(remaining, slop);
+            delta = clamp(set.solve(remaining, slop));
+            rounds += 1;
         }
         set.record_pushes(&mut blocked);
-        let length = delta.length();
-        if length > budget {
-            delta *= budget / length;
-        }
-        match cast_mover(level, mover, at(pos), delta, 0.5 * skin) {
+        match hit {
             None => {
                 pos += delta;
                 budget -= delta.length();
-                final_planes = Some(end);
                 // Done when nothing held the step back (it reached the target, or the budget
                 // ran out) or it was too short to matter; else a plane that stopped it may have
                 // ended (the mover slid past the end of a face): go on from here.
-                if (remaining - delta).length() <= tolerance
-                    || delta.length() <= tolerance
-                    || budget <= tolerance
-                {
+                let done =
+                    (remaining - delta).length() <= tolerance || delta.length() <= tolerance || budget <= tolerance;
+                planes = end;
+                if done {
                     break;
                 }
-                planes = end;
             }
             Some(hit) => {
                 blocked.add(hit.normal);
                 pos += delta * hit.fraction;
                 budget -= delta.length() * hit.fraction;
-                final_planes = None;
                 planes = Gathered::collect(level, mover, at(pos), reach);
             }
         }
     }
-    let mut planes = final_planes.unwrap_or(planes);
 
     // 5. Snap and report.
     let mut ground = planes.ground(up, cos_max, reach, tolerance);
