@@ -16,7 +16,12 @@ use common::*;
 const N: usize = 4096;
 
 fn closest_points(c: &mut Criterion) {
-    for (kind, name) in [(0usize, "circle"), (2, "capsule"), (3, "polygon"), (4, "rounded-polygon")] {
+    for (kind, name) in [
+        (0usize, "circle"),
+        (2, "capsule"),
+        (3, "polygon"),
+        (4, "rounded-polygon"),
+    ] {
         let mut rng = Rng(0xC105E + kind as u64);
         let cases: Vec<(Shape, Transform, Vec2)> = (0..N)
             .map(|_| {
@@ -41,7 +46,10 @@ fn closest_points(c: &mut Criterion) {
             .iter()
             .map(|(s, xf, p)| (b2proxy(&ShapeProxy::from_shape(s)), *xf, *p))
             .collect();
-        let parry: Vec<_> = cases.iter().map(|(s, xf, p)| (parry_shape(s), parry_pose(*xf), parry_vec(*p))).collect();
+        let parry: Vec<_> = cases
+            .iter()
+            .map(|(s, xf, p)| (parry_shape(s), parry_pose(*xf), parry_vec(*p)))
+            .collect();
         let mut g = c.benchmark_group(format!("mover/closest-point-{name}"));
         g.throughput(Throughput::Elements(N as u64));
         g.bench_function(BenchmarkId::new("collide2d", N), |bch| {
@@ -94,10 +102,16 @@ type Neighbourhood = (Vec<(Shape, Transform)>, Vec<(Vec2, Vec2)>);
 
 fn neighbourhood() -> Neighbourhood {
     let mut rng = Rng(0x64B0);
-    let mut level = vec![(Shape::Polygon(Polygon::make_box(10.0, 0.5).unwrap()), Transform::from_translation(v(0.0, -0.5)))];
+    let mut level = vec![(
+        Shape::Polygon(Polygon::make_box(10.0, 0.5).unwrap()),
+        Transform::from_translation(v(0.0, -0.5)),
+    )];
     while level.len() < 65 {
         let s = Shape::Polygon(Polygon::make_box(rng.range(0.2, 0.6), rng.range(0.2, 0.6)).unwrap());
-        level.push((s, Transform::new(v(rng.range(-8.0, 8.0), rng.range(0.5, 8.0)), rng.range(-0.5, 0.5))));
+        level.push((
+            s,
+            Transform::new(v(rng.range(-8.0, 8.0), rng.range(0.5, 8.0)), rng.range(-0.5, 0.5)),
+        ));
     }
     let capsule = Shape::Capsule(Capsule::new(v(0.0, -0.2), v(0.0, 0.2), 0.3).unwrap());
     let mut moves = Vec::new();
@@ -107,7 +121,10 @@ fn neighbourhood() -> Neighbourhood {
             .iter()
             .all(|(s, xf)| surface_distance(s, *xf, &capsule, Transform::from_translation(p)) > 0.05);
         if clear {
-            moves.push((p, Rot::from_angle(rng.range(-3.2, 3.2)).x_axis() * rng.range(0.1, 0.5)));
+            moves.push((
+                p,
+                Rot::from_angle(rng.range(-3.2, 3.2)).x_axis() * rng.range(0.1, 0.5),
+            ));
         }
     }
     (level, moves)
@@ -165,14 +182,28 @@ fn move_and_slide_rows(c: &mut Criterion) {
     g.bench_function(BenchmarkId::new("collide2d-top-down", moves.len()), |bch| {
         bch.iter(|| {
             for (p, t) in &moves {
-                black_box(move_and_slide(&lvl, &mover, Transform::from_translation(*p), *t, *t, &top_down));
+                black_box(move_and_slide(
+                    &lvl,
+                    &mover,
+                    Transform::from_translation(*p),
+                    *t,
+                    *t,
+                    &top_down,
+                ));
             }
         })
     });
     g.bench_function(BenchmarkId::new("collide2d-platformer", moves.len()), |bch| {
         bch.iter(|| {
             for (p, t) in &moves {
-                black_box(move_and_slide(&lvl, &mover, Transform::from_translation(*p), *t, *t, &platformer));
+                black_box(move_and_slide(
+                    &lvl,
+                    &mover,
+                    Transform::from_translation(*p),
+                    *t,
+                    *t,
+                    &platformer,
+                ));
             }
         })
     });
@@ -196,7 +227,8 @@ fn move_and_slide_rows(c: &mut Criterion) {
                             Some(collect_plane),
                             &mut planes as *mut _ as *mut std::os::raw::c_void,
                         );
-                        let r = b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
+                        let r =
+                            b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
                         let d = v(r.translation.x, r.translation.y);
                         let fr = b2::b2World_CastMover(b2world, b2v(pos), &b2mover, b2v(d), f);
                         pos += d * fr;

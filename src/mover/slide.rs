@@ -147,9 +147,12 @@ impl Gathered {
         if !aabb.is_valid() {
             return g;
         }
-        level.obstacles(aabb.inflated(reach), &mut |o| {
-            if let Some(p) = mover_plane(o, mover, xf, reach) {
-                g.push(p);
+        let near = aabb.inflated(reach);
+        level.obstacles(near, &mut |o| {
+            if o.shape.aabb(o.xf).overlaps(near) {
+                if let Some(p) = mover_plane(o, mover, xf, reach) {
+                    g.push(p);
+                }
             }
             true
         });
@@ -245,13 +248,25 @@ fn sweep<L: MoverLevel + ?Sized>(
         return (false, None);
     }
     let near_end = end_box.inflated(reach);
-    level.obstacles(start_box.union(end_box).inflated(reach), &mut |o| {
-        if let Some(h) = obstacle_hit(o, mover, xf, delta, 0.5 * skin) {
-            if first.is_none_or(|b| h.fraction < b.fraction) {
-                first = Some(h);
+    let swept = start_box.union(end_box);
+    let cast_box = swept.inflated(0.5 * skin);
+    level.obstacles(swept.inflated(reach), &mut |o| {
+        // The exact boxes first: a level's candidates come from fattened boxes.
+        let bounds = o.shape.aabb(o.xf);
+        if bounds.overlaps(cast_box) {
+            if let Some(h) = obstacle_hit(o, mover, xf, delta, 0.5 * skin) {
+                if first.is_none_or(|b| h.fraction < b.fraction) {
+                    first = Some(h);
+                }
+                // The move runs into it, so it is inside the skin band at the end too: its
+                // plane from the hit, where the mover is half a skin from the face met.
+                let n = h.normal;
+                set.add(n, n.dot(delta) * h.fraction + 0.5 * skin);
+                added = true;
+                return true;
             }
         }
-        if !o.shape.aabb(o.xf).overlaps(near_end) {
+        if !bounds.overlaps(near_end) {
             return true;
         }
         let Some(p) = mover_plane(o, mover, end, reach) else {
@@ -616,8 +631,9 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
                 // Done when nothing held the step back (it reached the target, or the budget
                 // ran out) or it was too short to matter; else a plane that stopped it may have
                 // ended (the mover slid past the end of a face): go on from here.
-                let done =
-                    (remaining - delta).length() <= tolerance || delta.length() <= tolerance || budget <= tolerance;
+                let done = (remaining - delta).length() <= tolerance
+                    || delta.length() <= tolerance
+                    || budget <= tolerance;
                 planes = end;
                 if done {
                     break;
