@@ -49,11 +49,11 @@ use crate::math::{Transform, Vec2};
 pub const MAX_MOVER_CONTACTS: usize = 8;
 
 /// The most obstacles one collision of the mover considers (the deepest are kept).
-const GATHER_CAPACITY: usize = 16;
+const GATHER_CAPACITY: usize = 12;
 
-/// Capacity of the solver's plane set (each obstacle may add a wall plane, the end check a
-/// second pair).
-const SOLVER_CAPACITY: usize = 4 * GATHER_CAPACITY;
+/// Capacity of the solver's plane set (each obstacle may add a wall plane); planes beyond it
+/// are dropped (the cast still stops the mover at what they stand for).
+const SOLVER_CAPACITY: usize = 2 * GATHER_CAPACITY;
 
 /// Rounds of the end check per iteration.
 const END_CHECK_ROUNDS: usize = 3;
@@ -143,20 +143,26 @@ struct Gathered {
 impl Gathered {
     fn collect<L: MoverLevel + ?Sized>(level: &L, mover: &Shape, xf: Transform, reach: f32) -> Gathered {
         let mut g = Gathered::default();
+        g.collect_into(level, mover, xf, reach);
+        g
+    }
+
+    /// [`Gathered::collect`] into this buffer (no fresh one to zero and copy).
+    fn collect_into<L: MoverLevel + ?Sized>(&mut self, level: &L, mover: &Shape, xf: Transform, reach: f32) {
+        self.count = 0;
         let aabb = mover.aabb(xf);
         if !aabb.is_valid() {
-            return g;
+            return;
         }
         let near = aabb.inflated(reach);
         level.obstacles(near, &mut |o| {
             if o.shape.aabb(o.xf).overlaps(near) {
                 if let Some(p) = mover_plane(o, mover, xf, reach) {
-                    g.push(p);
+                    self.push(p);
                 }
             }
             true
         });
-        g
     }
 
     /// Adds a plane; when full, it replaces the shallowest if it is deeper.
@@ -542,16 +548,21 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
 
     // 1. Ground and intent.
     let mut pos = xf.p;
-    let mut planes = Gathered::collect(level, mover, at(pos), reach.max(skin + snap));
+    // Two plane buffers: the planes where the mover is (`bufs[cur]`) and the end check's.
+    let mut bufs = [
+        Gathered::collect(level, mover, at(pos), reach.max(skin + snap)),
+        Gathered::default(),
+    ];
+    let mut cur = 0;
     let lateral = translation - up * translation.dot(up);
-    let ground0 = planes.ground(up, cos_max, reach.max(skin + snap), tolerance);
+    let ground0 = bufs[cur].ground(up, cos_max, reach.max(skin + snap), tolerance);
     let mut desired = translation;
     if translation.dot(up) <= 0.0 {
         if let Some(g) = ground0 {
             let n = g.plane.normal;
             desired = lateral - up * (n.dot(lateral) / n.dot(up));
         } else if !opts.slide_on_steep
-            && planes
+            && bufs[cur]
                 .planes()
                 .iter()
                 .any(|p| p.separation() <= reach && p.plane.normal.dot(up) > 0.0)
@@ -570,7 +581,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     // band of: a move that would go round a corner beyond that is cut short.
     let target = pos + desired;
     let mut budget = desired.length()
-        + planes
+        + bufs[cur]
             .planes()
             .iter()
             .map(|p| skin - p.separation())
@@ -596,7 +607,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         // (at the skin, within the tolerance) is left to the end check: as a plane it would be
         // linearised here, and a corner flush with the floor, a hair from touching, would tilt
         // the mover up as it walks over it.
-        for p in planes.planes() {
+        for p in bufs[cur].planes() {
             if p.separation() < skin - tolerance {
                 set.add(p.plane.normal, skin - p.separation());
             }
@@ -611,12 +622,18 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             }
         };
         let mut delta = clamp(set.solve(remaining, slop));
-        let mut end = Gathered::default();
+        let (here, end) = if cur == 0 {
+            let (a, b) = bufs.split_at_mut(1);
+            (&mut a[0], &mut b[0])
+        } else {
+            let (a, b) = bufs.split_at_mut(1);
+            (&mut b[0], &mut a[0])
+        };
         let mut hit;
         let mut rounds = 0;
         loop {
             let added;
-            (added, hit) = sweep(level, mover, at(pos), delta, skin, tolerance, &mut set, &mut end);
+            (added, hit) = sweep(level, mover, at(pos), delta, skin, tolerance, &mut set, end);
             if !added || rounds == END_CHECK_ROUNDS {
                 break;
             }
@@ -629,12 +646,20 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
                 pos += delta;
                 budget -= delta.length();
                 // Done when nothing held the step back (it reached the target, or the budget
-                // ran out) or it was too short to matter; else a plane that stopped it may have
-                // ended (the mover slid past the end of a face): go on from here.
+                // ran out), it was too short to matter, or what held it back still does (a
+                // surface it rests against at the end faces the rest of the way); else the
+                // plane that held it ended (it slid past the end of a face): go on from here.
+                let rest = target - pos;
+                let still_held = || {
+                    end.planes()
+                        .iter()
+                        .any(|p| p.separation() <= skin + tolerance && p.plane.normal.dot(rest) < -tolerance)
+                };
                 let done = (remaining - delta).length() <= tolerance
                     || delta.length() <= tolerance
-                    || budget <= tolerance;
-                planes = end;
+                    || budget <= tolerance
+                    || still_held();
+                cur = 1 - cur;
                 if done {
                     break;
                 }
@@ -643,10 +668,11 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
                 blocked.add(hit.normal);
                 pos += delta * hit.fraction;
                 budget -= delta.length() * hit.fraction;
-                planes = Gathered::collect(level, mover, at(pos), reach);
+                here.collect_into(level, mover, at(pos), reach);
             }
         }
     }
+    let planes = &mut bufs[cur];
 
     // 5. Snap and report.
     let mut ground = planes.ground(up, cos_max, reach, tolerance);
@@ -654,7 +680,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         if let Some(hit) = cast_mover(level, mover, at(pos), up * -snap, skin) {
             if hit.normal.dot(up) >= cos_max && hit.fraction > 0.0 {
                 pos += up * (-snap * hit.fraction);
-                planes = Gathered::collect(level, mover, at(pos), reach);
+                planes.collect_into(level, mover, at(pos), reach);
                 ground = planes.ground(up, cos_max, reach, tolerance);
             }
         }
@@ -689,12 +715,11 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             v -= n * into;
         }
     }
-    let mut touching = [MoverPlane::default(); GATHER_CAPACITY];
     let n = planes.count;
-    touching[..n].copy_from_slice(planes.planes());
-    touching[..n].sort_unstable_by(|a, b| a.separation().total_cmp(&b.separation()));
+    let touching = &mut planes.planes[..n];
+    touching.sort_unstable_by(|a, b| a.separation().total_cmp(&b.separation()));
     // The contacts: what the mover touches (within the skin), and its ground in any case.
-    let contacts = touching[..n]
+    let contacts = touching
         .iter()
         .filter(|p| p.separation() <= skin + tolerance || ground.is_some_and(|g| g == **p));
     for (slot, p) in result.contacts.iter_mut().zip(contacts) {
