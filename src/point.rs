@@ -17,7 +17,7 @@
 //! - non-finite input, a negative radius or a polygon whose `count` is outside 3..=8 gives
 //!   `None`.
 
-use crate::geometry::{capsule_as_circle, Shape, MAX_POLYGON_VERTICES};
+use crate::geometry::{Shape, MAX_POLYGON_VERTICES};
 use crate::math::{Transform, Vec2};
 use crate::segment::closest_point_on_segment;
 use bytemuck::{Pod, Zeroable};
@@ -37,17 +37,44 @@ pub struct PointProjection {
     pub inside: u32,
 }
 
-/// Around a core point `q` with radius `r`: the projection of local point `p` (`fallback`
-/// normal when `p` is on `q`).
-fn round(q: Vec2, r: f32, p: Vec2, fallback: Vec2) -> (Vec2, Vec2, f32) {
+/// Around a core point `q` with radius `r`: the projection of point `p` (all in one frame),
+/// `fallback()` the normal when `p` is on `q` (called only then).
+#[inline]
+fn round(q: Vec2, r: f32, p: Vec2, fallback: impl FnOnce() -> Vec2) -> (Vec2, Vec2, f32) {
     let d = p - q;
     let len = d.length();
-    let n = if len > 0.0 && (d * (1.0 / len)).is_finite() {
-        d * (1.0 / len)
+    let inv = 1.0 / len;
+    let n = if len > 0.0 && inv.is_finite() {
+        d * inv
     } else {
-        fallback
+        fallback()
     };
     (q.mul_add(r, n), n, len - r)
+}
+
+/// The point of segment `a`–`b` nearest to `p` (`a` for a degenerate segment: `t` is NaN,
+/// and the clamps' compares send it to 0).
+#[inline]
+fn on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let d = b - a;
+    let t = (p - a).dot(d) / d.dot(d);
+    let t = if t > 0.0 { t } else { 0.0 };
+    let t = if t < 1.0 { t } else { 1.0 };
+    a.mul_add(t, d)
+}
+
+/// The projection from the round kinds' world-space parts.
+#[inline]
+fn finish(point: Vec2, normal: Vec2, distance: f32) -> Option<PointProjection> {
+    let out = PointProjection {
+        point,
+        normal,
+        distance,
+        inside: u32::from(distance <= 0.0),
+    };
+    // One compare for all five: `x * 0` is 0 for finite x and NaN otherwise.
+    let finite = (point.x + point.y + normal.x + normal.y + distance) * 0.0 == 0.0;
+    finite.then_some(out)
 }
 
 /// The closest point of `shape` (placed at `xf`) to the world point `p`, with the signed
@@ -58,33 +85,46 @@ pub fn closest_point(shape: &Shape, xf: Transform, p: Vec2) -> Option<PointProje
     if !xf.is_valid() || !p.is_finite() {
         return None;
     }
-    let lp = xf.inv_apply(p);
-    let (point, normal, distance) = match shape {
+    // The round kinds work in world space (their parts moved there: fewer rotations than
+    // moving the point in and the answer out); polygons in local space.
+    match shape {
         Shape::Circle(c) => {
             if !(c.radius >= 0.0) || !c.center.is_finite() {
                 return None;
             }
-            round(c.center, c.radius, lp, Vec2::X)
+            let (point, normal, distance) = round(xf.apply(c.center), c.radius, p, || xf.q.rotate(Vec2::X));
+            return finish(point, normal, distance);
         }
         Shape::Capsule(c) => {
-            if !(c.radius >= 0.0) || !c.center1.is_finite() || !c.center2.is_finite() {
+            // Non-finite centres or query point come out as a non-finite answer, which
+            // `finish` rejects; a degenerate capsule projects onto its first centre (`t` is
+            // NaN, clamped to 0), a circle.
+            if !(c.radius >= 0.0) {
                 return None;
             }
-            if let Some(circle) = capsule_as_circle(c) {
-                round(circle.center, circle.radius, lp, Vec2::X)
-            } else {
-                let q = closest_point_on_segment(c.center1, c.center2, lp);
-                let left = (c.center2 - c.center1).left_perp().normalize_or_zero();
-                round(q, c.radius, lp, left)
-            }
+            let (a, b) = (xf.apply(c.center1), xf.apply(c.center2));
+            let q = on_segment(a, b, p);
+            let (point, normal, distance) = round(q, c.radius, p, || {
+                (b - a)
+                    .left_perp()
+                    .try_normalize()
+                    .unwrap_or(xf.q.rotate(Vec2::X))
+            });
+            return finish(point, normal, distance);
         }
         Shape::ChainSegment(c) => {
             if !(c.point1.is_finite() && c.point2.is_finite()) || c.point1 == c.point2 {
                 return None;
             }
-            let q = closest_point_on_segment(c.point1, c.point2, lp);
-            round(q, 0.0, lp, c.normal())
+            let (a, b) = (xf.apply(c.point1), xf.apply(c.point2));
+            let q = closest_point_on_segment(a, b, p);
+            let (point, normal, distance) = round(q, 0.0, p, || xf.q.rotate(c.normal()));
+            return finish(point, normal, distance);
         }
+        Shape::Polygon(_) => {}
+    }
+    let lp = xf.inv_apply(p);
+    let (point, normal, distance) = match shape {
         Shape::Polygon(poly) => {
             let n = poly.count as usize;
             if !(3..=MAX_POLYGON_VERTICES).contains(&n) || !(poly.radius >= 0.0) {
@@ -120,17 +160,10 @@ pub fn closest_point(shape: &Shape, xf: Transform, p: Vec2) -> Option<PointProje
                         best = (d, q);
                     }
                 }
-                round(best.1, poly.radius, lp, nrm[face])
+                round(best.1, poly.radius, lp, || nrm[face])
             }
         }
+        _ => return None,
     };
-    let world_point = xf.apply(point);
-    let world_normal = xf.q.rotate(normal);
-    let out = PointProjection {
-        point: world_point,
-        normal: world_normal,
-        distance,
-        inside: u32::from(distance <= 0.0),
-    };
-    (out.point.is_finite() && out.normal.is_finite() && out.distance.is_finite()).then_some(out)
+    finish(xf.apply(point), xf.q.rotate(normal), distance)
 }
