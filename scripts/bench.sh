@@ -2,7 +2,8 @@
 # Runs every benchmark suite (narrow phase, queries, tree, solver) in one `cargo bench` run,
 # side by side with Box2D v3 and parry2d, then writes BENCHMARKS.md from the results and the
 # whole-world scenes runner (examples/scenes.rs). `scripts/bench.sh --scenes` reruns only the
-# scenes and rewrites their section; `--level` reruns benches/level.rs and rewrites its section.
+# scenes and rewrites their section; `--level` reruns benches/level.rs and rewrites its section;
+# `--mover` the same for benches/mover.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Box2D (boxdd-sys, built by the cc crate) without its debug assertions, as its own
@@ -11,6 +12,11 @@ export CFLAGS="${CFLAGS:-} -DNDEBUG"
 if [ "${1:-}" = "--level" ]; then
     cargo bench --all-features --bench level
     python3 scripts/bench_report.py --level
+    exit 0
+fi
+if [ "${1:-}" = "--mover" ]; then
+    cargo bench --all-features --bench mover
+    python3 scripts/bench_report.py --mover
     exit 0
 fi
 if [ "${1:-}" = "--scenes" ]; then
