@@ -61,7 +61,8 @@
 //! from a move buffer, O(1) pair bookkeeping, speculative manifolds (recycled while a pair
 //! barely moves), graph-coloured constraint order, sleeping islands, continuous collision
 //! (bullets too), forces and impulses, damping, gravity scale, fixed rotation, bodies with
-//! several shapes (`World::add_shape`), chains as level geometry, collision
+//! several shapes (`World::add_shape`), chains as level geometry, a level for the character
+//! mover (`World::mover_level`), collision
 //! filters (`Filter`, also for the tree alone), sensors, contact and sensor events, filtered
 //! ray / AABB / shape-overlap / shape-cast queries (`QueryFilter`), one call per frame.
 //!
@@ -79,7 +80,7 @@
 //! `Transform`, `Aabb`, `Ray`) → [`segment`] (closest points on segments) → [`geometry`]
 //! (shapes, hull, mass, bounds, chains) → [`level`] (tile outlines, decomposition) →
 //! [`distance`] (GJK, proxies) → [`narrowphase`] (overlap and
-//! manifolds, one file per pair family) → [`raycast`], [`toi`], [`cast`] → [`tree`] → `solver` →
+//! manifolds, one file per pair family) → [`raycast`], [`toi`], [`cast`] → [`tree`] → [`mover`] → `solver` →
 //! `world` → `capi` (one file per C domain). The modules `manifold` and `overlap` keep the
 //! earlier paths of the narrow phase's two halves.
 //!
