@@ -19,6 +19,44 @@
 //! translation back out of it, with an accumulated push clamped to `[0, push_limit]` (a soft
 //! plane has a finite limit), iterated until the pushes settle. [`clip_vector`] then removes
 //! the velocity component into every plane that pushed.
+//!
+//! ## The algorithm
+//! The mover keeps a *skin* of clearance from everything it touches: it rests with its surface
+//! `skin` away from the floor and walls (never inside them, unlike Box2D's mover which rests
+//! its linear slop inside), and no move brings it closer than a quarter of the skin (the cast
+//! stops half a skin short; sliding along a face may close a further quarter; in a gap
+//! narrower than two skins it keeps the surfaces apart instead).
+//!
+//! 1. **Ground and intent.** The planes within the skin band (`2 × skin`) at the start tell
+//!    whether the mover stands on walkable ground (normal within `max_slope` of `up`; among
+//!    equally close planes the one facing most nearly up). On ground, the lateral part of the
+//!    desired translation is turned along the ground (a slope is climbed or descended at the
+//!    commanded lateral speed), its downward part is dropped (no creeping down walkable
+//!    slopes) and the ground's velocity × `time_step` is added (a moving platform carries the
+//!    mover).
+//! 2. **Solve.** Every obstacle the mover is inside the skin band of gives a plane "end at
+//!    least `skin` away" (one it penetrates pushes it straight out, in one step, without
+//!    overshoot). One it rests against, at the skin, is left to step 3. The translation
+//!    nearest the target that meets every plane is found exactly (in 2D it is the target, a
+//!    projection onto one plane or the corner of two; Box2D's iterative
+//!    [`solve_planes_with_slop`] is the fallback beyond 16 planes). A steep surface (not
+//!    walkable, facing up) also acts as a vertical wall, so it cannot be climbed.
+//! 3. **Verify at the end.** The planes are linear; the shapes are not. The obstacles near the
+//!    proposed end position are collided there, and each the mover would really come within
+//!    the skin of adds the plane it meets on the way (the feature normal where a cast along the
+//!    move first comes within the skin, the move allowed up to there), and the solve repeats.
+//!    This makes the mover ghost-free on floors made of separate boxes: the corner of the next
+//!    box, flush with the floor, tilts a plane toward the mover but is never closer at the end
+//!    than the floor itself, so it never lifts or slows the mover.
+//! 4. **Cast.** The mover is cast along the solved translation, stopping half a skin short of
+//!    the first obstacle it moves into ([`cast_mover`]): nothing between the start and the end
+//!    is passed, at any speed. After a stop the rest of that step is solved again from there
+//!    (up to `max_iterations`), so the path is never longer than the first solved step.
+//! 5. **Snap and report.** When the mover walked off its ground (down a step or a steeper
+//!    part of a slope) and is not moving up, it is cast down by up to `ground_snap` onto
+//!    walkable ground. The velocity loses its part into every surface that blocked the move
+//!    (walkable ground only its downward part, so walking speed survives slopes; a steep slope
+//!    first its lateral part, so it never turns walking speed into climbing speed).
 
 mod planes;
 mod query;

@@ -60,7 +60,7 @@ pub struct PlaneSolverResult {
 }
 
 /// Solves for the translation nearest `target` that satisfies every plane (see the
-/// [module docs](self)), with [`PLANE_SLOP`]; writes each plane's `push`. Box2D's
+/// [module docs](crate::mover)), with [`PLANE_SLOP`]; writes each plane's `push`. Box2D's
 /// `b2SolvePlanes`, operation for operation.
 pub fn solve_planes(target: Vec2, planes: &mut [CollisionPlane]) -> PlaneSolverResult {
     solve_planes_with_slop(target, planes, PLANE_SLOP)
