@@ -2,7 +2,8 @@
 //! kinds and shape tags, garbage polygons, NaN everywhere), removals with arbitrary ids, steps
 //! with arbitrary dt and sub-step counts, velocity and transform changes, ray casts, AABB
 //! queries and events, extra shapes from raw bytes, chains, decompositions and tile outlines from
-//! raw numbers; then the immediate-mode functions on raw body and constraint arrays.
+//! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
+//! and constraint arrays.
 //! Nothing may panic; errors must be status codes.
 #![no_main]
 use collide2d::capi::*;
@@ -49,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
         unsafe {
-            match op % 14 {
+            match op % 16 {
                 0 | 1 => {
                     let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let mut id = BodyId::default();
@@ -224,6 +225,32 @@ fuzz_target!(|data: &[u8]| {
                         &mut np,
                         &mut nl,
                     );
+                }
+                14 | 15 => {
+                    // The mover from raw bytes: any shape tag, NaN, garbage options (a bool byte
+                    // that is not 0 or 1), through the world and over a raw obstacle array.
+                    let shape_bytes: [u8; size_of::<Shape>()] = take(&mut data);
+                    let xf: Transform = take(&mut data);
+                    let t: Vec2 = take(&mut data);
+                    let v: Vec2 = take(&mut data);
+                    let opt_bytes: [u8; size_of::<MoveOptions>()] = take(&mut data);
+                    let opts = if op & 0x80 != 0 {
+                        core::ptr::null()
+                    } else {
+                        opt_bytes.as_ptr() as *const MoveOptions
+                    };
+                    let shape = shape_bytes.as_ptr() as *const Shape;
+                    let mut r = core::mem::zeroed::<MoveResult>();
+                    let _ = c2d_world_move_and_slide(w, shape, &xf, t, v, opts, core::ptr::null(), &mut r);
+                    let obstacles: [[u8; size_of::<MoverObstacle>()]; 2] = take(&mut data);
+                    let ob = obstacles.as_ptr() as *const MoverObstacle;
+                    let _ = c2d_move_and_slide(ob, 2, shape, &xf, t, v, opts, &mut r);
+                    let mut planes = [MoverPlane::default(); 4];
+                    let mut n = 0u32;
+                    let margin: f32 = take(&mut data);
+                    let _ = c2d_collide_mover(ob, 2, shape, &xf, margin, planes.as_mut_ptr(), 4, &mut n);
+                    let (mut hit, mut h) = (false, MoverHit::default());
+                    let _ = c2d_cast_mover(ob, 2, shape, &xf, t, margin, &mut hit, &mut h);
                 }
                 _ => {
                     // Immediate mode on raw arrays.
