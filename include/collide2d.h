@@ -649,7 +649,7 @@ typedef struct c2d_CastOutput {
   uint32_t iterations;
   // The features in contact for `Hit` and `Overlapping`, encoded as a manifold point's
   // [`id`](crate::narrowphase::ManifoldPoint::id): high byte A's feature, low byte B's, each
-  // [`FEATURE_EDGE`](crate::narrowphase::FEATURE_EDGE)` | i` for face `i` (a polygon edge,
+  // [`FEATURE_EDGE`]` | i` for face `i` (a polygon edge,
   // a capsule's or segment's side) or a vertex index (a circle is vertex 0). 0 otherwise.
   uint32_t id;
 } c2d_CastOutput;
