@@ -57,7 +57,17 @@ fn round(q: Vec2, r: f32, p: Vec2, fallback: impl FnOnce() -> Vec2) -> (Vec2, Ve
 #[inline]
 fn on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
     let d = b - a;
-    let t = (p - a).dot(d) / d.dot(d);
+    let along = (p - a).dot(d);
+    let dd = d.dot(d);
+    // Beyond either end no division is needed (and NaN, from a non-finite input, lands on
+    // `a` through the last branch's clamps).
+    if along <= 0.0 {
+        return a;
+    }
+    if along >= dd {
+        return b;
+    }
+    let t = along / dd;
     let t = if t > 0.0 { t } else { 0.0 };
     let t = if t < 1.0 { t } else { 1.0 };
     a.mul_add(t, d)

@@ -680,7 +680,13 @@ fn p_translation_invariant(seed: u64, kind: u8, oi: u8, boundary: i8) -> quickch
     if c.level.clearance(&c.mover, xf0) <= 0.0 || c.translation.length() > 3.0 {
         return quickcheck::TestResult::discard();
     }
-    let opts = options(1.0);
+    // The skin must stay well above the float spacing where the mover is (at 10 000 the spacing
+    // is 0.001, a tenth of the default skin): at least 64 spacings, as the docs advise.
+    let spacing_at = f32::EPSILON * offset.length().max(1.0);
+    let opts = MoveOptions {
+        skin: (64.0 * spacing_at).max(0.01),
+        ..options(1.0)
+    };
     let shifted = Level {
         shapes: c
             .level

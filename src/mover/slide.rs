@@ -609,14 +609,25 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
                 pos += delta;
                 budget -= delta.length();
                 // Done when nothing held the step back (it reached the target, or the budget
-                // ran out), it was too short to matter, or what held it back still does (a
-                // surface it rests against at the end faces the rest of the way); else the
-                // plane that held it ended (it slid past the end of a face): go on from here.
+                // ran out), it was too short to matter, or what held it back still does (the
+                // surfaces it rests against at the end leave nothing of the rest of the way);
+                // else the plane that held it ended (it slid past the end of a face) or turned
+                // (a slope after a corner): go on from here.
                 let rest = target - pos;
                 let still_held = || {
-                    end.planes()
-                        .iter()
-                        .any(|p| p.separation() <= skin + tolerance && p.plane.normal.dot(rest) < -tolerance)
+                    // What is left of the rest of the way once the surfaces the mover rests
+                    // against take their part (twice round, for a corner of two): less than a
+                    // skin of progress left means held.
+                    let mut r = rest;
+                    for _ in 0..2 {
+                        for p in end.planes() {
+                            let into = p.plane.normal.dot(r);
+                            if p.separation() <= skin + tolerance && into < 0.0 {
+                                r -= p.plane.normal * into;
+                            }
+                        }
+                    }
+                    r.length() <= skin
                 };
                 let done = (remaining - delta).length() <= tolerance
                     || delta.length() <= tolerance
