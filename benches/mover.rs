@@ -130,22 +130,6 @@ fn neighbourhood() -> Neighbourhood {
     (level, moves)
 }
 
-unsafe extern "C" fn collect_plane(
-    _shape: b2::b2ShapeId,
-    result: *const b2::b2PlaneResult,
-    context: *mut std::os::raw::c_void,
-) -> bool {
-    // SAFETY: Box2D passes a valid result; the context is the caller's plane buffer.
-    let (planes, result) = unsafe { (&mut *(context as *mut Vec<b2::b2CollisionPlane>), &*result) };
-    planes.push(b2::b2CollisionPlane {
-        plane: result.plane,
-        pushLimit: f32::MAX,
-        push: 0.0,
-        clipVelocity: true,
-    });
-    true
-}
-
 fn move_and_slide_rows(c: &mut Criterion) {
     let (level, moves) = neighbourhood();
     let capsule = Capsule::new(v(0.0, -0.2), v(0.0, 0.2), 0.3).unwrap();
@@ -212,33 +196,10 @@ fn move_and_slide_rows(c: &mut Criterion) {
         let mut planes: Vec<b2::b2CollisionPlane> = Vec::with_capacity(64);
         bch.iter(|| {
             for (start, t) in &moves {
-                let mut pos = *start;
-                let target = pos + *t;
-                // SAFETY: plain Box2D C calls; the plane buffer outlives each collide call.
-                unsafe {
-                    let f = b2::b2DefaultQueryFilter();
-                    for _ in 0..5 {
-                        planes.clear();
-                        b2::b2World_CollideMover(
-                            b2world,
-                            b2v(pos),
-                            &b2mover,
-                            f,
-                            Some(collect_plane),
-                            &mut planes as *mut _ as *mut std::os::raw::c_void,
-                        );
-                        let r =
-                            b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
-                        let d = v(r.translation.x, r.translation.y);
-                        let fr = b2::b2World_CastMover(b2world, b2v(pos), &b2mover, b2v(d), f);
-                        pos += d * fr;
-                        if (d * fr).length_squared() < 1e-4 {
-                            break;
-                        }
-                    }
-                    let vel = b2::b2ClipVector(b2v(*t), planes.as_ptr(), planes.len() as i32);
-                    black_box((pos, vel));
-                }
+                let (pos, _, _) = box2d_mover_loop(b2world, &b2mover, *start, *start + *t, &mut planes);
+                // SAFETY: a plain Box2D C call on the planes of the loop's last iteration.
+                let vel = unsafe { b2::b2ClipVector(b2v(*t), planes.as_ptr(), planes.len() as i32) };
+                black_box((pos, vel));
             }
         })
     });

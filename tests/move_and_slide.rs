@@ -820,56 +820,16 @@ fn box2d_level(level: &Level) -> b2::b2WorldId {
     }
 }
 
-unsafe extern "C" fn b2_collect_plane(
-    _shape: b2::b2ShapeId,
-    result: *const b2::b2PlaneResult,
-    context: *mut std::os::raw::c_void,
-) -> bool {
-    // SAFETY: Box2D passes a valid result; the context is the Vec the caller lent.
-    let (planes, result) = unsafe { (&mut *(context as *mut Vec<b2::b2CollisionPlane>), &*result) };
-    planes.push(b2::b2CollisionPlane {
-        plane: result.plane,
-        pushLimit: f32::MAX,
-        push: 0.0,
-        clipVelocity: true,
-    });
-    true
-}
-
 /// One call of Box2D's mover loop for a world capsule mover (centres relative to `pos`):
 /// the final position, the length of the path it took and the iterations it used.
 fn box2d_move(world: b2::b2WorldId, capsule: &Capsule, pos: Vec2, translation: Vec2) -> (Vec2, f32, u32) {
-    let mut path = 0.0;
-    let mut iterations = 0;
-    let mover = b2capsule(capsule);
-    let target = pos + translation;
-    let mut pos = pos;
-    // SAFETY: plain Box2D C calls; the plane Vec outlives the collide call.
-    unsafe {
-        let filter = b2::b2DefaultQueryFilter();
-        for _ in 0..5 {
-            iterations += 1;
-            let mut planes: Vec<b2::b2CollisionPlane> = Vec::new();
-            b2::b2World_CollideMover(
-                world,
-                b2v(pos),
-                &mover,
-                filter,
-                Some(b2_collect_plane),
-                &mut planes as *mut _ as *mut std::os::raw::c_void,
-            );
-            let r = b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
-            let delta = v(r.translation.x, r.translation.y);
-            let fraction = b2::b2World_CastMover(world, b2v(pos), &mover, b2v(delta), filter);
-            let step = delta * fraction;
-            pos += step;
-            path += step.length();
-            if step.length_squared() < 0.01 * 0.01 {
-                break;
-            }
-        }
-    }
-    (pos, path, iterations)
+    box2d_mover_loop(
+        world,
+        &b2capsule(capsule),
+        pos,
+        pos + translation,
+        &mut Vec::new(),
+    )
 }
 
 #[test]
@@ -1101,31 +1061,10 @@ fn box2d_mover_loop_on_the_seam_walk_for_reference() {
             let before = pos;
             let target = pos + vel * DT;
             let mut planes: Vec<b2::b2CollisionPlane> = Vec::new();
-            // SAFETY: plain Box2D C calls on the world made above; the plane Vec outlives
-            // each collide call.
-            unsafe {
-                let filter = b2::b2DefaultQueryFilter();
-                for _ in 0..5 {
-                    planes.clear();
-                    b2::b2World_CollideMover(
-                        world,
-                        b2v(pos),
-                        &b2mover,
-                        filter,
-                        Some(b2_collect_plane),
-                        &mut planes as *mut _ as *mut std::os::raw::c_void,
-                    );
-                    let r = b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
-                    let d = v(r.translation.x, r.translation.y);
-                    let f = b2::b2World_CastMover(world, b2v(pos), &b2mover, b2v(d), filter);
-                    pos += d * f;
-                    if (d * f).length_squared() < 1e-4 {
-                        break;
-                    }
-                }
-                let c = b2::b2ClipVector(b2v(vel), planes.as_ptr(), planes.len() as i32);
-                vel = v(c.x, c.y);
-            }
+            pos = box2d_mover_loop(world, &b2mover, pos, target, &mut planes).0;
+            // SAFETY: a plain Box2D C call on the planes of the loop's last iteration.
+            let c = unsafe { b2::b2ClipVector(b2v(vel), planes.as_ptr(), planes.len() as i32) };
+            vel = v(c.x, c.y);
             let step = pos - before;
             if k > 2 {
                 frames += 1;

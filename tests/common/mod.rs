@@ -676,3 +676,67 @@ pub fn hash_transforms(w: &World, ids: &[BodyId]) -> u64 {
     }
     h
 }
+
+/// Box2D's plane-result callback for `b2World_CollideMover`: collects each plane into the
+/// `Vec<b2CollisionPlane>` passed as the context, rigid and clipping velocity (the defaults of
+/// Box2D's `geometric_mover` sample).
+///
+/// # Safety
+/// `context` must point to a live `Vec<b2::b2CollisionPlane>`; Box2D passes a valid result.
+pub unsafe extern "C" fn b2_collect_plane(
+    _shape: b2::b2ShapeId,
+    result: *const b2::b2PlaneResult,
+    context: *mut std::os::raw::c_void,
+) -> bool {
+    // SAFETY: by this function's contract.
+    let (planes, result) = unsafe { (&mut *(context as *mut Vec<b2::b2CollisionPlane>), &*result) };
+    planes.push(b2::b2CollisionPlane {
+        plane: result.plane,
+        pushLimit: f32::MAX,
+        push: 0.0,
+        clipVelocity: true,
+    });
+    true
+}
+
+/// Box2D v3.1's mover loop as its `geometric_mover` sample runs it, for the capsule `mover`
+/// (centres relative to the position): up to 5 iterations of `b2World_CollideMover`,
+/// `b2SolvePlanes` toward `target` and `b2World_CastMover`, stopping after a step shorter than
+/// 0.01. Returns the final position, the length of the path and the iterations used; `planes`
+/// holds the last iteration's planes (for `b2ClipVector`).
+pub fn box2d_mover_loop(
+    world: b2::b2WorldId,
+    mover: &b2::b2Capsule,
+    start: Vec2,
+    target: Vec2,
+    planes: &mut Vec<b2::b2CollisionPlane>,
+) -> (Vec2, f32, u32) {
+    let (mut pos, mut path, mut iterations) = (start, 0.0, 0);
+    // SAFETY: plain Box2D C calls on the caller's world; the plane Vec outlives each collide
+    // call.
+    unsafe {
+        let filter = b2::b2DefaultQueryFilter();
+        while iterations < 5 {
+            iterations += 1;
+            planes.clear();
+            b2::b2World_CollideMover(
+                world,
+                b2v(pos),
+                mover,
+                filter,
+                Some(b2_collect_plane),
+                planes as *mut Vec<b2::b2CollisionPlane> as *mut std::os::raw::c_void,
+            );
+            let r = b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
+            let delta = Vec2::new(r.translation.x, r.translation.y);
+            let fraction = b2::b2World_CastMover(world, b2v(pos), mover, b2v(delta), filter);
+            let step = delta * fraction;
+            pos += step;
+            path += step.length();
+            if step.length_squared() < 0.01 * 0.01 {
+                break;
+            }
+        }
+    }
+    (pos, path, iterations)
+}
