@@ -268,30 +268,12 @@ def replace_section(title, lines):
     print(section)
 
 
-def replace_level():
-    """Rewrites only the level-geometry section of an existing BENCHMARKS.md."""
-    path = os.path.join(ROOT, "BENCHMARKS.md")
-    with open(path) as f:
-        text = f.read()
-    section = "\n".join(level_section(load()))
-    start = text.find("## Level geometry")
-    if start < 0:
-        anchor = text.find("## Memory")
-        text = text[:anchor] + section + "\n" + text[anchor:] if anchor >= 0 else text + "\n" + section
-    else:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + section + ("" if end < 0 else text[end + 1:])
-    with open(path, "w") as f:
-        f.write(text)
-    print(section)
-
-
 def main():
     if "--scenes" in sys.argv:
         replace_scenes()
         return
     if "--level" in sys.argv:
-        replace_level()
+        replace_section("## Level geometry", level_section(load()))
         return
     if "--mover" in sys.argv:
         replace_section("## Character movement", mover_section(load()))
