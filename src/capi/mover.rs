@@ -224,6 +224,24 @@ pub(super) unsafe fn read_mover(
     Ok((s, x, opts))
 }
 
+/// The obstacle array as a level and the mover, read and validated (the array's error first).
+///
+/// # Safety
+/// As [`ArrayLevel::new`] and [`read_mover`].
+unsafe fn read_array_and_mover(
+    obstacles: *const MoverObstacle,
+    count: u32,
+    mover: *const Shape,
+    xf: *const Transform,
+    options: *const MoveOptions,
+) -> Result<(ArrayLevel, Shape, Transform, MoveOptions), Status> {
+    // SAFETY: forwarded contract; both are read before either error is returned.
+    let (level, m) = unsafe { (ArrayLevel::new(obstacles, count), read_mover(mover, xf, options)) };
+    let level = level?;
+    let (s, x, opts) = m?;
+    Ok((level, s, x, opts))
+}
+
 /// Writes the default `c2d_MoveOptions` (skin 0.01, 5 iterations, up (0, 1), max slope π/4,
 /// no ground snap, slide on steep slopes, no platform carry) to `*out`.
 ///
@@ -258,16 +276,12 @@ pub unsafe extern "C" fn c2d_collide_mover(
     if out_count.is_null() || (out.is_null() && capacity > 0) {
         return Status::NullPointer;
     }
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (level, (s, x, _)) = match unsafe {
-        (
-            ArrayLevel::new(obstacles, count),
-            read_mover(shape, xf, core::ptr::null()),
-        )
-    } {
-        (Ok(l), Ok(m)) => (l, m),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let (level, s, x, _) =
+        match unsafe { read_array_and_mover(obstacles, count, shape, xf, core::ptr::null()) } {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
     let mut n = 0u32;
     collide_mover(&level, &s, x, margin, |p| {
         if n < capacity {
@@ -312,16 +326,12 @@ pub unsafe extern "C" fn c2d_cast_mover(
     if !translation.is_finite() || !skin.is_finite() {
         return Status::NonFinite;
     }
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (level, (s, x, _)) = match unsafe {
-        (
-            ArrayLevel::new(obstacles, count),
-            read_mover(shape, xf, core::ptr::null()),
-        )
-    } {
-        (Ok(l), Ok(m)) => (l, m),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let (level, s, x, _) =
+        match unsafe { read_array_and_mover(obstacles, count, shape, xf, core::ptr::null()) } {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
     let hit = cast_mover(&level, &s, x, translation, skin.max(0.0));
     if let Some(h) = hit {
         // SAFETY: checked non-null; writable by contract.
@@ -356,12 +366,11 @@ pub unsafe extern "C" fn c2d_move_and_slide(
     if !translation.is_finite() || !velocity.is_finite() {
         return Status::NonFinite;
     }
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (level, (s, x, opts)) =
-        match unsafe { (ArrayLevel::new(obstacles, count), read_mover(shape, xf, options)) } {
-            (Ok(l), Ok(m)) => (l, m),
-            (Err(e), _) | (_, Err(e)) => return e,
-        };
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let (level, s, x, opts) = match unsafe { read_array_and_mover(obstacles, count, shape, xf, options) } {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
     let r = move_and_slide(&level, &s, x, translation, velocity, &opts);
     // SAFETY: checked non-null; writable by contract.
     unsafe { write(out, r) }
