@@ -341,7 +341,9 @@ pub unsafe extern "C" fn c2d_cast_mover(
     unsafe { write(out_hit, hit.is_some()) }
 }
 
-/// Moves the mover `*shape` at `*xf` by up to `translation` through the `count` obstacles,
+/// Moves the mover `*shape` at `*xf` by up to `translation` through the `count` obstacles
+/// (each call reads the whole array: pass the neighbourhood, or use `c2d_move_and_slide_query`
+/// or `c2d_world_move_and_slide` for a whole level),
 /// sliding along what it touches (see `move_and_slide` in the Rust docs: skin kept outside
 /// every surface, walkable slopes, ground snap, moving platforms). `velocity` is clipped
 /// against what blocked it. `options` NULL means the defaults. Writes `*out`.

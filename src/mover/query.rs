@@ -74,6 +74,8 @@ pub trait MoverLevel {
     fn obstacles(&self, aabb: Aabb, f: &mut dyn FnMut(&Obstacle<'_>) -> bool);
 }
 
+/// A slice is a linear scan per query: fine for a neighbourhood the caller has already picked;
+/// for a whole level of thousands of obstacles use a [`TreeLevel`] or the `World`.
 impl MoverLevel for [Obstacle<'_>] {
     fn obstacles(&self, aabb: Aabb, f: &mut dyn FnMut(&Obstacle<'_>) -> bool) {
         for o in self {
