@@ -913,28 +913,6 @@ typedef struct c2d_WorldRayHit {
 // Callback for `c2d_world_query_aabb`: return false to stop.
 typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
 
-// Collision filtering, with Box2D's meaning. A shape belongs to the categories in
-// `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
-// each one's mask accepts the other's categories, unless they share a non-zero
-// `group_index`: then a positive group always collides and a negative group never does
-// (regardless of the bits).
-//
-// In the [`World`](crate::World) every body carries one. With the tree alone: store
-// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
-// proxy's `Filter` beside your shapes, and call [`Filter::should_collide`] in the callback
-// (for [`DynamicTree::query_pairs`] as for queries by a filtered shape).
-typedef struct c2d_Filter {
-  // The categories this shape is in (default `1`, as Box2D's default category).
-  uint64_t category_bits;
-  // The categories this shape collides with (default all).
-  uint64_t mask_bits;
-  // Collision group: same positive group always collides, same negative group never;
-  // 0 (default) uses the bits only.
-  int32_t group_index;
-} c2d_Filter;
-// Box2D's defaults: category 1, collides with everything, no group.
-#define c2d_Filter_DEFAULT (c2d_Filter){ .category_bits = 1, .mask_bits = UINT64_MAX, .group_index = 0 }
-
 // A sensor event: `visitor` began or stopped overlapping the sensor body `sensor`.
 typedef struct c2d_SensorEvent {
   // The sensor body.
@@ -969,6 +947,28 @@ typedef struct c2d_WorldCastHit {
   // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
   struct c2d_CastOutput output;
 } c2d_WorldCastHit;
+
+// Collision filtering, with Box2D's meaning. A shape belongs to the categories in
+// `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
+// each one's mask accepts the other's categories, unless they share a non-zero
+// `group_index`: then a positive group always collides and a negative group never does
+// (regardless of the bits).
+//
+// In the [`World`](crate::World) every body carries one. With the tree alone: store
+// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
+// proxy's `Filter` beside your shapes, and call [`Filter::should_collide`] in the callback
+// (for [`DynamicTree::query_pairs`] as for queries by a filtered shape).
+typedef struct c2d_Filter {
+  // The categories this shape is in (default `1`, as Box2D's default category).
+  uint64_t category_bits;
+  // The categories this shape collides with (default all).
+  uint64_t mask_bits;
+  // Collision group: same positive group always collides, same negative group never;
+  // 0 (default) uses the bits only.
+  int32_t group_index;
+} c2d_Filter;
+// Box2D's defaults: category 1, collides with everything, no group.
+#define c2d_Filter_DEFAULT (c2d_Filter){ .category_bits = 1, .mask_bits = UINT64_MAX, .group_index = 0 }
 
 // Surface and mass material of a body's shape.
 typedef struct c2d_Material {
@@ -2124,6 +2124,89 @@ c2d_Status c2d_body_def(uint32_t kind,
                         const c2d_Shape *shape,
                         c2d_BodyDef *out);
 
+// The last step's sensor-overlap begin events, copied as in `c2d_world_begin_events`.
+//
+// # Safety
+// As `c2d_world_begin_events`.
+c2d_Status c2d_world_sensor_begin_events(const struct c2d_World *world,
+                                         struct c2d_SensorEvent *buffer,
+                                         size_t capacity,
+                                         size_t *out_count);
+
+// The last step's sensor-overlap end events (and those of bodies removed since).
+//
+// # Safety
+// As `c2d_world_begin_events`.
+c2d_Status c2d_world_sensor_end_events(const struct c2d_World *world,
+                                       struct c2d_SensorEvent *buffer,
+                                       size_t capacity,
+                                       size_t *out_count);
+
+// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
+//
+// # Safety
+// `world` NULL or live; other pointers NULL or valid (see `c2d_WorldQueryFilter`).
+c2d_Status c2d_world_ray_cast_filtered(const struct c2d_World *world,
+                                       const struct c2d_Vec2 *origin,
+                                       const struct c2d_Vec2 *translation,
+                                       const struct c2d_WorldQueryFilter *filter,
+                                       bool *out_hit,
+                                       struct c2d_WorldRayHit *out);
+
+// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
+// no particular order.
+//
+// # Safety
+// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_ray_cast_all(const struct c2d_World *world,
+                                  const struct c2d_Vec2 *origin,
+                                  const struct c2d_Vec2 *translation,
+                                  const struct c2d_WorldQueryFilter *filter,
+                                  c2d_WorldRayCallback callback,
+                                  void *context);
+
+// Calls `callback(body, context)` for every body passing `*filter` whose shape overlaps or
+// touches `*shape` at `*xf`; the callback returns false to stop.
+//
+// # Safety
+// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_overlap_shape(const struct c2d_World *world,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   const struct c2d_WorldQueryFilter *filter,
+                                   c2d_WorldQueryCallback callback,
+                                   void *context);
+
+// The first body passing `*filter` that `*shape`, starting at `*xf`, touches as it moves by
+// `*translation`. Writes whether there was one to `*out_hit`, and the hit to `*out` when
+// there was.
+//
+// # Safety
+// `world` NULL or live; pointers NULL or valid.
+c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
+                                const c2d_Shape *shape,
+                                const struct c2d_Transform *xf,
+                                const struct c2d_Vec2 *translation,
+                                const struct c2d_WorldQueryFilter *filter,
+                                bool *out_hit,
+                                struct c2d_WorldCastHit *out);
+
+// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
+// body; put the character's own body, if it has one, in the filter's ignore list). The
+// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`;
+// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
+//
+// # Safety
+// `world` NULL or live; the other pointers NULL (options, filter) or valid.
+c2d_Status c2d_world_move_and_slide(const struct c2d_World *world,
+                                    const c2d_Shape *shape,
+                                    const struct c2d_Transform *xf,
+                                    struct c2d_Vec2 translation,
+                                    struct c2d_Vec2 velocity,
+                                    const struct c2d_MoveOptions *options,
+                                    const struct c2d_WorldQueryFilter *filter,
+                                    struct c2d_MoveResult *out);
+
 // Writes whether the body is awake (static bodies never are).
 //
 // # Safety
@@ -2244,89 +2327,6 @@ c2d_Status c2d_world_set_filter(struct c2d_World *world,
 c2d_Status c2d_filter_should_collide(const struct c2d_Filter *a,
                                      const struct c2d_Filter *b,
                                      bool *out);
-
-// The last step's sensor-overlap begin events, copied as in `c2d_world_begin_events`.
-//
-// # Safety
-// As `c2d_world_begin_events`.
-c2d_Status c2d_world_sensor_begin_events(const struct c2d_World *world,
-                                         struct c2d_SensorEvent *buffer,
-                                         size_t capacity,
-                                         size_t *out_count);
-
-// The last step's sensor-overlap end events (and those of bodies removed since).
-//
-// # Safety
-// As `c2d_world_begin_events`.
-c2d_Status c2d_world_sensor_end_events(const struct c2d_World *world,
-                                       struct c2d_SensorEvent *buffer,
-                                       size_t capacity,
-                                       size_t *out_count);
-
-// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
-//
-// # Safety
-// `world` NULL or live; other pointers NULL or valid (see `c2d_WorldQueryFilter`).
-c2d_Status c2d_world_ray_cast_filtered(const struct c2d_World *world,
-                                       const struct c2d_Vec2 *origin,
-                                       const struct c2d_Vec2 *translation,
-                                       const struct c2d_WorldQueryFilter *filter,
-                                       bool *out_hit,
-                                       struct c2d_WorldRayHit *out);
-
-// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
-// no particular order.
-//
-// # Safety
-// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
-c2d_Status c2d_world_ray_cast_all(const struct c2d_World *world,
-                                  const struct c2d_Vec2 *origin,
-                                  const struct c2d_Vec2 *translation,
-                                  const struct c2d_WorldQueryFilter *filter,
-                                  c2d_WorldRayCallback callback,
-                                  void *context);
-
-// Calls `callback(body, context)` for every body passing `*filter` whose shape overlaps or
-// touches `*shape` at `*xf`; the callback returns false to stop.
-//
-// # Safety
-// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
-c2d_Status c2d_world_overlap_shape(const struct c2d_World *world,
-                                   const c2d_Shape *shape,
-                                   const struct c2d_Transform *xf,
-                                   const struct c2d_WorldQueryFilter *filter,
-                                   c2d_WorldQueryCallback callback,
-                                   void *context);
-
-// The first body passing `*filter` that `*shape`, starting at `*xf`, touches as it moves by
-// `*translation`. Writes whether there was one to `*out_hit`, and the hit to `*out` when
-// there was.
-//
-// # Safety
-// `world` NULL or live; pointers NULL or valid.
-c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
-                                const c2d_Shape *shape,
-                                const struct c2d_Transform *xf,
-                                const struct c2d_Vec2 *translation,
-                                const struct c2d_WorldQueryFilter *filter,
-                                bool *out_hit,
-                                struct c2d_WorldCastHit *out);
-
-// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
-// body; put the character's own body, if it has one, in the filter's ignore list). The
-// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`;
-// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
-//
-// # Safety
-// `world` NULL or live; the other pointers NULL (options, filter) or valid.
-c2d_Status c2d_world_move_and_slide(const struct c2d_World *world,
-                                    const c2d_Shape *shape,
-                                    const struct c2d_Transform *xf,
-                                    struct c2d_Vec2 translation,
-                                    struct c2d_Vec2 velocity,
-                                    const struct c2d_MoveOptions *options,
-                                    const struct c2d_WorldQueryFilter *filter,
-                                    struct c2d_MoveResult *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -12,7 +12,8 @@
 //! `chains.rs` (level geometry: chain segments, welding, tile maps), `mover.rs` (the plane
 //! solver),
 //! `tree.rs` (the dynamic tree), `solver.rs` (the immediate-mode solver), `world.rs` (the
-//! `World`, with `alloc`).
+//! `World`, with `alloc`) and `world_control.rs` (its per-body sleep, force, damping and
+//! filter calls).
 
 mod chains;
 mod mover;
@@ -23,6 +24,8 @@ mod status;
 mod tree;
 #[cfg(feature = "alloc")]
 mod world;
+#[cfg(feature = "alloc")]
+mod world_control;
 
 pub use chains::*;
 pub use mover::*;
@@ -33,3 +36,5 @@ pub use status::Status;
 pub use tree::*;
 #[cfg(feature = "alloc")]
 pub use world::*;
+#[cfg(feature = "alloc")]
+pub use world_control::*;

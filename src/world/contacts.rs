@@ -646,3 +646,69 @@ impl World {
         self.update_pairs();
     }
 }
+
+/// Contact recycling (Box2D v3): when the pair has moved relative to itself by less than
+/// the recycle distance since its last full manifold (translation plus the largest moving
+/// body's reach times the sine of the turn; the speculative distance for pairs not
+/// touching) and neither body turned by more than about 11°, the old manifold is reused:
+/// same normal, points and feature ids, each point carried along by both bodies'
+/// motion and its depth updated from the new positions, as the solver does in sub-steps.
+/// `None` when the manifold must be computed again.
+pub(super) fn recycle(
+    cache: &ContactCache,
+    a: (&Body, &Hot),
+    b: (&Body, &Hot),
+    touching: bool,
+    distance: f32,
+) -> Option<Manifold> {
+    let ((ba, sa), (bb, sb)) = (a, b);
+    let (qa, qb) = (ba.transform.q, bb.transform.q);
+    let turn = |hot: &Hot, q: Rot, q0: Rot| if hot.round { Rot::IDENTITY } else { q0.inv_mul(q) };
+    let turn_a = turn(sa, qa, cache.rotation_a);
+    let turn_b = turn(sb, qb, cache.rotation_b);
+    if !(turn_a.c.min(turn_b.c) > CONTACT_RECYCLE_COS_ANGLE) {
+        return None;
+    }
+    let reach = |body: &Body, hot: &Hot| if body.inv_mass == 0.0 { 0.0 } else { hot.reach };
+    let relative = ba.transform.inv_mul(bb.transform);
+    let turn = if sa.round || sb.round {
+        // Only the other body's turn moves the contact relative to the pair.
+        turn_a.inv_mul(turn_b)
+    } else {
+        relative.q.inv_mul(cache.relative.q)
+    };
+    let tolerance = if touching {
+        distance
+    } else {
+        distance.min(SPECULATIVE_DISTANCE)
+    };
+    // translation + reach·|sin(turn)| < tolerance, without a square root.
+    let room = tolerance - reach(ba, sa).max(reach(bb, sb)) * turn.s.abs();
+    if !(room > 0.0 && relative.p.distance_squared(cache.relative.p) < room * room) {
+        return None;
+    }
+    let mut m = cache.manifold;
+    let (ca, cb) = (ba.center(), bb.center());
+    let dc = cb - ca;
+    let count = m.points().len();
+    for mp in &mut m.points[..count] {
+        let ra = turn_a.rotate(mp.point - cache.center_a);
+        let rb = turn_b.rotate(mp.point - cache.center_b);
+        let gap = dc + (rb - ra);
+        mp.depth -= gap.dot(m.normal);
+        let mid = ca + ra + gap * 0.5;
+        // Along the surface the point follows the moving body's material point (against a
+        // fixed body the fresh manifold's points are the mover's): a midpoint would lag half
+        // the slide, and on a rolling ball that lever arm reads as the contact separating.
+        let tangent = m.normal.left_perp();
+        let follow = if ba.inv_mass == 0.0 {
+            (cb + rb - mid).dot(tangent)
+        } else if bb.inv_mass == 0.0 {
+            (ca + ra - mid).dot(tangent)
+        } else {
+            0.0
+        };
+        mp.point = mid.mul_add(follow, tangent);
+    }
+    Some(m)
+}

@@ -1,0 +1,287 @@
+//! The C `c2d_World`'s per-body controls: sleep, bullets, forces and impulses, damping,
+//! gravity scale, fixed rotation and collision filters.
+
+use super::status::{read, status, write, Status};
+use super::world::{world_mut, world_ref};
+use crate::math::Vec2;
+use crate::tree::Filter;
+use crate::world::{BodyId, World};
+
+/// Writes whether the body is awake (static bodies never are).
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_is_awake(world: *const World, id: BodyId, out: *mut bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_ref(world) }.map(|w| w.is_awake(id)) {
+        // SAFETY: checked by the helper; writability is the caller's contract.
+        Ok(Ok(a)) => unsafe { write(out, a) },
+        Ok(Err(e)) => e.into(),
+        Err(e) => e,
+    }
+}
+
+/// Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_awake(world: *mut World, id: BodyId, awake: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_awake(id, awake)),
+        Err(e) => e,
+    }
+}
+
+/// Allows or forbids sleeping for the whole world (forbidding wakes everything).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_sleep_enabled(world: *mut World, enabled: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => {
+            w.set_sleep_enabled(enabled);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Allows or forbids sleeping for one body.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_body_sleep_enabled(
+    world: *mut World,
+    id: BodyId,
+    enabled: bool,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_body_sleep_enabled(id, enabled)),
+        Err(e) => e,
+    }
+}
+
+/// Turns the continuous phase on or off (default on).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_continuous_enabled(world: *mut World, enabled: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => {
+            w.set_continuous_enabled(enabled);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Marks a dynamic body as a bullet (swept against dynamic bodies too).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_bullet(world: *mut World, id: BodyId, bullet: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_bullet(id, bullet)),
+        Err(e) => e,
+    }
+}
+
+/// Writes the number of bodies (a compound or chain body counts once).
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_body_count(world: *const World, out: *mut u32) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { write(out, u32::try_from(w.body_count()).unwrap_or(u32::MAX)) },
+        Err(e) => e,
+    }
+}
+
+/// Writes the number of awake (kinematic and dynamic) bodies.
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_awake_body_count(world: *const World, out: *mut u32) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { write(out, u32::try_from(w.awake_body_count()).unwrap_or(u32::MAX)) },
+        Err(e) => e,
+    }
+}
+
+/// Applies a world force (N) at world point `*point` for the next step (dynamic bodies;
+/// wakes the body). `point` NULL: at the centre of mass.
+///
+/// # Safety
+/// `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_force(
+    world: *mut World,
+    id: BodyId,
+    force: *const Vec2,
+    point: *const Vec2,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, f) = match unsafe { (world_mut(world), read(force)) } {
+        (Ok(w), Ok(f)) => (w, f),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if point.is_null() {
+        return status(w.apply_force_to_center(id, f));
+    }
+    // SAFETY: non-null, readable by contract.
+    match unsafe { read(point) } {
+        Ok(p) => status(w.apply_force(id, f, p)),
+        Err(e) => e,
+    }
+}
+
+/// Applies a torque (N·m, counter-clockwise positive) for the next step.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_torque(world: *mut World, id: BodyId, torque: f32) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.apply_torque(id, torque)),
+        Err(e) => e,
+    }
+}
+
+/// Applies a linear impulse (N·s) at world point `*point` now (`point` NULL: at the centre).
+///
+/// # Safety
+/// `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_linear_impulse(
+    world: *mut World,
+    id: BodyId,
+    impulse: *const Vec2,
+    point: *const Vec2,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, j) = match unsafe { (world_mut(world), read(impulse)) } {
+        (Ok(w), Ok(j)) => (w, j),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if point.is_null() {
+        return status(w.apply_linear_impulse_to_center(id, j));
+    }
+    // SAFETY: non-null, readable by contract.
+    match unsafe { read(point) } {
+        Ok(p) => status(w.apply_linear_impulse(id, j, p)),
+        Err(e) => e,
+    }
+}
+
+/// Applies an angular impulse (N·m·s) now.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_apply_angular_impulse(
+    world: *mut World,
+    id: BodyId,
+    impulse: f32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.apply_angular_impulse(id, impulse)),
+        Err(e) => e,
+    }
+}
+
+/// Sets a dynamic body's linear and angular damping rates (1/s, ≥ 0).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_damping(
+    world: *mut World,
+    id: BodyId,
+    linear: f32,
+    angular: f32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_damping(id, linear, angular)),
+        Err(e) => e,
+    }
+}
+
+/// Sets a dynamic body's gravity scale (finite).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_gravity_scale(world: *mut World, id: BodyId, scale: f32) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_gravity_scale(id, scale)),
+        Err(e) => e,
+    }
+}
+
+/// Fixes (`true`) or frees a dynamic body's rotation.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: *mut World, id: BodyId, fixed: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => status(w.set_fixed_rotation(id, fixed)),
+        Err(e) => e,
+    }
+}
+
+/// Replaces a body's collision filter (its contacts end and are found again next step).
+///
+/// # Safety
+/// `world` NULL or live; `filter` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_filter(
+    world: *mut World,
+    id: BodyId,
+    filter: *const Filter,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { (world_mut(world), read(filter)) } {
+        (Ok(w), Ok(f)) => status(w.set_filter(id, f)),
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// Writes whether shapes with filters `*a` and `*b` collide (Box2D's rule; for the tree
+/// alone as for the world).
+///
+/// # Safety
+/// `a`, `b` NULL or readable; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_filter_should_collide(
+    a: *const Filter,
+    b: *const Filter,
+    out: *mut bool,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { (read(a), read(b)) } {
+        // SAFETY: checked by the helper; writability is the caller's contract.
+        (Ok(a), Ok(b)) => unsafe { write(out, a.should_collide(&b)) },
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}

@@ -1,0 +1,366 @@
+//! Adding and removing bodies, shapes and chains.
+
+use super::*;
+
+impl World {
+    /// Adds a body. Errors with [`SolverError::InvalidInput`] for an invalid transform,
+    /// non-finite velocity, negative or non-finite friction/restitution, or a dynamic body
+    /// whose density is not positive (or whose mass is not finite and positive).
+    pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, SolverError> {
+        let m = def.material;
+        let material_ok = non_negative(m.friction) && non_negative(m.restitution) && non_negative(m.density);
+        let motion_ok = def.linear_velocity.is_finite()
+            && def.angular_velocity.is_finite()
+            && non_negative(def.linear_damping)
+            && non_negative(def.angular_damping)
+            && def.gravity_scale.is_finite();
+        // A sensor needs an area to be inside of (a segment has none).
+        let sensor_ok = !def.sensor || positive(def.shape.mass(1.0).mass);
+        // Chain segments are level geometry: no mass, so static or kinematic only.
+        let chain_ok = !(def.kind == BodyKind::Dynamic && matches!(def.shape, Shape::ChainSegment(_)));
+        if !material_ok || !motion_ok || !sensor_ok || !chain_ok {
+            return Err(SolverError::InvalidInput);
+        }
+        let xf = def.transform;
+        let mut body = match def.kind {
+            BodyKind::Static => Body::new_static(xf),
+            BodyKind::Kinematic => Body::new_kinematic(xf, def.linear_velocity, def.angular_velocity),
+            BodyKind::Dynamic => {
+                let mut b = Body::new_dynamic(xf, def.shape.mass(m.density))?;
+                b.linear_velocity = def.linear_velocity;
+                b.angular_velocity = def.angular_velocity;
+                b
+            }
+        };
+        if def.kind == BodyKind::Dynamic {
+            body.linear_damping = def.linear_damping;
+            body.angular_damping = def.angular_damping;
+            body.gravity_scale = def.gravity_scale;
+            if def.fixed_rotation {
+                body.inv_inertia = 0.0;
+                body.angular_velocity = 0.0;
+            }
+        }
+        if !body.is_valid() {
+            return Err(SolverError::InvalidInput);
+        }
+        let reach = shape_reach(&def.shape, body.local_center);
+        let index = match self.free.last() {
+            Some(&i) => i,
+            None => self.slots.len() as u32,
+        };
+        let proxy = self
+            .tree
+            .create_proxy(
+                Self::proxy_box(&def.shape, xf),
+                def.filter.category_bits,
+                u64::from(index),
+            )
+            .map_err(|_| SolverError::InvalidInput)?;
+        self.move_buffer.push(proxy);
+        let fixed_proxy = if def.kind == BodyKind::Dynamic {
+            ProxyId::from_index(crate::tree::NULL_NODE)
+        } else {
+            // Cannot fail: the same box was just accepted by the main tree.
+            match self.fixed_tree.create_proxy(
+                Self::proxy_box(&def.shape, xf),
+                def.filter.category_bits,
+                u64::from(index),
+            ) {
+                Ok(p) => p,
+                Err(_) => {
+                    let _ = self.tree.destroy_proxy(proxy);
+                    return Err(SolverError::InvalidInput);
+                }
+            }
+        };
+        let generation = self
+            .slots
+            .get(index as usize)
+            .map_or(1, |s| s.generation.wrapping_add(1).max(1));
+        let hot = Hot {
+            awake_index: NONE,
+            island: NONE,
+            reach,
+            min_extent: min_extent(&def.shape),
+            speed: 0.0,
+            // A circle about its centre of mass looks the same at every rotation.
+            round: matches!(def.shape, Shape::Circle(c) if c.center == body.local_center),
+        };
+        let slot = Slot {
+            generation,
+            live: true,
+            kind: def.kind,
+            shape: def.shape,
+            material: m,
+            proxy,
+            fixed_proxy,
+            user_data: def.user_data,
+            sleep_time: 0.0,
+            enable_sleep: def.enable_sleep,
+            bullet: def.bullet && def.kind == BodyKind::Dynamic,
+            filter: def.filter,
+            sensor: def.sensor,
+            fixed_rotation: def.fixed_rotation && def.kind == BodyKind::Dynamic,
+            contact_head: NONE,
+            parent: NONE,
+            next_shape: NONE,
+        };
+        // Cannot fail: the proxy was just created.
+        let fat = self.tree.fat_aabb(proxy).unwrap_or_default();
+        if (index as usize) < self.slots.len() {
+            self.free.pop();
+            self.slots[index as usize] = slot;
+            self.hot[index as usize] = hot;
+            self.bodies[index as usize] = body;
+            self.fat[index as usize] = fat;
+            self.tight[index as usize] = Self::proxy_box(&def.shape, xf);
+        } else {
+            self.slots.push(slot);
+            self.hot.push(hot);
+            self.bodies.push(body);
+            self.fat.push(fat);
+            self.tight.push(Self::proxy_box(&def.shape, xf));
+        }
+        self.live_count += 1;
+        if def.kind != BodyKind::Static {
+            if def.awake || !(def.enable_sleep && self.sleep_enabled) {
+                self.push_awake(index);
+            } else {
+                self.bodies[index as usize].linear_velocity = Vec2::ZERO;
+                self.bodies[index as usize].angular_velocity = 0.0;
+                self.new_island(&[index]);
+            }
+        }
+        Ok(BodyId { index, generation })
+    }
+
+    /// Adds a chain as level geometry: one body with `def`'s kind, transform, material,
+    /// filter and user data (its `shape` is ignored) whose shapes are the chain's segments,
+    /// each with its own proxy. The kind must be static or kinematic (a chain has no mass);
+    /// a dynamic kind or a sensor is [`SolverError::InvalidInput`] and nothing is added.
+    pub fn add_chain(
+        &mut self,
+        def: &BodyDef,
+        chain: &crate::geometry::Chain,
+    ) -> Result<BodyId, SolverError> {
+        if def.kind == BodyKind::Dynamic || def.sensor {
+            return Err(SolverError::InvalidInput);
+        }
+        let mut segments = chain.segments();
+        let first = segments.next().ok_or(SolverError::InvalidInput)?;
+        let id = self.add_body(&BodyDef {
+            shape: Shape::ChainSegment(first),
+            ..*def
+        })?;
+        for seg in segments {
+            if let Err(e) = self.add_shape(id, &Shape::ChainSegment(seg)) {
+                let _ = self.remove_body(id);
+                return Err(e);
+            }
+        }
+        Ok(id)
+    }
+
+    /// Adds another shape to a body (in body space, like the body's first shape), with its
+    /// own proxy and the body's material, filter and sensor flag: a compound body. A
+    /// dynamic body's mass, centre of mass and rotational inertia become those of all its
+    /// shapes together (the centre of mass moves; the body origin stays, and the velocity
+    /// of the new centre is the old motion's there). The body wakes.
+    ///
+    /// Contacts, events and queries stay per body: a contact between two shapes reports the
+    /// two bodies, and a body touching another with two shapes has two contacts (two begin
+    /// events). Errors: [`SolverError::InvalidBody`] for a stale id,
+    /// [`SolverError::InvalidInput`] for a chain segment on a dynamic body, a sensor shape
+    /// without area, or a shape that makes the mass invalid.
+    pub fn add_shape(&mut self, id: BodyId, shape: &Shape) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        let parent = self.slots[i];
+        let area = positive(shape.mass(1.0).mass);
+        // Dynamic bodies and sensors need area.
+        let needs_area = parent.kind == BodyKind::Dynamic || parent.sensor;
+        let shape_ok = shape.aabb(Transform::IDENTITY).is_valid() && (area || !needs_area);
+        if !shape_ok {
+            return Err(SolverError::InvalidInput);
+        }
+        // The body's new mass first: nothing changes when it is invalid.
+        let mut body = self.bodies[i];
+        if parent.kind == BodyKind::Dynamic {
+            let mut all: Vec<Shape> = self.shapes_of(i).collect();
+            all.push(*shape);
+            let mass = combined_mass(&all, parent.material.density).ok_or(SolverError::InvalidInput)?;
+            let fresh = Body::new_dynamic(body.transform, mass)?;
+            let old_center = body.center();
+            body.local_center = fresh.local_center;
+            body.inv_mass = fresh.inv_mass;
+            body.inv_inertia = if parent.fixed_rotation {
+                0.0
+            } else {
+                fresh.inv_inertia
+            };
+            body.linear_velocity += crate::math::Vec2::new(
+                -body.angular_velocity * (body.center() - old_center).y,
+                body.angular_velocity * (body.center() - old_center).x,
+            );
+            if !body.is_valid() {
+                return Err(SolverError::InvalidInput);
+            }
+        }
+        let index = match self.free.last() {
+            Some(&k) => k,
+            None => self.slots.len() as u32,
+        };
+        let xf = body.transform;
+        let aabb = Self::proxy_box(shape, xf);
+        let proxy = self
+            .tree
+            .create_proxy(aabb, parent.filter.category_bits, u64::from(index))
+            .map_err(|_| SolverError::InvalidInput)?;
+        let fixed_proxy = if parent.kind == BodyKind::Dynamic {
+            ProxyId::from_index(crate::tree::NULL_NODE)
+        } else {
+            match self
+                .fixed_tree
+                .create_proxy(aabb, parent.filter.category_bits, u64::from(index))
+            {
+                Ok(p) => p,
+                Err(_) => {
+                    let _ = self.tree.destroy_proxy(proxy);
+                    return Err(SolverError::InvalidInput);
+                }
+            }
+        };
+        self.move_buffer.push(proxy);
+        let generation = self
+            .slots
+            .get(index as usize)
+            .map_or(1, |s| s.generation.wrapping_add(1).max(1));
+        let slot = Slot {
+            generation,
+            live: true,
+            shape: *shape,
+            proxy,
+            fixed_proxy,
+            contact_head: NONE,
+            parent: i as u32,
+            next_shape: parent.next_shape,
+            ..parent
+        };
+        let hot = Hot {
+            awake_index: NONE,
+            island: NONE,
+            speed: 0.0,
+            round: false,
+            ..self.hot[i]
+        };
+        let fat = self.tree.fat_aabb(proxy).unwrap_or(aabb);
+        if (index as usize) < self.slots.len() {
+            self.free.pop();
+            self.slots[index as usize] = slot;
+            self.hot[index as usize] = hot;
+            self.bodies[index as usize] = body;
+            self.fat[index as usize] = fat;
+            self.tight[index as usize] = aabb;
+        } else {
+            self.slots.push(slot);
+            self.hot.push(hot);
+            self.bodies.push(body);
+            self.fat.push(fat);
+            self.tight.push(aabb);
+        }
+        self.slots[i].next_shape = index;
+        self.bodies[i] = body;
+        // The body's extents over all its shapes; a compound is not round. A fixed body's
+        // centre stays put, so its extents only grow by the new shape (adding a chain's n
+        // segments is O(n), not O(n²)); a dynamic body's centre moved: all shapes again, and
+        // every shape's copy of the body takes the new mass (its shapes are few).
+        let dynamic = parent.kind == BodyKind::Dynamic;
+        let (mut reach, mut min_ext) = if dynamic {
+            (0.0f32, f32::INFINITY)
+        } else {
+            (self.hot[i].reach, self.hot[i].min_extent)
+        };
+        if dynamic {
+            for sh in self.shapes_of(i) {
+                reach = reach.max(shape_reach(&sh, body.local_center));
+                min_ext = min_ext.min(min_extent(&sh));
+            }
+        } else {
+            reach = reach.max(shape_reach(shape, body.local_center));
+            min_ext = min_ext.min(min_extent(shape));
+        }
+        let h = &mut self.hot[i];
+        h.reach = reach;
+        h.min_extent = min_ext;
+        h.round = false;
+        self.wake_body(i as u32);
+        if dynamic {
+            let _ = self.sync_body(i);
+        }
+        Ok(())
+    }
+
+    /// The body's shapes (body space): the first one given at creation, then those added
+    /// by [`World::add_shape`] (most recent first).
+    pub fn shapes(&self, id: BodyId) -> Result<impl Iterator<Item = &Shape> + '_, SolverError> {
+        let i = self.slot(id)?;
+        Ok(self.slot_chain(i).map(|k| &self.slots[k as usize].shape))
+    }
+
+    /// Body slot `i` and its extra shapes' slots.
+    pub(super) fn slot_chain(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        let mut k = i as u32;
+        core::iter::from_fn(move || {
+            if k == NONE {
+                return None;
+            }
+            let at = k;
+            k = self.slots[k as usize].next_shape;
+            Some(at)
+        })
+    }
+
+    /// Copies of body slot `i`'s shapes.
+    pub(super) fn shapes_of(&self, i: usize) -> impl Iterator<Item = Shape> + '_ {
+        self.slot_chain(i).map(|k| self.slots[k as usize].shape)
+    }
+
+    /// Removes a body, its proxy and its contacts; touching contacts produce end events
+    /// (visible through [`World::end_events`] until the next step). A sleeping body's island
+    /// wakes first, and so does any sleeping body it touched.
+    pub fn remove_body(&mut self, id: BodyId) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        self.wake_body(i as u32);
+        while self.slots[i].contact_head != NONE {
+            let c = self.slots[i].contact_head >> 1;
+            let other = self.contacts[c as usize].other(i as u32);
+            if self.contacts[c as usize].touching && !self.contacts[c as usize].sensor {
+                self.wake_body(other);
+            }
+            self.destroy_contact(c);
+        }
+        // The proxies exist for every live slot; a failure here would be a world bug.
+        let mut k = i as u32;
+        while k != NONE {
+            let slot = &self.slots[k as usize];
+            let (proxy, fixed, next) = (slot.proxy, slot.fixed_proxy, slot.next_shape);
+            let _ = self.tree.destroy_proxy(proxy);
+            if slot.kind != BodyKind::Dynamic {
+                let _ = self.fixed_tree.destroy_proxy(fixed);
+            }
+            if k != i as u32 {
+                self.slots[k as usize].live = false;
+                self.bodies[k as usize] = Body::new_static(Transform::IDENTITY);
+                self.free.push(k);
+            }
+            k = next;
+        }
+        self.slots[i].next_shape = NONE;
+        self.remove_awake(i as u32);
+        self.slots[i].live = false;
+        self.bodies[i] = Body::new_static(Transform::IDENTITY);
+        self.free.push(i as u32);
+        self.live_count -= 1;
+        Ok(())
+    }
+}

@@ -1,0 +1,214 @@
+//! What a game calls on a body between steps: forces, impulses, damping, gravity scale,
+//! fixed rotation, filters, bullets and world settings.
+
+use super::*;
+
+impl World {
+    /// A dynamic body's slot after validating `values` are finite, waking it; `None` for
+    /// static and kinematic bodies (forces do not move them).
+    pub(super) fn dynamic_for_force(
+        &mut self,
+        id: BodyId,
+        values: &[f32],
+    ) -> Result<Option<usize>, SolverError> {
+        let i = self.slot(id)?;
+        if !values.iter().all(|v| v.is_finite()) {
+            return Err(SolverError::InvalidInput);
+        }
+        if self.slots[i].kind != BodyKind::Dynamic {
+            return Ok(None);
+        }
+        self.wake_body(i as u32);
+        Ok(Some(i))
+    }
+
+    /// Applies a world force (N) at world point `point` for the next step (forces add up
+    /// until the step, which applies them in every sub-step and then clears them); off the
+    /// centre of mass it adds the torque `(point − centre) × force`. Wakes the body. Ignored
+    /// for static and kinematic bodies; non-finite input is [`SolverError::InvalidInput`].
+    pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[force.x, force.y, point.x, point.y])? {
+            let b = &mut self.bodies[i];
+            b.force += force;
+            b.torque += (point - b.center()).cross(force);
+        }
+        Ok(())
+    }
+
+    /// [`World::apply_force`] at the centre of mass (no torque).
+    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[force.x, force.y])? {
+            self.bodies[i].force += force;
+        }
+        Ok(())
+    }
+
+    /// Applies a torque (N·m, counter-clockwise positive) for the next step, as
+    /// [`World::apply_force`].
+    pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[torque])? {
+            self.bodies[i].torque += torque;
+        }
+        Ok(())
+    }
+
+    /// Applies a linear impulse (N·s) at world point `point` now: the velocity changes by
+    /// `impulse / m` and the angular velocity by `(point − centre) × impulse / I`. Wakes the
+    /// body; ignored for static and kinematic bodies.
+    pub fn apply_linear_impulse(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[impulse.x, impulse.y, point.x, point.y])? {
+            let b = &mut self.bodies[i];
+            b.linear_velocity += impulse * b.inv_mass;
+            b.angular_velocity += b.inv_inertia * (point - b.center()).cross(impulse);
+        }
+        Ok(())
+    }
+
+    /// [`World::apply_linear_impulse`] at the centre of mass.
+    pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[impulse.x, impulse.y])? {
+            let b = &mut self.bodies[i];
+            b.linear_velocity += impulse * b.inv_mass;
+        }
+        Ok(())
+    }
+
+    /// Applies an angular impulse (N·m·s): the angular velocity changes by `impulse / I`.
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), SolverError> {
+        if let Some(i) = self.dynamic_for_force(id, &[impulse])? {
+            let b = &mut self.bodies[i];
+            b.angular_velocity += b.inv_inertia * impulse;
+        }
+        Ok(())
+    }
+
+    /// Sets the linear and angular damping rates (1/s, ≥ 0) of a dynamic body (ignored for
+    /// other kinds).
+    pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        if !(non_negative(linear) && non_negative(angular)) {
+            return Err(SolverError::InvalidInput);
+        }
+        if self.slots[i].kind == BodyKind::Dynamic {
+            self.bodies[i].linear_damping = linear;
+            self.bodies[i].angular_damping = angular;
+        }
+        Ok(())
+    }
+
+    /// Sets the gravity scale of a dynamic body (finite; ignored for other kinds). Wakes it.
+    pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        if !scale.is_finite() {
+            return Err(SolverError::InvalidInput);
+        }
+        if self.slots[i].kind == BodyKind::Dynamic {
+            self.wake_body(i as u32);
+            self.bodies[i].gravity_scale = scale;
+        }
+        Ok(())
+    }
+
+    /// Stops (`true`) or frees (`false`) the rotation of a dynamic body: fixed, it has
+    /// infinite rotational inertia and zero angular velocity (ignored for other kinds).
+    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        if self.slots[i].kind != BodyKind::Dynamic {
+            return Ok(());
+        }
+        self.wake_body(i as u32);
+        self.slots[i].fixed_rotation = fixed;
+        // The inertia of all the body's shapes about its centre of mass.
+        let shapes: Vec<Shape> = self.shapes_of(i).collect();
+        let inertia =
+            combined_mass(&shapes, self.slots[i].material.density).map_or(0.0, |m| m.rotational_inertia);
+        let b = &mut self.bodies[i];
+        if fixed {
+            b.inv_inertia = 0.0;
+            b.angular_velocity = 0.0;
+        } else {
+            b.inv_inertia = if positive(inertia) { 1.0 / inertia } else { 0.0 };
+        }
+        Ok(())
+    }
+
+    /// Whether the body's rotation is fixed.
+    pub fn fixed_rotation(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].fixed_rotation)
+    }
+
+    /// The body's collision filter.
+    pub fn filter(&self, id: BodyId) -> Result<Filter, SolverError> {
+        self.slot(id).map(|i| self.slots[i].filter)
+    }
+
+    /// Replaces the body's collision filter. Its contacts end (with end events) and are found
+    /// again by the next step's broad phase under the new filter (Box2D's behaviour). Wakes
+    /// the body and what it touched.
+    pub fn set_filter(&mut self, id: BodyId, filter: Filter) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        self.wake_body(i as u32);
+        self.wake_touching(i as u32);
+        while self.slots[i].contact_head != NONE {
+            let c = self.slots[i].contact_head >> 1;
+            self.destroy_contact(c);
+        }
+        // Every shape of the body takes the filter.
+        let mut k = i as u32;
+        while k != NONE {
+            let slot = &mut self.slots[k as usize];
+            slot.filter = filter;
+            let (proxy, fixed, kind, next) = (slot.proxy, slot.fixed_proxy, slot.kind, slot.next_shape);
+            // Cannot fail: the proxy is live.
+            let _ = self.tree.set_category_bits(proxy, filter.category_bits);
+            if kind != BodyKind::Dynamic {
+                let _ = self.fixed_tree.set_category_bits(fixed, filter.category_bits);
+            }
+            self.move_buffer.push(proxy);
+            // The tree reports a proxy to the broad phase only with its moved mark set.
+            let _ = self.tree.touch_proxy(proxy);
+            k = next;
+        }
+        Ok(())
+    }
+
+    /// Sets the contact recycling distance (m; default [`CONTACT_RECYCLE_DISTANCE`]); 0
+    /// computes every manifold in full every step. Negative or non-finite values are
+    /// refused with [`SolverError::InvalidInput`].
+    pub fn set_recycle_distance(&mut self, distance: f32) -> Result<(), SolverError> {
+        if !non_negative(distance) {
+            return Err(SolverError::InvalidInput);
+        }
+        self.recycle_distance = distance;
+        Ok(())
+    }
+
+    /// Turns the continuous phase on or off (default on). Off, fast bodies can pass through
+    /// thin static shapes.
+    pub fn set_continuous_enabled(&mut self, enabled: bool) {
+        self.continuous_enabled = enabled;
+    }
+
+    /// Whether the continuous phase is on.
+    #[must_use]
+    pub fn continuous_enabled(&self) -> bool {
+        self.continuous_enabled
+    }
+
+    /// Marks a dynamic body as a bullet (see [`BodyDef::bullet`]); ignored for other kinds.
+    pub fn set_bullet(&mut self, id: BodyId, bullet: bool) -> Result<(), SolverError> {
+        let i = self.slot(id)?;
+        self.slots[i].bullet = bullet && self.slots[i].kind == BodyKind::Dynamic;
+        Ok(())
+    }
+
+    /// Whether the body is a bullet.
+    pub fn is_bullet(&self, id: BodyId) -> Result<bool, SolverError> {
+        self.slot(id).map(|i| self.slots[i].bullet)
+    }
+}

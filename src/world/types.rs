@@ -1,0 +1,200 @@
+//! The world's public value types: body kinds, materials, body definitions, ids, events,
+//! query filters and query hits.
+
+use crate::cast::CastOutput;
+use crate::geometry::Shape;
+use crate::math::{Transform, Vec2};
+use crate::narrowphase::Manifold;
+use crate::raycast::RayHit;
+use crate::tree::Filter;
+
+#[allow(unused_imports)] // doc links
+use super::World;
+
+/// How a body moves.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Never moves; infinite mass.
+    Static = 0,
+    /// Moves with its set velocity; infinite mass, ignores gravity and contacts.
+    Kinematic = 1,
+    /// Moved by gravity and contacts.
+    Dynamic = 2,
+}
+
+/// Surface and mass material of a body's shape.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Material {
+    /// Mass per unit area (kg/m²); must be positive for dynamic bodies.
+    pub density: f32,
+    /// Coulomb friction coefficient, ≥ 0.
+    pub friction: f32,
+    /// Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
+    pub restitution: f32,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Material {
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+        }
+    }
+}
+
+/// Everything needed to add a body.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyDef {
+    /// Static, kinematic or dynamic.
+    pub kind: BodyKind,
+    /// Initial world transform of the body origin (the shape's frame).
+    pub transform: Transform,
+    /// Initial velocity of the centre of mass.
+    pub linear_velocity: Vec2,
+    /// Initial angular velocity (rad/s).
+    pub angular_velocity: f32,
+    /// The body's shape, in body space.
+    pub shape: Shape,
+    /// Its material.
+    pub material: Material,
+    /// Free for the caller; returned by queries and events through [`World::user_data`].
+    pub user_data: u64,
+    /// Collision filtering (category, mask, group; Box2D's meaning, see [`Filter`]).
+    pub filter: Filter,
+    /// Linear damping rate (1/s, ≥ 0; default 0): velocity shrinks by `1 / (1 + h·rate)`
+    /// per sub-step `h`.
+    pub linear_damping: f32,
+    /// Angular damping rate (1/s, ≥ 0; default 0).
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body (default 1; dynamic bodies only).
+    pub gravity_scale: f32,
+    /// Whether the body may fall asleep (default true). See [`World::set_sleep_enabled`].
+    pub enable_sleep: bool,
+    /// Whether the body starts awake (default true). A body added asleep forms a sleeping
+    /// island of its own and wakes when touched (Box2D's `isAwake = false`, e.g. for a wall
+    /// of boxes waiting to be smashed). Static bodies ignore it.
+    pub awake: bool,
+    /// A dynamic body swept by the continuous phase against dynamic bodies too, not only
+    /// against static and kinematic ones (default false; Box2D's `isBullet`). Costs a
+    /// time-of-impact sweep against each nearby body whenever the body moves fast.
+    pub bullet: bool,
+    /// A dynamic body that never rotates (infinite rotational inertia; default false).
+    pub fixed_rotation: bool,
+    /// A sensor: reports overlap begin/end with other bodies ([`World::sensor_begin_events`])
+    /// and never collides (default false). Sensors do not detect other sensors, take part
+    /// in no island and are skipped by the continuous phase and by ray and shape queries
+    /// unless asked for. The shape must have an area (a segment cannot be a sensor). Fixed
+    /// at creation.
+    pub sensor: bool,
+}
+
+impl BodyDef {
+    /// A definition with zero velocity, the default material, no user data, the default
+    /// filter, no damping, gravity scale 1, awake, allowed to sleep, not a bullet, free to
+    /// rotate, not a sensor.
+    #[must_use]
+    pub fn new(kind: BodyKind, transform: Transform, shape: Shape) -> BodyDef {
+        BodyDef {
+            kind,
+            transform,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            shape,
+            material: Material::default(),
+            user_data: 0,
+            filter: Filter::DEFAULT,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            enable_sleep: true,
+            awake: true,
+            bullet: false,
+            fixed_rotation: false,
+            sensor: false,
+        }
+    }
+}
+
+/// A body handle: slot index plus generation. Stale handles are rejected.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BodyId {
+    /// Slot index.
+    pub index: u32,
+    /// Generation of the slot when the body was added (never 0 for a live body).
+    pub generation: u32,
+}
+
+/// A contact event: two bodies, `body_a.index < body_b.index`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactEvent {
+    /// The body with the smaller index.
+    pub body_a: BodyId,
+    /// The other body.
+    pub body_b: BodyId,
+    /// For begin events, the first manifold (normal from A to B); zeroed for end events.
+    pub manifold: Manifold,
+}
+
+/// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SensorEvent {
+    /// The sensor body.
+    pub sensor: BodyId,
+    /// The body that entered or left it.
+    pub visitor: BodyId,
+}
+
+/// Which bodies a world query considers: those whose filter category is in `mask`, except
+/// the bodies in `ignore`; sensors only when `sensors` is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryFilter<'a> {
+    /// Category mask: a body is considered when `category_bits & mask != 0`.
+    pub mask: u64,
+    /// Bodies never reported (e.g. the querying character itself).
+    pub ignore: &'a [BodyId],
+    /// Whether sensor bodies are reported.
+    pub sensors: bool,
+}
+
+impl QueryFilter<'_> {
+    /// Every non-sensor body.
+    pub const ALL: QueryFilter<'static> = QueryFilter {
+        mask: u64::MAX,
+        ignore: &[],
+        sensors: false,
+    };
+}
+
+impl Default for QueryFilter<'_> {
+    fn default() -> Self {
+        QueryFilter::ALL
+    }
+}
+
+/// The first hit of [`World::cast_shape`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldCastHit {
+    /// The body hit.
+    pub body: BodyId,
+    /// Fraction of the translation, world point on the moving shape, unit normal from the
+    /// moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
+    pub output: CastOutput,
+}
+
+/// The closest hit of [`World::ray_cast`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorldRayHit {
+    /// The body hit.
+    pub body: BodyId,
+    /// Where and how.
+    pub hit: RayHit,
+}
