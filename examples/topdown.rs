@@ -3,9 +3,9 @@
 //!
 //! - The level (48 walls and pillars) and the pickups live in one [`DynamicTree`], told apart
 //!   by category bits; each proxy's user data indexes the game's own array.
-//! - The player (a circle) moves and slides: [`DynamicTree::cast_closest`] finds the first wall
-//!   on the way, the rest of the motion is projected onto the wall, and
-//!   [`DynamicTree::contacts`] pushes it out of anything it still overlaps.
+//! - The player (a circle) moves and slides with [`move_and_slide`] in top-down mode over the
+//!   tree as a [`TreeLevel`] (walls only, by category mask): it stops a skin short of every
+//!   wall, slides along it and cannot pass through one.
 //! - Pickups are sensors: [`DynamicTree::overlapping`] with the pickup mask.
 //! - Twenty enemies chase the player with the same mover; their proxies follow them with
 //!   [`DynamicTree::move_proxy`].
@@ -60,53 +60,30 @@ pub struct Summary {
     pub player: Vec2,
 }
 
-/// Moves `shape` from `xf` by `delta`, sliding along what it hits (up to 3 bends), then
-/// pushes it out of anything it still overlaps. Returns the new transform.
-fn move_and_slide(
+/// Moves `shape` from `xf` by `delta` through the things in `tree` whose category is in
+/// `mask`, sliding along what it hits: the crate's [`move_and_slide`] in top-down mode (no up
+/// direction: every surface is a wall to slide along) over the tree as a [`TreeLevel`].
+fn slide(
     tree: &DynamicTree<Vec<TreeNode>>,
     things: &[Thing],
     shape: &Shape,
-    mut xf: Transform,
-    mut delta: Vec2,
+    xf: Transform,
+    delta: Vec2,
     mask: u64,
 ) -> Transform {
-    let shapes = |_: ProxyId, user: u64| {
+    let level = TreeLevel::new(tree, mask, |_, user| {
         let t = &things[user as usize];
-        t.alive.then_some((&t.shape, t.xf))
+        t.alive.then(|| Obstacle::fixed(&t.shape, t.xf, user))
+    });
+    let opts = MoveOptions {
+        up: Vec2::ZERO,
+        ..MoveOptions::default()
     };
-    const SKIN: f32 = 0.01;
-    for _ in 0..3 {
-        if delta.length_squared() == 0.0 {
-            break;
-        }
-        match tree.cast_closest(&CastShape::new(shape, xf, delta), SKIN, mask, shapes) {
-            None => {
-                xf.p += delta;
-                break;
-            }
-            Some(hit) if hit.output.state == CastState::Overlapping => break,
-            Some(hit) => {
-                // Advance to the contact, then keep only the motion along the wall.
-                xf.p += delta * hit.output.fraction;
-                let n = hit.output.normal;
-                let rest = delta * (1.0 - hit.output.fraction);
-                delta = rest - n * rest.dot(n).max(0.0);
-            }
-        }
+    let r = move_and_slide(&level, shape, xf, delta, Vec2::ZERO, &opts);
+    Transform {
+        p: r.position,
+        q: xf.q,
     }
-    // Resolve what is left (a corner squeeze, or a start inside): push out by each contact.
-    for _ in 0..4 {
-        let mut push = Vec2::ZERO;
-        for (_, _, m) in tree.contacts(shape, xf, 0.0, mask, shapes) {
-            let depth = m.max_depth().unwrap_or(0.0);
-            push -= m.normal * depth;
-        }
-        if push.length_squared() == 0.0 {
-            break;
-        }
-        xf.p += push;
-    }
-    xf
 }
 
 /// Deepest overlap of `shape` at `xf` with any wall, by brute force over every wall.
@@ -216,7 +193,7 @@ pub fn run(frames: u32) -> Summary {
         } else {
             Vec2::new(0.3, -1.0)
         };
-        player = move_and_slide(&tree, &things, &player_shape, player, dir * (12.0 * dt), WALL);
+        player = slide(&tree, &things, &player_shape, player, dir * (12.0 * dt), WALL);
         summary.worst_player_overlap =
             summary
                 .worst_player_overlap
@@ -237,7 +214,7 @@ pub fn run(frames: u32) -> Summary {
         for &slot in &enemies {
             let xf = things[slot].xf;
             let to_player = (player.p - xf.p).normalize_or_zero();
-            let moved = move_and_slide(
+            let moved = slide(
                 &tree,
                 &things,
                 &things[slot].shape,

@@ -164,8 +164,10 @@ fn starts_behind(s: &Shape, xfs: Transform, other: &ShapeProxy, xfo: Transform) 
 /// is ghost-free too: a hit whose normal the segment does not own (a normal in a convex
 /// neighbour's fan is the neighbour's to report; at a flat or concave vertex only the face
 /// normal counts, and only when moving into the face) is not a hit, so a shape sliding along a
-/// chain never stops on the vertex between two segments. Two chain segments never hit each
-/// other.
+/// chain never stops on the vertex between two segments. A shape that starts within the target
+/// distance of a segment with no contact under the one-sided rules (rising through a one-way
+/// platform, or past its open end) misses it: it is let through, as the manifold lets it.
+/// Two chain segments never hit each other.
 #[must_use]
 pub fn shape_cast(
     a: &Shape,
@@ -235,6 +237,11 @@ fn chain_filter(c: &ChainSegment, xf: Transform, out: CastOutput, n: Vec2, d: Ve
         }
         Some(NormalType::Skip) | None => CastOutput::with_state(CastState::Miss, out.iterations),
     }
+}
+
+/// Whether `s` is a one-sided chain segment.
+fn is_chain(s: &Shape) -> bool {
+    matches!(s, Shape::ChainSegment(_))
 }
 
 /// The id of a manifold's deepest point.
@@ -338,6 +345,10 @@ fn linear_cast(
                 };
                 (n, depth, m.points[0].point, id)
             }
+            // Within reach with no contact: only a one-sided chain segment drops such a pair
+            // (the shape is passing through it from behind, or past its open end, with no
+            // normal the segment owns), and the segment lets it go on: no hit.
+            None if is_chain(a) || is_chain(b) => return CastOutput::with_state(CastState::Miss, 1),
             None => match core.try_normalize() {
                 Some(n) => (xfa.q.rotate(n), ra + rb - core_dist, xfa.apply(g.pa + n * ra), 0),
                 None => return CastOutput::with_state(CastState::Failed, 1),

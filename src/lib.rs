@@ -72,7 +72,9 @@
 //! **Guides** (runnable, and run by the tests): `examples/topdown.rs` — a top-down arena:
 //! a level in the tree, a player and enemies that move and slide, sensors, hitscan shots and
 //! a fast projectile that cannot tunnel, with no hand-written collision helper;
-//! `examples/demo.rs` — every pair's manifold, printed.
+//! `examples/platformer.rs` — a side-scroller in a `World`: a tile map as chains, a one-way
+//! platform, a capsule character with [`move_and_slide`], sensor coins and a concave rock from
+//! [`decompose()`]; `examples/demo.rs` — every pair's manifold, printed.
 //!
 //! ## Layout
 //! One module per algorithm family, each layer using only the ones before it (checked by

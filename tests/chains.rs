@@ -463,6 +463,63 @@ fn shape_casts_are_one_sided() {
     assert!((d.distance - 0.9).abs() < 1e-5, "{d:?}");
 }
 
+/// Regression (found by `examples/platformer.rs`): a capsule jumping up through a one-way
+/// platform near its open end, its core crossing the segment 0.13 from the end, has no contact
+/// (the end's only other normal, along the segment, belongs to the square end's missing
+/// neighbour), and the cast from there reported `Failed` (cores crossing gave no direction),
+/// which the mover took as a wall at fraction 0: the character froze in the platform. Such a
+/// cast is a miss, the mover goes on, and once its centre is far enough in front the platform
+/// pushes it up onto its face.
+#[test]
+fn a_shape_crossing_a_one_way_platform_end_is_not_stuck() {
+    let chain = Chain::open(&[Vec2::new(31.5, 5.0), Vec2::new(27.0, 5.0)]).unwrap();
+    let seg = Shape::ChainSegment(chain.segments().next().unwrap());
+    let player = Shape::capsule(Vec2::new(0.0, -0.3), Vec2::new(0.0, 0.3), 0.3);
+    let step = Vec2::new(0.083, 0.011);
+    let level = [Obstacle::fixed(&seg, Transform::IDENTITY, 7)];
+    for x in [27.0f32, 27.05, 27.1, 27.130604, 27.2] {
+        for y in [4.9f32, 5.0, 5.1044374] {
+            let xf = Transform::from(Vec2::new(x, y));
+            let m = collide(&seg, Transform::IDENTITY, &player, xf);
+            let cast = shape_cast(&player, xf, step, &seg, Transform::IDENTITY, Vec2::ZERO, 0.01);
+            assert_ne!(cast.state, CastState::Failed, "({x}, {y})");
+            if m.count == 0 {
+                assert_eq!(cast.state, CastState::Miss, "({x}, {y})");
+            }
+            let r = move_and_slide(
+                &level[..],
+                &player,
+                xf,
+                step,
+                step * 60.0,
+                &MoveOptions::default(),
+            );
+            // Either it moves on by the whole step, or the face pushes it up (never back).
+            assert!(
+                r.position.x - x >= step.x - 1e-5,
+                "({x}, {y}) -> {:?}",
+                r.position
+            );
+            assert!(
+                r.position.y - y >= step.y - 1e-5,
+                "({x}, {y}) -> {:?}",
+                r.position
+            );
+        }
+    }
+    // Well inside the span with the centre in front, the face pushes the capsule up onto it:
+    // it ends a skin above the face (centre at 5 + 0.3 + 0.3 + 0.01).
+    let r = move_and_slide(
+        &level[..],
+        &player,
+        Transform::from(Vec2::new(29.0, 5.1)),
+        step,
+        step * 60.0,
+        &MoveOptions::default(),
+    );
+    assert!((r.position.y - 5.61).abs() < 1e-3, "{:?}", r.position);
+}
+
 #[test]
 fn chains_weld_duplicates_and_collinear_points() {
     // Duplicates (exact and within a few ulps) and collinear in-between points go.

@@ -23,3 +23,37 @@ fn topdown_arena_keeps_its_promises() {
     // The player stays in the room (inner faces at x = ±19.5, y = ±14.5).
     assert!(s.player.x.abs() < 19.5 && s.player.y.abs() < 14.5, "{s:?}");
 }
+
+#[path = "../examples/platformer.rs"]
+mod platformer;
+
+/// The platformer (`cargo run --example platformer`): the tile map becomes two closed chains
+/// (the walls and ground as one region, the floating brick as another; counted by hand from
+/// the map), the character walks the whole level (jumping the step and the wall when blocked,
+/// up through the one-way platform from below and onto it), collects every coin, and never
+/// ends a frame inside a tile (brute force over every tile box, not through the chains); the
+/// concave rock is cut into convex pieces and comes to rest on the ground at y = 2.
+#[test]
+fn platformer_level_keeps_its_promises() {
+    let s = platformer::run(600);
+    assert_eq!(s.frames, 600);
+    assert_eq!(s.chains, 2, "{s:?}");
+    // Outline segments counted by hand from the map: the main region's loop has 16 corners
+    // (walls, ground, step, wall) and the brick 4.
+    assert_eq!(s.segments, 20, "{s:?}");
+    assert_eq!(s.coins, s.coins_placed, "{s:?}");
+    assert_eq!(s.jumps, 3, "{s:?}");
+    assert!(s.below_platform_before && s.frames_on_platform >= 10, "{s:?}");
+    assert!(s.worst_overlap <= 0.0, "{s:?}");
+    assert!(s.on_ground, "{s:?}");
+    // Stopped at STOP_X (within one frame's walk), standing a skin above the ground.
+    assert!(
+        (s.player.x - platformer::STOP_X).abs() < 5.0 / 60.0 + 1e-3,
+        "{s:?}"
+    );
+    assert!((s.player.y - 2.61).abs() < 1e-3, "{s:?}");
+    assert!(s.rock_pieces >= 2 && s.rock_pieces <= 4, "{s:?}");
+    // Resting on the ground chain, within the solver's linear slop (0.005).
+    assert!((s.rock_bottom - 2.0).abs() < 0.005, "{s:?}");
+    assert!(s.rock_asleep, "{s:?}");
+}
