@@ -123,7 +123,7 @@ pub fn closest_point(shape: &Shape, xf: Transform, p: Vec2) -> Option<PointProje
             return finish(point, normal, distance);
         }
         Shape::ChainSegment(c) => {
-            if !(c.point1.is_finite() && c.point2.is_finite()) || c.point1 == c.point2 {
+            if !(c.point1.is_finite() && c.point2.is_finite()) || c.normal() == Vec2::ZERO {
                 return None;
             }
             let (a, b) = (xf.apply(c.point1), xf.apply(c.point2));

@@ -356,6 +356,9 @@ pub fn ray_cast(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
 pub fn ray_cast_chain_segment(c: &ChainSegment, xf: Transform, ray: &Ray) -> Option<RayHit> {
     let lr = local_ray(xf, ray)?;
     let n = c.normal();
+    if n == Vec2::ZERO {
+        return None; // too short to have a direction (see ChainSegment::new)
+    }
     let t = side_hit(c.point1, c.point2, n, &lr)?;
     Some(to_world(xf, ray, t, n))
 }

@@ -520,6 +520,60 @@ fn a_shape_crossing_a_one_way_platform_end_is_not_stuck() {
     assert!((r.position.y - 5.61).abs() < 1e-3, "{:?}", r.position);
 }
 
+/// Regression (the `capi_queries` fuzz target, after 4.7 million runs): a hand-filled chain
+/// segment whose points are 1.6e-30 apart (a squared length that underflows f32) and whose end
+/// ghost lies a denormal distance from its point, against a circle of radius 8192, gave one
+/// manifold point with a zero normal. Such a segment has no direction: the constructor refuses
+/// it, and every query treats it as no contact.
+#[test]
+fn chain_segments_too_short_to_have_a_direction_are_refused() {
+    let bad = ChainSegment {
+        ghost1: Vec2::new(3.8791314e-37, -8796227000000.0),
+        point1: Vec2::new(1.5761395e-30, 1e-45),
+        point2: Vec2::new(0.0, 1.22e-43),
+        ghost2: Vec2::new(2.6905e-41, 0.0),
+    };
+    assert_eq!(
+        ChainSegment::new(bad.ghost1, bad.point1, bad.point2, bad.ghost2),
+        Err(GeometryError::TooFewPoints)
+    );
+    // A real segment with a ghost a denormal distance off its point is refused too; one whose
+    // ghost equals its point (a square end) is not.
+    let p1 = Vec2::new(-1.0, 0.0);
+    let p2 = Vec2::new(0.0, 0.0);
+    assert!(ChainSegment::new(p1, p1, p2, p2).is_ok());
+    assert_eq!(
+        ChainSegment::new(p1, p1, p2, Vec2::new(1e-30, 0.0)),
+        Err(GeometryError::TooFewPoints)
+    );
+    let q = Rot {
+        c: 0.0,
+        s: 0.99989414,
+    };
+    let xa = Transform {
+        p: Vec2::new(2.3509886e-38, 1.076e-42),
+        q,
+    };
+    let xb = Transform {
+        p: Vec2::new(0.0, 1.076e-42),
+        q,
+    };
+    let circle = Shape::Circle(Circle {
+        center: Vec2::new(0.0, 5.881059e-39),
+        radius: 8192.0,
+    });
+    let seg = Shape::ChainSegment(bad);
+    for margin in [0.0, 0.02] {
+        let m = collide_with_margin(&seg, xa, &circle, xb, margin);
+        assert_eq!(m.count, 0, "{m:?}");
+        let m = collide_with_margin(&circle, xb, &seg, xa, margin);
+        assert_eq!(m.count, 0, "{m:?}");
+    }
+    assert!(!overlaps(&seg, xa, &circle, xb));
+    let ray = Ray::new(Vec2::new(-1.0, 0.5), Vec2::new(2.0, 0.0));
+    assert!(ray_cast(&seg, xa, &ray).is_none());
+}
+
 #[test]
 fn chains_weld_duplicates_and_collinear_points() {
     // Duplicates (exact and within a few ulps) and collinear in-between points go.

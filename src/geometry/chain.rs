@@ -56,7 +56,9 @@ pub struct ChainSegment {
 
 impl ChainSegment {
     /// A chain segment from its four points; errors on a non-finite point
-    /// ([`GeometryError::NonFinite`]), on `point1 == point2` ([`GeometryError::TooFewPoints`])
+    /// ([`GeometryError::NonFinite`]), on `point1 == point2` or two points too close to have a
+    /// direction (a segment, or a ghost and its point that are not equal, whose squared
+    /// distance is below f32's normal range, about 1e-19 apart: [`GeometryError::TooFewPoints`])
     /// and on points whose extent overflows `f32` ([`GeometryError::OutOfRange`]). A ghost
     /// equal to its segment point is allowed and means "no neighbour": the end is square.
     pub fn new(
@@ -73,7 +75,13 @@ impl ChainSegment {
         if !(hi - lo).length().is_finite() {
             return Err(GeometryError::OutOfRange);
         }
-        if point1 == point2 {
+        // The segment, and each ghost that is not its point, must have a direction: a squared
+        // length in f32's normal range (denormal distances have no unit normal).
+        let direction = |v: Vec2| v.try_normalize().is_some();
+        if !direction(point2 - point1)
+            || (ghost1 != point1 && !direction(point1 - ghost1))
+            || (ghost2 != point2 && !direction(ghost2 - point2))
+        {
             return Err(GeometryError::TooFewPoints);
         }
         Ok(ChainSegment {

@@ -36,7 +36,8 @@ pub enum GeometryError {
     /// A radius is negative.
     NegativeRadius = 2,
     /// Fewer than 3 distinct points after welding near-duplicates (a polygon, a closed chain),
-    /// fewer than 2 (an open chain), or a chain segment whose two points are equal.
+    /// fewer than 2 (an open chain), or a chain segment whose two points (or a ghost and its
+    /// point, unless equal) are equal or too close to have a direction.
     TooFewPoints = 3,
     /// More than [`MAX_POLYGON_VERTICES`] input points.
     TooManyPoints = 4,

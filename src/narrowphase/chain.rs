@@ -55,6 +55,14 @@ pub(crate) enum NormalType {
     Snap,
 }
 
+/// Whether `v`'s squared length is in f32's normal range, so that it normalises to a unit
+/// vector (the rule of [`Vec2::try_normalize`], without the square root).
+#[inline]
+fn has_direction(v: Vec2) -> bool {
+    let l = v.dot(v);
+    (f32::MIN_POSITIVE..f32::INFINITY).contains(&l)
+}
+
 /// The segment in its shifted frame (`point1` at the origin) with its neighbours' directions,
 /// not normalised: all the circle needs (signs of dot products), no square root.
 #[derive(Clone, Copy)]
@@ -67,7 +75,9 @@ struct Thin {
 }
 
 impl Thin {
-    /// `None` for a degenerate or non-finite segment.
+    /// `None` for a degenerate or non-finite segment: one whose points, or a ghost and its
+    /// point (unless equal: a square end), are too close or too far apart to have a direction
+    /// (squared distance outside f32's normal range; see [`ChainSegment::new`]).
     #[inline]
     fn new(s: &ChainSegment) -> Option<Thin> {
         let sum = s.ghost1.x
@@ -79,7 +89,7 @@ impl Thin {
             + s.ghost2.x
             + s.ghost2.y;
         let p2 = s.point2 - s.point1;
-        if sum * 0.0 != 0.0 || p2 == Vec2::ZERO {
+        if sum * 0.0 != 0.0 || !has_direction(p2) {
             return None;
         }
         let inward = p2.right_perp();
@@ -93,6 +103,9 @@ impl Thin {
         } else {
             s.ghost2 - s.point2
         };
+        if !(has_direction(edge0) && has_direction(edge2)) {
+            return None;
+        }
         Some(Thin { p2, edge0, edge2 })
     }
 }
