@@ -97,7 +97,7 @@ int main(void) {
     for (int i = 0; i < 60; ++i) check(c2d_world_step(w, 1.0f / 60.0f, 4), "step");
     check(c2d_world_get_body(w, ghost, &b), "get ghost");
     printf("ghost below ground %d\n", b.transform.p.y < -1.0f);
-    c2d_Filter fa = fdef.filter, fb = c2d_Filter_DEFAULT;
+    c2d_Filter fa = fdef.filter, fb = c2d_filter_default();
     bool collide = true;
     check(c2d_filter_should_collide(&fa, &fb, &collide), "should collide");
     printf("filter collide %d\n", collide);

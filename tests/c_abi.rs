@@ -12,6 +12,7 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+#[cfg(feature = "header")]
 #[test]
 fn committed_header_is_current() {
     let generated = std::fs::read_to_string(Path::new(env!("OUT_DIR")).join("collide2d.h")).unwrap();
@@ -309,6 +310,50 @@ fn c_broadphase_prints_what_rust_computes() {
     want += &format!("null {} validate 0\n", Status::NullPointer as u32);
     assert_eq!(printed, want);
     assert!(full > 0, "the fixed buffer must fill up in this scene");
+}
+
+/// The header's constants are usable from C99 and from C++11, 17 and 20 under `-Wpedantic
+/// -Werror` (macros are plain numbers with one `C2D_` prefix; the value-type constants are
+/// inline functions), and the version macros, `c2d_get_version` and the crate version agree.
+#[test]
+fn header_constants_and_version_work_in_c_and_every_cpp_standard() {
+    let want = format!(
+        "header {0}.{1}.{2} library {0}.{1}.{2}\n\
+         identity 0 0 1 0 zero 0 0 rot 1 0\n\
+         filter 1 {3} 0 max vertices {4} last 7 null node {5} status 0\n",
+        env!("CARGO_PKG_VERSION_MAJOR"),
+        env!("CARGO_PKG_VERSION_MINOR"),
+        env!("CARGO_PKG_VERSION_PATCH"),
+        Filter::DEFAULT.mask_bits,
+        MAX_POLYGON_VERTICES,
+        NULL_NODE,
+    );
+    let v = c2d_get_version();
+    assert_eq!(
+        format!("{}.{}.{}", v.major, v.minor, v.patch),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert_eq!(build_and_run("constants.c", "cc", "-std=c99"), want);
+    for std in ["-std=c++11", "-std=c++17", "-std=c++20"] {
+        assert_eq!(build_and_run("constants.cpp", "c++", std), want, "{std}");
+    }
+    // One prefix style: every macro the header defines is C2D_ or COLLIDE2D_, and no comment
+    // carries Rust link syntax.
+    let header = std::fs::read_to_string(root().join("include/collide2d.h")).unwrap();
+    for line in header.lines() {
+        if let Some(name) = line.strip_prefix("#define ") {
+            assert!(
+                name.starts_with("C2D_") || name.starts_with("COLLIDE2D_"),
+                "{line}"
+            );
+        }
+        if line.trim_start().starts_with("//") {
+            assert!(
+                !line.contains("[`") && !line.contains("](") && !line.contains("crate::"),
+                "{line}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -32,7 +32,7 @@ pub use mover::*;
 pub use queries::*;
 pub use shapes::*;
 pub use solver::*;
-pub use status::Status;
+pub use status::{c2d_get_version, Status, Version};
 pub use tree::*;
 #[cfg(feature = "alloc")]
 pub use world::*;

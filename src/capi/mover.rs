@@ -11,7 +11,7 @@ use crate::mover::{
 
 /// Solves for the translation nearest `target` that satisfies the `count` collision planes
 /// (Box2D v3.1's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the
-/// mover may end `c2d_PLANE_SLOP` past a plane). Writes each plane's `push` and `*out`.
+/// mover may end `C2D_PLANE_SLOP` past a plane). Writes each plane's `push` and `*out`.
 ///
 /// # Safety
 /// `planes` NULL (only with `count` 0) or `count` writable `c2d_CollisionPlane`; `out` NULL or
@@ -379,7 +379,7 @@ pub unsafe extern "C" fn c2d_move_and_slide(
 }
 
 /// `c2d_move_and_slide` over a level of the caller's: `query` is called with a world box and
-/// fills a buffer of up to `c2d_LEVEL_QUERY_CAPACITY` (64) obstacles near it (a tile map's
+/// fills a buffer of up to `C2D_LEVEL_QUERY_CAPACITY` (64) obstacles near it (a tile map's
 /// cells, a spatial hash), `context` passed through.
 ///
 /// # Safety

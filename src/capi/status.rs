@@ -210,3 +210,39 @@ pub(crate) unsafe fn slice_mut<'a, T>(p: *mut T, count: usize) -> Result<&'a mut
     // SAFETY: non-null, `count` valid elements, exclusively ours for the call (caller's contract).
     Ok(unsafe { core::slice::from_raw_parts_mut(p, count) })
 }
+
+/// A version number: the crate's, which the header's `C2D_VERSION_MAJOR`, `_MINOR` and
+/// `_PATCH` macros also give (a program can compare the two to catch a header and library
+/// from different releases).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Version {
+    /// Incompatible API changes.
+    pub major: u32,
+    /// Added functionality.
+    pub minor: u32,
+    /// Fixes.
+    pub patch: u32,
+}
+
+/// A decimal version component from Cargo's environment, at compile time.
+const fn parse_component(s: &str) -> u32 {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut v = 0u32;
+    while i < b.len() {
+        v = v * 10 + (b[i] - b'0') as u32;
+        i += 1;
+    }
+    v
+}
+
+/// The library's version (the crate version is the single source of it).
+#[no_mangle]
+pub extern "C" fn c2d_get_version() -> Version {
+    Version {
+        major: parse_component(env!("CARGO_PKG_VERSION_MAJOR")),
+        minor: parse_component(env!("CARGO_PKG_VERSION_MINOR")),
+        patch: parse_component(env!("CARGO_PKG_VERSION_PATCH")),
+    }
+}
