@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Builds the C library and lays it out as an install tree:
+#   PREFIX/include/collide2d.h
+#   PREFIX/lib/libcollide2d.a                 static; every symbol but c2d_* renamed (c2d_rt_*),
+#                                             so it links next to any other Rust static library
+#   PREFIX/lib/libcollide2d.so.X.Y.Z (+ .so.X, .so)   shared (ELF targets); SONAME libcollide2d.so.X,
+#                                             exports only c2d_*
+#   PREFIX/lib/pkgconfig/collide2d.pc
+#   PREFIX/lib/cmake/collide2d/collide2dConfig.cmake, collide2dConfigVersion.cmake
+#
+# usage: scripts/build_clib.sh [--debug|--release] [--target TRIPLE] [--prefix DIR] [--no-shared]
+# Needs cargo, a C compiler (cc, or $CC) and binutils (nm, objcopy; for a cross target the
+# target's own, e.g. x86_64-w64-mingw32-objcopy, when installed). The plain
+# `cargo build --manifest-path clib/Cargo.toml` archive works too, but exports Rust's runtime
+# symbols (rust_eh_personality, the allocator shim), which clash with another Rust library's.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+profile=release
+target=""
+prefix="$root/target/c-install"
+shared=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --release) profile=release ;;
+        --debug) profile=debug ;;
+        --target) target="$2"; shift ;;
+        --prefix) prefix="$2"; shift ;;
+        --no-shared) shared=0 ;;
+        *) echo "build_clib.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+
+version="$(sed -n 's/^version = "\([0-9.]*\)".*/\1/p' "$root/Cargo.toml" | head -1)"
+major="${version%%.*}"
+
+args=(build --quiet --manifest-path "$root/clib/Cargo.toml" --target-dir "$root/target/clib")
+[ "$profile" = release ] && args+=(--release)
+[ -n "$target" ] && args+=(--target "$target")
+cargo "${args[@]}"
+out="$root/target/clib/${target:+$target/}$profile"
+raw="$out/libcollide2d.a"
+
+# Target binutils when cross-building and they exist; the host's otherwise.
+tool() {
+    if [ -n "$target" ]; then
+        local t="${target/-pc-windows-gnu/-w64-mingw32}"
+        t="${t/-unknown-linux-gnu/-linux-gnu}"
+        if command -v "$t-$1" > /dev/null; then echo "$t-$1"; return; fi
+    fi
+    echo "$1"
+}
+NM="$(tool nm)"
+OBJCOPY="$(tool objcopy)"
+
+mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/collide2d"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# Every defined global symbol that is not part of the C API gets a c2d_rt_ prefix, in every
+# member at once (definitions and references alike), so none of Rust's runtime or core
+# symbols can meet another library's.
+# On ELF, readelf also lists the hidden weak DW.ref.* symbols that name COMDAT groups (nm
+# skips them): left alone, another library's group of the same name is discarded in favour of
+# ours and its unwinder calls our personality routine.
+if readelf -h "$raw" > /dev/null 2>&1; then
+    readelf -sW "$raw" 2>/dev/null \
+        | awk '($5 == "GLOBAL" || $5 == "WEAK") && $7 != "UND" && NF >= 8 && $8 !~ /^c2d_/ { print $8 " c2d_rt_" $8 }' \
+        | sort -u > "$work/renames"
+else
+    "$NM" -g --defined-only "$raw" 2>/dev/null | awk 'NF >= 3 && $3 !~ /^c2d_/ { print $3 " c2d_rt_" $3 }' \
+        | sort -u > "$work/renames"
+fi
+"$OBJCOPY" --redefine-syms="$work/renames" "$raw" "$work/libcollide2d.a"
+cp "$work/libcollide2d.a" "$prefix/lib/libcollide2d.a"
+cp "$root/include/collide2d.h" "$prefix/include/collide2d.h"
+
+if [ "$shared" = 1 ] && [ -z "$target" -o "${target#*linux}" != "$target" ]; then
+    printf '{\n  global: c2d_*;\n  local: *;\n};\n' > "$work/exports.map"
+    so="libcollide2d.so.$version"
+    ${CC:-cc} -shared -o "$prefix/lib/$so" \
+        -Wl,-soname,"libcollide2d.so.$major" -Wl,--version-script="$work/exports.map" \
+        -Wl,--gc-sections -Wl,--whole-archive "$work/libcollide2d.a" -Wl,--no-whole-archive -lm
+    ln -sf "$so" "$prefix/lib/libcollide2d.so.$major"
+    ln -sf "libcollide2d.so.$major" "$prefix/lib/libcollide2d.so"
+fi
+
+cat > "$prefix/lib/pkgconfig/collide2d.pc" <<EOF
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+
+Name: collide2d
+Description: 2D collision detection: overlap tests, contact manifolds, distance, casts, a dynamic AABB tree, character movement and a small rigid-body world
+Version: $version
+Cflags: -I\${includedir}
+Libs: -L\${libdir} -lcollide2d
+Libs.private: -lm
+EOF
+
+cat > "$prefix/lib/cmake/collide2d/collide2dConfigVersion.cmake" <<EOF
+set(PACKAGE_VERSION "$version")
+if(PACKAGE_FIND_VERSION_MAJOR AND NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "$major")
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+EOF
+cp "$root/cmake/collide2dConfig.cmake" "$prefix/lib/cmake/collide2d/collide2dConfig.cmake"
+echo "collide2d $version ($profile${target:+, $target}) installed to $prefix"

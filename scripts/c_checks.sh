@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The C library checks that need system tools beyond Rust and a C compiler (CMake,
+# pkg-config, binutils). `.ci/run` installs the tools and runs this; every check runs and
+# failing any fails the script (nothing is skipped silently).
+#
+#   1. scripts/build_clib.sh lays out an install tree; the shared library exports only c2d_*
+#      and has the SONAME libcollide2d.so.MAJOR (nm, readelf).
+#   2. The static library links next to another Rust static library (std, unwinding panics,
+#      its own allocator) in both orders, and both keep their own runtime (link.c).
+#   3. A CMake consumer (c_examples/cmake) builds against collide2d through add_subdirectory
+#      (build tree) and through find_package after `cmake --install`, static and shared, with
+#      -Wall -Wextra -Wpedantic -Werror and ASan/UBSan, and prints the expected line.
+#   4. pkg-config: a program compiled with `pkg-config --cflags --libs --static collide2d`.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+check() {
+    local name="$1"
+    shift
+    if "$@" > "$work/log" 2>&1; then
+        passed=$((passed + 1))
+        echo "ok: $name"
+    else
+        failed=$((failed + 1))
+        echo "FAILED: $name"
+        tail -40 "$work/log"
+    fi
+}
+
+version="$(sed -n 's/^version = "\([0-9.]*\)".*/\1/p' Cargo.toml | head -1)"
+major="${version%%.*}"
+expected="collide2d $version (header $version): 2 points, normal 0.000 1.000, depth 0.100, proxy 0"
+prefix="$work/prefix"
+
+check "build_clib.sh lays out the install tree" scripts/build_clib.sh --prefix "$prefix"
+
+exports_only_c2d() {
+    local so="$prefix/lib/libcollide2d.so.$version"
+    local others
+    others="$(nm -D --defined-only "$so" | awk '{ print $3 }' | grep -v '^c2d_' || true)"
+    [ -z "$others" ] || { echo "exported besides c2d_*: $others"; return 1; }
+    [ "$(nm -D --defined-only "$so" | grep -c ' c2d_')" -gt 100 ] || { echo "too few c2d_ exports"; return 1; }
+    readelf -d "$so" | grep -q "Library soname: \[libcollide2d.so.$major\]"
+}
+check "shared library exports only c2d_* and has its SONAME" exports_only_c2d
+
+link_next_to_other_rust() {
+    cargo build --quiet --release --manifest-path c_examples/link/other_rust/Cargo.toml \
+        --target-dir "$root/target/other_rust"
+    local other="$root/target/other_rust/release/libother_rust.a"
+    local ours="$prefix/lib/libcollide2d.a"
+    for order in "$ours $other" "$other $ours"; do
+        # shellcheck disable=SC2086
+        cc -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" c_examples/link/link.c $order \
+            -lm -lpthread -ldl -lgcc_s -o "$work/link"
+        [ "$("$work/link" 2> /dev/null)" = "collide2d 0 other 45 caught -1" ] || { echo "order $order"; return 1; }
+    done
+}
+check "static library links next to another Rust static library, both orders" link_next_to_other_rust
+
+cmake_consumer() {
+    local build="$1"
+    shift
+    cmake -S c_examples/cmake -B "$build" "$@" > /dev/null
+    cmake --build "$build" > /dev/null
+    [ "$("$build/consumer_static")" = "$expected" ] || return 1
+    [ "$("$build/consumer_shared")" = "$expected" ] || return 1
+    readelf -d "$build/consumer_shared" | grep -q "NEEDED.*libcollide2d.so.$major"
+}
+check "CMake add_subdirectory (build tree), static and shared" \
+    cmake_consumer "$work/sub" -DCOLLIDE2D_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Debug
+
+cmake_install() {
+    cmake -S . -B "$work/lib" -DCMAKE_BUILD_TYPE=Release > /dev/null
+    cmake --build "$work/lib" > /dev/null
+    cmake --install "$work/lib" --prefix "$work/installed" > /dev/null
+    for f in include/collide2d.h lib/libcollide2d.a lib/libcollide2d.so "lib/libcollide2d.so.$major" \
+        lib/cmake/collide2d/collide2dConfig.cmake lib/cmake/collide2d/collide2dConfigVersion.cmake \
+        lib/pkgconfig/collide2d.pc; do
+        [ -e "$work/installed/$f" ] || { echo "missing $f"; return 1; }
+    done
+    cmake_consumer "$work/found" -DCMAKE_PREFIX_PATH="$work/installed"
+}
+check "CMake install, then find_package(collide2d CONFIG), static and shared" cmake_install
+
+pkg_config_consumer() {
+    local flags
+    flags="$(PKG_CONFIG_PATH="$work/installed/lib/pkgconfig" pkg-config --cflags --libs --static collide2d)"
+    [ "$(PKG_CONFIG_PATH="$work/installed/lib/pkgconfig" pkg-config --modversion collide2d)" = "$version" ]
+    # shellcheck disable=SC2086
+    cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc"
+    [ "$(LD_LIBRARY_PATH="$work/installed/lib" "$work/pc")" = "$expected" ]
+}
+check "pkg-config consumer" pkg_config_consumer
+
+echo "c_checks: $passed passed, $failed failed"
+[ "$failed" = 0 ]
