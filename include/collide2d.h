@@ -188,6 +188,12 @@ enum c2d_Status
   C2D_STATUS_INVALID_GRID = 23,
   // A polygon to decompose is not simple: two of its edges cross or touch.
   C2D_STATUS_SELF_INTERSECTING = 24,
+  // An allocation failed (the allocator, or the one set with `c2d_set_allocator`, returned
+  // NULL). The object the call was made on is unchanged and still valid.
+  C2D_STATUS_OUT_OF_MEMORY = 25,
+  // `c2d_set_allocator` while memory from the current allocator is still in use (a tree
+  // or world is alive): free everything first.
+  C2D_STATUS_IN_USE = 26,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -449,6 +455,22 @@ typedef struct c2d_RayHit {
   // Fraction of the translation, in `[0, max_fraction]`.
   float fraction;
 } c2d_RayHit;
+
+// Allocates `size` bytes aligned to `align` (a power of two, at most 4096) for the library;
+// returns NULL on failure (the call that needed the memory then returns
+// `C2D_STATUS_OUT_OF_MEMORY`). `context` is the pointer given to `c2d_set_allocator`.
+typedef void *(*c2d_AllocFcn)(size_t size, size_t align, void *context);
+
+// Frees memory from the matching `AllocFcn`, with the size and alignment it was asked for.
+typedef void (*c2d_FreeFcn)(void *memory, size_t size, size_t align, void *context);
+
+// Called with a description, the source file and line before the library aborts on an
+// internal error (a bug: no input is meant to reach one). The strings are NUL-terminated and
+// valid only during the call.
+typedef void (*c2d_AssertFcn)(const char *message, const char *file, int32_t line, void *context);
+
+// Called with a NUL-terminated message (e.g. an allocation failure), valid during the call.
+typedef void (*c2d_LogFcn)(const char *message, void *context);
 
 // A line `normal · x = offset` (world frame): points with `normal · x > offset` are on the
 // positive (allowed) side. `normal` is unit length.
@@ -1144,6 +1166,25 @@ c2d_Status c2d_decompose(const struct c2d_Vec2 *points,
                          struct c2d_Polygon *out,
                          uint32_t capacity,
                          uint32_t *out_count);
+
+// Sets the allocator every heap allocation of the C library goes through (trees, worlds and
+// their growth), with a `context` passed back to both functions; NULL for both restores the
+// C runtime's `malloc`/`free`. One of the two NULL is `C2D_STATUS_NULL_POINTER`;
+// `C2D_STATUS_IN_USE` while memory from the current allocator is still held (see
+// `c2d_get_byte_count`): set it before creating anything, or after freeing everything.
+c2d_Status c2d_set_allocator(c2d_AllocFcn alloc, c2d_FreeFcn free, void *context);
+
+// Bytes the C library currently holds from its allocator (0 when nothing is alive; always 0
+// when the C ABI is called from a Rust program, which keeps Rust's allocator).
+size_t c2d_get_byte_count(void);
+
+// Sets the function called before the library aborts on an internal error (NULL: none, the
+// default).
+void c2d_set_assert_fcn(c2d_AssertFcn assert_fcn, void *context);
+
+// Sets the function that receives the library's log messages (NULL: none, the default). The
+// library logs only failures: an allocation that could not be satisfied.
+void c2d_set_log_fcn(c2d_LogFcn log_fcn, void *context);
 
 // Solves for the translation nearest `target` that satisfies the `count` collision planes
 // (Box2D v3.1's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the

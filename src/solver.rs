@@ -74,6 +74,9 @@ pub enum SolverError {
     InvalidBody = 2,
     /// Non-finite or out-of-range numbers (transform, velocity, mass, material).
     InvalidInput = 3,
+    /// The allocator could not provide the memory for a new body, shape or chain; the world
+    /// is unchanged.
+    OutOfMemory = 4,
 }
 
 impl core::error::Error for SolverError {}
@@ -84,6 +87,7 @@ impl core::fmt::Display for SolverError {
             SolverError::InvalidStep => "time step must be finite and positive, sub-steps 1..=64",
             SolverError::InvalidBody => "body index out of range, stale, or the same body twice",
             SolverError::InvalidInput => "non-finite or out-of-range input",
+            SolverError::OutOfMemory => "out of memory",
         })
     }
 }

@@ -356,6 +356,34 @@ fn header_constants_and_version_work_in_c_and_every_cpp_standard() {
     }
 }
 
+/// The C library's hooks (`c_examples/hooks.c`, under ASan and UBSan): a counting allocator
+/// sees every allocation of a tree and a world, `c2d_get_byte_count` agrees with it, the
+/// balance is zero after freeing; an allocator that runs out gives `C2D_STATUS_OUT_OF_MEMORY`
+/// (25) from creation and growth instead of an abort, logs, and leaves the objects usable;
+/// replacing the allocator while memory is held is `C2D_STATUS_IN_USE` (26).
+#[test]
+fn allocator_and_log_hooks_count_everything_and_fail_cleanly() {
+    let printed = build_and_run("hooks.c", "cc", "-std=c11");
+    let oom = Status::OutOfMemory as u32;
+    let want = format!(
+        "bytes before 0\n\
+         half a hook {null}\n\
+         set 0\n\
+         built 1 counted 1 agree 1\n\
+         replace while in use {in_use}\n\
+         after free: live 0 bytes 0 balanced 1\n\
+         tree create {oom} world create {oom}\n\
+         tree out of memory 1 after some 1\n\
+         world out of memory 1 after some 1, body count kept 1, logged 1\n\
+         then: proxy 0 validate 0 body 0 step 0\n\
+         end: live 0 bytes 0 balanced 1\n\
+         restore 0\n",
+        null = Status::NullPointer as u32,
+        in_use = Status::InUse as u32,
+    );
+    assert_eq!(printed, want);
+}
+
 #[test]
 fn cpp_queries_print_what_rust_computes() {
     let printed = build_and_run("queries.cpp", "c++", "-std=c++17");

@@ -7,7 +7,8 @@
 //! than unwind out of an `extern "C"` function).
 
 //!
-//! Files by domain: `status.rs` (status codes, pointer reading and writing), `shapes.rs`
+//! Files by domain: `status.rs` (status codes, pointer reading and writing, the version),
+//! `hooks.rs` (allocator, assert and log hooks, byte count), `shapes.rs`
 //! (makers and single-shape utilities), `queries.rs` (pair queries, casts, distance),
 //! `chains.rs` (level geometry: chain segments, welding, tile maps), `mover.rs` (the plane
 //! solver),
@@ -16,6 +17,7 @@
 //! filter calls).
 
 mod chains;
+pub mod hooks;
 mod mover;
 mod queries;
 mod shapes;
@@ -28,6 +30,10 @@ mod world;
 mod world_control;
 
 pub use chains::*;
+pub use hooks::{
+    c2d_get_byte_count, c2d_set_allocator, c2d_set_assert_fcn, c2d_set_log_fcn, AllocFcn, AssertFcn, FreeFcn,
+    LogFcn,
+};
 pub use mover::*;
 pub use queries::*;
 pub use shapes::*;

@@ -66,6 +66,12 @@ pub enum Status {
     InvalidGrid = 23,
     /// A polygon to decompose is not simple: two of its edges cross or touch.
     SelfIntersecting = 24,
+    /// An allocation failed (the allocator, or the one set with `c2d_set_allocator`, returned
+    /// NULL). The object the call was made on is unchanged and still valid.
+    OutOfMemory = 25,
+    /// `c2d_set_allocator` while memory from the current allocator is still in use (a tree
+    /// or world is alive): free everything first.
+    InUse = 26,
 }
 
 impl From<GeometryError> for Status {
@@ -187,6 +193,7 @@ impl From<SolverError> for Status {
             SolverError::InvalidStep => Status::InvalidStep,
             SolverError::InvalidBody => Status::InvalidBody,
             SolverError::InvalidInput => Status::InvalidInput,
+            SolverError::OutOfMemory => Status::OutOfMemory,
         }
     }
 }
@@ -244,5 +251,25 @@ pub extern "C" fn c2d_get_version() -> Version {
         major: parse_component(env!("CARGO_PKG_VERSION_MAJOR")),
         minor: parse_component(env!("CARGO_PKG_VERSION_MINOR")),
         patch: parse_component(env!("CARGO_PKG_VERSION_PATCH")),
+    }
+}
+
+/// `Box::new(value)` that reports an allocation failure (`None`) instead of aborting.
+#[cfg(feature = "alloc")]
+pub(crate) fn try_box<T>(value: T) -> Option<alloc::boxed::Box<T>> {
+    let layout = core::alloc::Layout::new::<T>();
+    if layout.size() == 0 {
+        return Some(alloc::boxed::Box::new(value));
+    }
+    // SAFETY: the layout has a non-zero size.
+    let p = unsafe { alloc::alloc::alloc(layout) } as *mut T;
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: `p` is a fresh, properly aligned allocation of `T`'s layout from the global
+    // allocator, which is what `Box` owns and frees; writing initialises it.
+    unsafe {
+        p.write(value);
+        Some(alloc::boxed::Box::from_raw(p))
     }
 }

@@ -91,10 +91,12 @@ pub unsafe extern "C" fn c2d_tree_create(out: *mut *mut Tree) -> Status {
     if out.is_null() {
         return Status::NullPointer;
     }
-    let t = alloc::boxed::Box::new(Tree {
+    let Some(t) = super::status::try_box(Tree {
         storage: Storage::Heap(DynamicTree::new()),
         heap: true,
-    });
+    }) else {
+        return Status::OutOfMemory;
+    };
     // SAFETY: `out` is non-null and writable by the caller's contract.
     unsafe { out.write_unaligned(alloc::boxed::Box::into_raw(t)) };
     Status::Ok
@@ -191,9 +193,12 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
     if out_id.is_null() {
         return Status::NullPointer;
     }
+    let heap = t.heap;
     match with_tree!(mut t, tr => tr.create_proxy(b, category_bits, user_data)) {
         // SAFETY: `out_id` checked non-null; writable by the caller's contract.
         Ok(id) => unsafe { write(out_id, id.index()) },
+        // A heap tree is full only when the allocator failed.
+        Err(TreeError::Full) if heap => Status::OutOfMemory,
         Err(e) => e.into(),
     }
 }

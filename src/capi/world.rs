@@ -85,7 +85,10 @@ pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: 
         // SAFETY: non-null and readable by the caller's contract.
         unsafe { core::ptr::read_unaligned(settings) }
     };
-    let w = Box::into_raw(Box::new(World::new(s)));
+    let Some(w) = super::status::try_box(World::new(s)) else {
+        return Status::OutOfMemory;
+    };
+    let w = Box::into_raw(w);
     // SAFETY: `out` checked non-null; writable by the caller's contract.
     unsafe { out.write_unaligned(w) };
     Status::Ok

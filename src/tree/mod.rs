@@ -243,6 +243,11 @@ impl NodeStorage for alloc::vec::Vec<TreeNode> {
         if min_len > (NULL_NODE as usize) {
             return false;
         }
+        // Fallible: an allocator that cannot provide the memory leaves the tree as it was
+        // (the insertion reports `TreeError::Full`) instead of aborting.
+        if self.try_reserve(min_len.saturating_sub(self.len())).is_err() {
+            return false;
+        }
         self.resize(min_len, TreeNode::default());
         true
     }
@@ -254,7 +259,8 @@ impl NodeStorage for alloc::vec::Vec<TreeNode> {
 pub enum TreeError {
     /// The AABB is not finite or has `min > max`.
     InvalidAabb = 1,
-    /// The fixed node buffer has no room for the new proxy.
+    /// The fixed node buffer has no room for the new proxy, or growable storage could not
+    /// allocate more nodes (the tree is unchanged).
     Full = 2,
     /// The id is out of range, or names a destroyed proxy or an internal node.
     InvalidProxy = 3,
@@ -266,7 +272,7 @@ impl core::fmt::Display for TreeError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
             TreeError::InvalidAabb => "AABB is not finite or has min > max",
-            TreeError::Full => "the fixed node buffer is full",
+            TreeError::Full => "no room for another node (fixed buffer full, or out of memory)",
             TreeError::InvalidProxy => "stale, out-of-range or internal proxy id",
             TreeError::Corrupt => "tree invariant broken",
         })
@@ -475,6 +481,14 @@ impl<S: NodeStorage> DynamicTree<S> {
         self.capacity() - self.node_count as usize
     }
 
+    /// Makes room for `count` more proxies, so that the next `count` calls of
+    /// [`DynamicTree::create_proxy`] cannot fail for lack of room (each proxy takes up to two
+    /// nodes). [`TreeError::Full`] when the storage cannot grow that far (a fixed buffer, or
+    /// an allocation failure); the tree is unchanged.
+    pub fn reserve_proxies(&mut self, count: usize) -> Result<(), TreeError> {
+        self.reserve(count.saturating_mul(2))
+    }
+
     /// Makes sure `count` nodes can be allocated without failing.
     fn reserve(&mut self, count: usize) -> Result<(), TreeError> {
         if self.free_nodes() >= count {
@@ -483,7 +497,9 @@ impl<S: NodeStorage> DynamicTree<S> {
         let want = (self.capacity() * 2)
             .max(self.node_count as usize + count)
             .max(16);
-        if self.grow_to(want) && self.free_nodes() >= count {
+        // Doubling first; when the allocator cannot give that much, just what is needed.
+        let exact = self.node_count as usize + count;
+        if (self.grow_to(want) || self.grow_to(exact)) && self.free_nodes() >= count {
             Ok(())
         } else {
             Err(TreeError::Full)

@@ -5,7 +5,9 @@ use super::*;
 impl World {
     /// Adds a body. Errors with [`SolverError::InvalidInput`] for an invalid transform,
     /// non-finite velocity, negative or non-finite friction/restitution, or a dynamic body
-    /// whose density is not positive (or whose mass is not finite and positive).
+    /// whose density is not positive (or whose mass is not finite and positive), and with
+    /// [`SolverError::OutOfMemory`] when the allocator cannot provide the room (the world is
+    /// then unchanged).
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, SolverError> {
         let m = def.material;
         let material_ok = non_negative(m.friction) && non_negative(m.restitution) && non_negative(m.density);
@@ -44,6 +46,13 @@ impl World {
         if !body.is_valid() {
             return Err(SolverError::InvalidInput);
         }
+        let asleep = def.kind != BodyKind::Static && !def.awake && def.enable_sleep && self.sleep_enabled;
+        self.reserve_shapes(
+            1,
+            def.kind != BodyKind::Dynamic,
+            def.kind != BodyKind::Static,
+            asleep,
+        )?;
         let reach = shape_reach(&def.shape, body.local_center);
         let index = match self.free.last() {
             Some(&i) => i,
@@ -148,6 +157,8 @@ impl World {
             return Err(SolverError::InvalidInput);
         }
         let mut segments = chain.segments();
+        // Room for every segment first, so that running out of memory adds nothing.
+        self.reserve_shapes(segments.len(), true, def.kind != BodyKind::Static, false)?;
         let first = segments.next().ok_or(SolverError::InvalidInput)?;
         let id = self.add_body(&BodyDef {
             shape: Shape::ChainSegment(first),
@@ -185,8 +196,12 @@ impl World {
         }
         // The body's new mass first: nothing changes when it is invalid.
         let mut body = self.bodies[i];
+        self.reserve_shapes(1, parent.kind != BodyKind::Dynamic, false, false)?;
         if parent.kind == BodyKind::Dynamic {
-            let mut all: Vec<Shape> = self.shapes_of(i).collect();
+            let mut all: Vec<Shape> = Vec::new();
+            all.try_reserve(self.shapes_of(i).count() + 1)
+                .map_err(|_| SolverError::OutOfMemory)?;
+            all.extend(self.shapes_of(i));
             all.push(*shape);
             let mass = combined_mass(&all, parent.material.density).ok_or(SolverError::InvalidInput)?;
             let fresh = Body::new_dynamic(body.transform, mass)?;
@@ -361,6 +376,43 @@ impl World {
         self.bodies[i] = Body::new_static(Transform::IDENTITY);
         self.free.push(i as u32);
         self.live_count -= 1;
+        Ok(())
+    }
+
+    /// Makes room for `count` more shapes (their slots and proxies, in the fixed-body tree
+    /// too when `fixed`, in the awake list when `moving`, and a sleeping island when
+    /// `asleep`), so that adding them cannot run out of memory part-way:
+    /// [`SolverError::OutOfMemory`] leaves the world unchanged (only spare capacity may
+    /// have grown).
+    pub(super) fn reserve_shapes(
+        &mut self,
+        count: usize,
+        fixed: bool,
+        moving: bool,
+        asleep: bool,
+    ) -> Result<(), SolverError> {
+        let fresh = count.saturating_sub(self.free.len());
+        let oom = |_| SolverError::OutOfMemory;
+        self.slots.try_reserve(fresh).map_err(oom)?;
+        self.hot.try_reserve(fresh).map_err(oom)?;
+        self.bodies.try_reserve(fresh).map_err(oom)?;
+        self.fat.try_reserve(fresh).map_err(oom)?;
+        self.tight.try_reserve(fresh).map_err(oom)?;
+        self.move_buffer.try_reserve(count).map_err(oom)?;
+        if moving {
+            self.awake.try_reserve(count).map_err(oom)?;
+        }
+        self.tree
+            .reserve_proxies(count)
+            .map_err(|_| SolverError::OutOfMemory)?;
+        if fixed {
+            self.fixed_tree
+                .reserve_proxies(count)
+                .map_err(|_| SolverError::OutOfMemory)?;
+        }
+        if asleep {
+            self.reserve_island()?;
+        }
         Ok(())
     }
 }

@@ -27,6 +27,26 @@ impl World {
     /// Puts `bodies` (awake or just added) to sleep together as one island: they leave the
     /// awake list with zero velocity, and every contact left without an awake body leaves
     /// the work list.
+    /// Makes sure the next [`World::new_island`] of one body allocates nothing: a recycled
+    /// island with room for a member.
+    pub(super) fn reserve_island(&mut self) -> Result<(), SolverError> {
+        if let Some(&id) = self.free_islands.last() {
+            let members = &mut self.islands[id as usize];
+            return members.try_reserve(1).map_err(|_| SolverError::OutOfMemory);
+        }
+        let mut members = Vec::new();
+        members.try_reserve(1).map_err(|_| SolverError::OutOfMemory)?;
+        self.islands
+            .try_reserve(1)
+            .map_err(|_| SolverError::OutOfMemory)?;
+        self.free_islands
+            .try_reserve(1)
+            .map_err(|_| SolverError::OutOfMemory)?;
+        self.islands.push(members);
+        self.free_islands.push((self.islands.len() - 1) as u32);
+        Ok(())
+    }
+
     pub(super) fn new_island(&mut self, bodies: &[u32]) {
         let id = self.new_island_id();
         let mut members = core::mem::take(&mut self.islands[id as usize]);
