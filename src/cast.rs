@@ -14,6 +14,7 @@ pub const CAST_MAX_ITERATIONS: u32 = 30;
 /// How a shape cast ended.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum CastState {
     /// No contact within the translation (including: starting in contact and moving apart or
     /// sliding along the contact surface).
@@ -32,6 +33,7 @@ pub enum CastState {
 /// Result of [`shape_cast`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastOutput {
     /// What happened; the other fields are meaningful for `Hit` and `Overlapping`.
     pub state: CastState,

@@ -202,6 +202,7 @@ pub const CAST_RELATIVE_TOLERANCE: f32 = 1.0e-5;
 /// ignored when it fails, so a stale or garbage cache only costs speed.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SimplexCache {
     /// Number of cached vertices, 0..=3.
     pub count: u16,
@@ -214,6 +215,7 @@ pub struct SimplexCache {
 /// Outcome of a distance query.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum DistanceStatus {
     /// The shapes are apart; `distance > 0`, the points and normal are valid.
     Separated = 0,
@@ -228,6 +230,7 @@ pub enum DistanceStatus {
 /// Result of [`shape_distance`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct DistanceOutput {
     /// Closest point on shape A's surface, world space. When overlapping: a point of the
     /// overlap (midway between the cores' witness points).

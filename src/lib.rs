@@ -67,7 +67,13 @@
 //! ray / AABB / shape-overlap / shape-cast queries (`QueryFilter`), one call per frame.
 //!
 //! **C**: `capi` (feature `capi`) — the whole API as `c2d_*` functions; header
-//! `include/collide2d.h`, static library from the `clib/` crate.
+//! `include/collide2d.h`, static and shared libraries from the `clib/` crate
+//! (`scripts/build_clib.sh`, CMake, pkg-config; allocator, assert and log hooks).
+//!
+//! **Interop** (optional features): `glam` and `mint` — `From`/`TryFrom` conversions for
+//! [`Vec2`], [`Rot`], [`Transform`] and [`Aabb`] ([`interop`]); `serde` — `Serialize` and
+//! `Deserialize` on the value types, with shapes, rotations, transforms and boxes validated on
+//! deserialize (the constructors' checks; a polygon must pass [`Polygon::is_valid`]).
 //!
 //! **Guides** (runnable, and run by the tests): `examples/topdown.rs` — a top-down arena:
 //! a level in the tree, a player and enemies that move and slide, sensors, hitscan shots and
@@ -158,6 +164,7 @@ pub mod cast;
 pub mod distance;
 mod fmath;
 pub mod geometry;
+pub mod interop;
 pub mod level;
 pub mod math;
 pub mod mover;

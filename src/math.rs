@@ -10,6 +10,7 @@ use core::ops::{Add, AddAssign, Div, Mul, MulAssign, Neg, Sub, SubAssign};
 /// A 2D vector or point, `f32` components.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Vec2 {
     /// x component.
     pub x: f32,
@@ -239,6 +240,11 @@ impl MulAssign<f32> for Vec2 {
 /// A valid rotation has `c² + s² = 1`; [`Rot::from_angle`] and [`Rot::normalized`] produce one.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Rot")
+)]
 pub struct Rot {
     /// Cosine of the angle.
     pub c: f32,
@@ -341,6 +347,11 @@ impl Rot {
 /// A rigid transform: rotate by `q`, then translate by `p`. Maps local (shape) space to world.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Transform")
+)]
 pub struct Transform {
     /// Translation (world position of the local origin).
     pub p: Vec2,
@@ -445,6 +456,11 @@ impl Mul for Transform {
 /// Valid when `min <= max` component-wise and all values are finite.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Aabb")
+)]
 pub struct Aabb {
     /// Lower corner.
     pub min: Vec2,
@@ -551,6 +567,7 @@ impl Aabb {
 /// A ray (or a segment sweep): `origin + t * translation`, `t` in `[0, max_fraction]`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ray {
     /// Start point, world space.
     pub origin: Vec2,
@@ -599,5 +616,69 @@ impl From<Vec2> for Transform {
     #[inline]
     fn from(p: Vec2) -> Transform {
         Transform::from_translation(p)
+    }
+}
+
+/// Deserialization forms of the validated value types (feature `serde`): the same fields,
+/// checked before they become a value.
+#[cfg(feature = "serde")]
+mod serde_data {
+    use super::Vec2;
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Rot {
+        c: f32,
+        s: f32,
+    }
+
+    impl TryFrom<Rot> for super::Rot {
+        type Error = &'static str;
+        fn try_from(r: Rot) -> Result<Self, Self::Error> {
+            let q = super::Rot { c: r.c, s: r.s };
+            if q.is_unit() {
+                Ok(q)
+            } else {
+                Err("a rotation must have c² + s² = 1 (within Rot::UNIT_TOLERANCE)")
+            }
+        }
+    }
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Transform {
+        p: Vec2,
+        q: super::Rot,
+    }
+
+    impl TryFrom<Transform> for super::Transform {
+        type Error = &'static str;
+        fn try_from(t: Transform) -> Result<Self, Self::Error> {
+            let xf = super::Transform { p: t.p, q: t.q };
+            if xf.is_valid() {
+                Ok(xf)
+            } else {
+                Err("a transform must have a finite position")
+            }
+        }
+    }
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Aabb {
+        min: Vec2,
+        max: Vec2,
+    }
+
+    impl TryFrom<Aabb> for super::Aabb {
+        type Error = &'static str;
+        fn try_from(b: Aabb) -> Result<Self, Self::Error> {
+            let aabb = super::Aabb {
+                min: b.min,
+                max: b.max,
+            };
+            if aabb.is_valid() {
+                Ok(aabb)
+            } else {
+                Err("a box must be finite with min <= max")
+            }
+        }
     }
 }

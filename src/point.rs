@@ -25,6 +25,7 @@ use bytemuck::{Pod, Zeroable};
 /// The closest surface point of a shape to a query point (see the [module docs](self)).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PointProjection {
     /// World point on the shape's surface nearest to the query point.
     pub point: Vec2,

@@ -23,6 +23,7 @@ use bytemuck::{Pod, Zeroable};
 /// Where a ray hits a shape.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RayHit {
     /// World hit point `origin + fraction * translation`.
     pub point: Vec2,

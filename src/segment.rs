@@ -90,6 +90,7 @@ pub(crate) fn segment_closest(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> Segment
 /// Closest points between two segments.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SegmentDistance {
     /// Closest point on the first segment.
     pub closest1: Vec2,

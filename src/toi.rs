@@ -13,6 +13,7 @@ use crate::math::{Rot, Transform, Vec2};
 /// of the rotations, as Box2D). `local_center` is the centre of mass in shape space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sweep {
     /// Centre of mass in the shape's local space.
     pub local_center: Vec2,
@@ -83,6 +84,7 @@ impl Sweep {
 /// How a time-of-impact query ended.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ToiState {
     /// The root finder or the outer loop hit its iteration cap; `fraction` is a safe lower
     /// bound of the impact time.
@@ -100,6 +102,7 @@ pub enum ToiState {
 /// Result of [`time_of_impact`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ToiOutput {
     /// What happened.
     pub state: ToiState,

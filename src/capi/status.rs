@@ -88,6 +88,7 @@ impl From<GeometryError> for Status {
             GeometryError::Unsupported => Status::Unsupported,
             GeometryError::InvalidGrid => Status::InvalidGrid,
             GeometryError::SelfIntersecting => Status::SelfIntersecting,
+            GeometryError::InvalidPolygon => Status::InvalidShape,
         }
     }
 }

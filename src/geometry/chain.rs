@@ -43,6 +43,11 @@ pub const CHAIN_COLLINEAR_RELATIVE: f32 = 1.0e-5;
 /// front side is the right of `point1 → point2`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::ChainSegment")
+)]
 pub struct ChainSegment {
     /// The chain's vertex before `point1` (the previous segment's start).
     pub ghost1: Vec2,
@@ -164,6 +169,11 @@ impl ChainSegment {
 /// A welded polyline of one-sided segments, open or closed (see the [module docs](self)).
 #[cfg(feature = "alloc")]
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Chain")
+)]
 pub struct Chain {
     points: Vec<Vec2>,
     closed: bool,
@@ -318,4 +328,49 @@ fn between(a: Vec2, b: Vec2, c: Vec2) -> bool {
     let w = c - b;
     let span = c - a;
     u.dot(w) > 0.0 && u.cross(w).abs() <= CHAIN_COLLINEAR_RELATIVE * span.length_squared()
+}
+
+/// Deserialization forms (feature `serde`): a chain segment through [`ChainSegment::new`], a
+/// chain through [`Chain::open`] / [`Chain::closed`] (welding an already welded chain changes
+/// nothing).
+#[cfg(feature = "serde")]
+mod serde_data {
+    use super::GeometryError;
+    use crate::math::Vec2;
+    #[cfg(feature = "alloc")]
+    use alloc::vec::Vec;
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct ChainSegment {
+        ghost1: Vec2,
+        point1: Vec2,
+        point2: Vec2,
+        ghost2: Vec2,
+    }
+
+    impl TryFrom<ChainSegment> for super::ChainSegment {
+        type Error = GeometryError;
+        fn try_from(c: ChainSegment) -> Result<Self, GeometryError> {
+            super::ChainSegment::new(c.ghost1, c.point1, c.point2, c.ghost2)
+        }
+    }
+
+    #[cfg(feature = "alloc")]
+    #[derive(serde::Deserialize)]
+    pub(super) struct Chain {
+        points: Vec<Vec2>,
+        closed: bool,
+    }
+
+    #[cfg(feature = "alloc")]
+    impl TryFrom<Chain> for super::Chain {
+        type Error = GeometryError;
+        fn try_from(c: Chain) -> Result<Self, GeometryError> {
+            if c.closed {
+                super::Chain::closed(&c.points)
+            } else {
+                super::Chain::open(&c.points)
+            }
+        }
+    }
 }

@@ -59,6 +59,9 @@ pub enum GeometryError {
     InvalidGrid = 10,
     /// A polygon to decompose is not simple: two of its edges cross or touch.
     SelfIntersecting = 11,
+    /// A polygon's stored data does not hold what the constructors guarantee (deserialized or
+    /// filled by hand: see [`Polygon::is_valid`]; also its centroid must lie inside it).
+    InvalidPolygon = 12,
 }
 
 impl core::error::Error for GeometryError {}
@@ -77,6 +80,7 @@ impl fmt::Display for GeometryError {
             GeometryError::Unsupported => "operation not supported for this shape kind",
             GeometryError::InvalidGrid => "tile grid dimensions, cell size or origin invalid",
             GeometryError::SelfIntersecting => "polygon edges cross or touch",
+            GeometryError::InvalidPolygon => "polygon data is not a valid convex counter-clockwise polygon",
         };
         f.write_str(s)
     }
@@ -85,6 +89,11 @@ impl fmt::Display for GeometryError {
 /// A solid circle.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Circle")
+)]
 pub struct Circle {
     /// Centre in local space.
     pub center: Vec2,
@@ -96,6 +105,11 @@ pub struct Circle {
 /// With radius 0 it is a segment; with `center1 == center2` it behaves as a circle.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Capsule")
+)]
 pub struct Capsule {
     /// First end of the core segment, local space.
     pub center1: Vec2,
@@ -113,6 +127,11 @@ pub struct Capsule {
 /// (no contact) rather than trusting it.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "serde_data::Polygon")
+)]
 pub struct Polygon {
     /// Vertices, counter-clockwise, local space. Only the first `count` are used.
     pub vertices: [Vec2; MAX_POLYGON_VERTICES],
@@ -129,6 +148,7 @@ pub struct Polygon {
 /// A closed set of shape kinds. In C it is a tagged union (`c2d_Shape`).
 #[repr(C, u32)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Shape {
     /// A circle.
     Circle(Circle) = 0,
@@ -144,6 +164,7 @@ pub enum Shape {
 /// Mass properties of a shape with uniform density.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MassData {
     /// Mass (density × area).
     pub mass: f32,
@@ -839,5 +860,72 @@ pub(crate) fn capsule_as_circle(c: &Capsule) -> Option<Circle> {
         })
     } else {
         None
+    }
+}
+
+/// Deserialization forms of the shapes (feature `serde`): the same fields, made into a shape
+/// only through the constructors' checks (a polygon must pass [`Polygon::is_valid`] with its
+/// centroid inside it: a hand-edited polygon with a bad winding, a wrong normal or a
+/// misplaced centroid is an error, not a corrupt shape).
+#[cfg(feature = "serde")]
+mod serde_data {
+    use super::{GeometryError, MAX_POLYGON_VERTICES};
+    use crate::math::Vec2;
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Circle {
+        center: Vec2,
+        radius: f32,
+    }
+
+    impl TryFrom<Circle> for super::Circle {
+        type Error = GeometryError;
+        fn try_from(c: Circle) -> Result<Self, GeometryError> {
+            super::Circle::new(c.center, c.radius)
+        }
+    }
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Capsule {
+        center1: Vec2,
+        center2: Vec2,
+        radius: f32,
+    }
+
+    impl TryFrom<Capsule> for super::Capsule {
+        type Error = GeometryError;
+        fn try_from(c: Capsule) -> Result<Self, GeometryError> {
+            super::Capsule::new(c.center1, c.center2, c.radius)
+        }
+    }
+
+    #[derive(serde::Deserialize)]
+    pub(super) struct Polygon {
+        vertices: [Vec2; MAX_POLYGON_VERTICES],
+        normals: [Vec2; MAX_POLYGON_VERTICES],
+        centroid: Vec2,
+        radius: f32,
+        count: u32,
+    }
+
+    impl TryFrom<Polygon> for super::Polygon {
+        type Error = GeometryError;
+        fn try_from(p: Polygon) -> Result<Self, GeometryError> {
+            let poly = super::Polygon {
+                vertices: p.vertices,
+                normals: p.normals,
+                centroid: p.centroid,
+                radius: p.radius,
+                count: p.count,
+            };
+            let n = poly.len();
+            let centroid_inside = poly.is_valid()
+                && (0..n).all(|i| poly.normals[i].dot(poly.centroid - poly.vertices[i]) < 0.0);
+            if centroid_inside {
+                Ok(poly)
+            } else {
+                Err(GeometryError::InvalidPolygon)
+            }
+        }
     }
 }

@@ -25,6 +25,7 @@ const END_CHECK_ROUNDS: usize = 3;
 /// mover about 1 unit tall (a metre-scale character) and are named in each field.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MoveOptions {
     /// Clearance the mover keeps from every surface (default 0.01). The mover rests this far
     /// from what it touches, and no move brings it closer than a quarter of it. Scale it with

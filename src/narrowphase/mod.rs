@@ -80,6 +80,7 @@ pub const FEATURE_EDGE: u8 = 0x80;
 /// One contact point.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ManifoldPoint {
     /// World-space point midway between the two surfaces.
     pub point: Vec2,
@@ -94,6 +95,7 @@ pub struct ManifoldPoint {
 /// A contact manifold: up to two points sharing one normal.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Manifold {
     /// World-space unit normal from shape A to shape B. Zero when `count == 0`.
     pub normal: Vec2,

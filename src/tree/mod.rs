@@ -36,6 +36,7 @@ pub use shapes::{TreeCastHit, TreeRayHit};
 /// caller's own index cannot be mixed up; the C ABI passes [`ProxyId::index`] as a `uint32_t`.
 #[repr(transparent)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Pod, Zeroable)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ProxyId(u32);
 
 impl ProxyId {
@@ -81,6 +82,7 @@ pub enum Visit {
 /// (for [`DynamicTree::query_pairs`] as for queries by a filtered shape).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The categories this shape is in (default `1`, as Box2D's default category).
     pub category_bits: u64,

@@ -14,6 +14,7 @@ use super::World;
 /// How a body moves.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyKind {
     /// Never moves; infinite mass.
     Static = 0,
@@ -26,6 +27,7 @@ pub enum BodyKind {
 /// Surface and mass material of a body's shape.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Material {
     /// Mass per unit area (kg/m²); must be positive for dynamic bodies.
     pub density: f32,
@@ -48,6 +50,7 @@ impl Default for Material {
 /// Everything needed to add a body.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyDef {
     /// Static, kinematic or dynamic.
     pub kind: BodyKind,
@@ -122,6 +125,7 @@ impl BodyDef {
 /// A body handle: slot index plus generation. Stale handles are rejected.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyId {
     /// Slot index.
     pub index: u32,
