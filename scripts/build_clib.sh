@@ -53,10 +53,19 @@ tool() {
 }
 NM="$(tool nm)"
 OBJCOPY="$(tool objcopy)"
+AR="$(tool ar)"
 
 mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/collide2d"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+
+# Some targets' standard libraries ship split-debuginfo members (.dwo) with no sections,
+# which objcopy refuses: drop them from a working copy (they hold no code).
+if "$AR" t "$raw" 2> /dev/null | grep -q '\.dwo$'; then
+    cp "$raw" "$work/raw.a"
+    "$AR" t "$raw" 2> /dev/null | grep '\.dwo$' | xargs "$AR" d "$work/raw.a"
+    raw="$work/raw.a"
+fi
 
 # Every defined global symbol that is not part of the C API gets a c2d_rt_ prefix, in every
 # member at once (definitions and references alike), so none of Rust's runtime or core

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The C library checks that need system tools beyond Rust and a C compiler (CMake,
-# pkg-config, binutils). `.ci/run` installs the tools and runs this; every check runs and
+# pkg-config, binutils, mingw-w64, Wine, the Windows Rust targets). `.ci/run` installs the tools and runs this; every check runs and
 # failing any fails the script (nothing is skipped silently).
 #
 #   1. scripts/build_clib.sh lays out an install tree; the shared library exports only c2d_*
@@ -11,6 +11,9 @@
 #      (build tree) and through find_package after `cmake --install`, static and shared, with
 #      -Wall -Wextra -Wpedantic -Werror and ASan/UBSan, and prints the expected line.
 #   4. pkg-config: a program compiled with `pkg-config --cflags --libs --static collide2d`.
+#   5. Windows: the library cross-built for x86_64-pc-windows-gnu and linked by mingw-w64 gcc
+#      runs tour.c, stack.c and hooks.c under Wine with the host build's output, and the MSVC
+#      target's collide2d.lib references _aligned_malloc, not posix_memalign.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -96,6 +99,31 @@ pkg_config_consumer() {
     [ "$(LD_LIBRARY_PATH="$work/installed/lib" "$work/pc")" = "$expected" ]
 }
 check "pkg-config consumer" pkg_config_consumer
+
+windows_gnu_under_wine() {
+    scripts/build_clib.sh --target x86_64-pc-windows-gnu --prefix "$work/win" --no-shared
+    cargo build --quiet --release --manifest-path clib/Cargo.toml --target-dir "$root/target/clib"
+    export WINEDEBUG=-all WINEPREFIX="$root/target/wineprefix"
+    for f in tour.c stack.c hooks.c; do
+        x86_64-w64-mingw32-gcc -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$work/win/include" "c_examples/$f" \
+            "$work/win/lib/libcollide2d.a" -o "$work/${f%.c}.exe"
+        cc -std=c11 -I include "c_examples/$f" "$root/target/clib/release/libcollide2d.a" -lm -o "$work/${f%.c}.host"
+        timeout 300 wine "$work/${f%.c}.exe" 2> /dev/null | tr -d '\r' > "$work/${f%.c}.wine.txt"
+        "$work/${f%.c}.host" > "$work/${f%.c}.host.txt"
+        [ -s "$work/${f%.c}.host.txt" ] || { echo "$f printed nothing"; return 1; }
+        diff "$work/${f%.c}.wine.txt" "$work/${f%.c}.host.txt" || { echo "$f differs under Wine"; return 1; }
+    done
+}
+check "Windows (mingw-w64) build runs under Wine with the host's output (tour, stack, hooks)" windows_gnu_under_wine
+
+msvc_needs_no_posix() {
+    cargo build --quiet --release --manifest-path clib/Cargo.toml --target-dir "$root/target/clib" \
+        --target x86_64-pc-windows-msvc
+    local undefined
+    undefined="$(nm -u "$root/target/clib/x86_64-pc-windows-msvc/release/collide2d.lib" 2> /dev/null | awk '{ print $2 }')"
+    ! grep -qx posix_memalign <<< "$undefined" && grep -qx _aligned_malloc <<< "$undefined"
+}
+check "MSVC library (collide2d.lib) needs no posix_memalign (uses _aligned_malloc)" msvc_needs_no_posix
 
 echo "c_checks: $passed passed, $failed failed"
 [ "$failed" = 0 ]
