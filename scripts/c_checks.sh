@@ -14,6 +14,8 @@
 #   5. Windows: the library cross-built for x86_64-pc-windows-gnu and linked by mingw-w64 gcc
 #      runs tour.c, stack.c and hooks.c under Wine with the host build's output, and the MSVC
 #      target's collide2d.lib references _aligned_malloc, not posix_memalign.
+#   6. The collide2d-c crate (clib/) packages its source and the header, so the C library
+#      builds from a published download.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -124,6 +126,16 @@ msvc_needs_no_posix() {
     ! grep -qx posix_memalign <<< "$undefined" && grep -qx _aligned_malloc <<< "$undefined"
 }
 check "MSVC library (collide2d.lib) needs no posix_memalign (uses _aligned_malloc)" msvc_needs_no_posix
+
+published_c_crate_is_complete() {
+    local files
+    files="$(cd clib && cargo package --list --allow-dirty --no-verify 2> /dev/null)"
+    for f in lib.rs Cargo.toml include/collide2d.h; do
+        grep -qx "$f" <<< "$files" || { echo "collide2d-c package lacks $f"; return 1; }
+    done
+    cmp -s clib/include/collide2d.h include/collide2d.h
+}
+check "the published collide2d-c crate holds the C library's source and header" published_c_crate_is_complete
 
 echo "c_checks: $passed passed, $failed failed"
 [ "$failed" = 0 ]
