@@ -117,6 +117,33 @@ int main(void) {
            (unsigned)c2d_world_step(world, 1.0f / 60.0f, 4));
     c2d_tree_free(tree);
     c2d_world_free(world);
+
+    /* Stepping with too little memory: every step either runs or reports
+     * C2D_STATUS_OUT_OF_MEMORY, and the world steps on once memory is back. */
+    int stepped = 0, refused = 0, others = 0;
+    for (size_t extra = 0; extra < 400000; extra += 10000) {
+        counter.budget = 0;
+        c2d_world_create(NULL, &world);
+        for (int i = 0; i < 60; ++i) add_box(world, (float)(i % 12) * 1.05f, 1.0f + (float)(i / 12) * 1.05f, &id);
+        c2d_Shape ground;
+        c2d_Transform gxf = c2d_transform_identity();
+        c2d_BodyDef gdef;
+        c2d_make_box(50.0f, 0.5f, &ground);
+        c2d_body_def(C2D_BODY_KIND_STATIC, &gxf, &ground, &gdef);
+        c2d_world_add_body(world, &gdef, &id);
+        counter.budget = counter.live_bytes + extra;
+        for (int i = 0; i < 30; ++i) {
+            c2d_Status st = c2d_world_step(world, 1.0f / 60.0f, 4);
+            stepped += st == C2D_STATUS_OK;
+            refused += st == C2D_STATUS_OUT_OF_MEMORY;
+            others += st != C2D_STATUS_OK && st != C2D_STATUS_OUT_OF_MEMORY;
+        }
+        counter.budget = 0;
+        for (int i = 0; i < 5; ++i) others += c2d_world_step(world, 1.0f / 60.0f, 4) != C2D_STATUS_OK;
+        c2d_world_free(world);
+    }
+    printf("steps under a budget: some ran %d, some refused %d, other statuses %d\n", stepped > 0, refused > 0,
+           others);
     printf("end: live %zu bytes %zu balanced %d\n", counter.live_bytes, c2d_get_byte_count(),
            counter.allocs == counter.frees);
     printf("restore %u\n", (unsigned)c2d_set_allocator(NULL, NULL, NULL));

@@ -360,7 +360,8 @@ fn header_constants_and_version_work_in_c_and_every_cpp_standard() {
 /// sees every allocation of a tree and a world, `c2d_get_byte_count` agrees with it, the
 /// balance is zero after freeing; an allocator that runs out gives `C2D_STATUS_OUT_OF_MEMORY`
 /// (25) from creation and growth instead of an abort, logs, and leaves the objects usable;
-/// replacing the allocator while memory is held is `C2D_STATUS_IN_USE` (26).
+/// replacing the allocator while memory is held is `C2D_STATUS_IN_USE` (26); steps under a
+/// budget either run or report out of memory, and the world steps on once memory is back.
 #[test]
 fn allocator_and_log_hooks_count_everything_and_fail_cleanly() {
     let printed = build_and_run("hooks.c", "cc", "-std=c11");
@@ -376,6 +377,7 @@ fn allocator_and_log_hooks_count_everything_and_fail_cleanly() {
          tree out of memory 1 after some 1\n\
          world out of memory 1 after some 1, body count kept 1, logged 1\n\
          then: proxy 0 validate 0 body 0 step 0\n\
+         steps under a budget: some ran 1, some refused 1, other statuses 0\n\
          end: live 0 bytes 0 balanced 1\n\
          restore 0\n",
         null = Status::NullPointer as u32,

@@ -341,7 +341,7 @@ fn world_filters_decide_who_collides() {
         w.check_invariants(false).unwrap();
     }
     assert!(w.transform(rests).unwrap().p.y < -2.0);
-    w.update_broad_phase();
+    w.update_broad_phase().unwrap();
     w.check_invariants(true).unwrap();
 }
 

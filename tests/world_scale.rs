@@ -371,7 +371,7 @@ fn p_bookkeeping(seed: u64, ops: Vec<u8>, scale: u8) -> TestResult {
             return TestResult::failed();
         }
     }
-    w.update_broad_phase();
+    w.update_broad_phase().unwrap();
     match w.check_invariants(true) {
         Ok(()) => TestResult::passed(),
         Err(e) => {

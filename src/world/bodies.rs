@@ -198,12 +198,8 @@ impl World {
         let mut body = self.bodies[i];
         self.reserve_shapes(1, parent.kind != BodyKind::Dynamic, false, false)?;
         if parent.kind == BodyKind::Dynamic {
-            let mut all: Vec<Shape> = Vec::new();
-            all.try_reserve(self.shapes_of(i).count() + 1)
-                .map_err(|_| SolverError::OutOfMemory)?;
-            all.extend(self.shapes_of(i));
-            all.push(*shape);
-            let mass = combined_mass(&all, parent.material.density).ok_or(SolverError::InvalidInput)?;
+            let all = self.shapes_of(i).chain(core::iter::once(*shape));
+            let mass = combined_mass(all, parent.material.density).ok_or(SolverError::InvalidInput)?;
             let fresh = Body::new_dynamic(body.transform, mass)?;
             let old_center = body.center();
             body.local_center = fresh.local_center;
@@ -323,7 +319,7 @@ impl World {
     }
 
     /// Body slot `i` and its extra shapes' slots.
-    pub(super) fn slot_chain(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+    pub(super) fn slot_chain(&self, i: usize) -> impl Iterator<Item = u32> + Clone + '_ {
         let mut k = i as u32;
         core::iter::from_fn(move || {
             if k == NONE {
@@ -336,7 +332,7 @@ impl World {
     }
 
     /// Copies of body slot `i`'s shapes.
-    pub(super) fn shapes_of(&self, i: usize) -> impl Iterator<Item = Shape> + '_ {
+    pub(super) fn shapes_of(&self, i: usize) -> impl Iterator<Item = Shape> + Clone + '_ {
         self.slot_chain(i).map(|k| self.slots[k as usize].shape)
     }
 
@@ -345,6 +341,8 @@ impl World {
     /// wakes first, and so does any sleeping body it touched.
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), SolverError> {
         let i = self.slot(id)?;
+        // Normally a no-op (the room is kept by every addition): removing allocates nothing.
+        self.reserve_step(0, 0).map_err(|_| SolverError::OutOfMemory)?;
         self.wake_body(i as u32);
         while self.slots[i].contact_head != NONE {
             let c = self.slots[i].contact_head >> 1;
@@ -413,6 +411,6 @@ impl World {
         if asleep {
             self.reserve_island()?;
         }
-        Ok(())
+        self.reserve_step(0, count).map_err(oom)
     }
 }

@@ -126,14 +126,24 @@ impl World {
     /// simultaneous self-descent is cheaper than one query per proxy, and is used instead;
     /// both report the same pairs (the world is the only mover of its tree, so the tree's
     /// moved marks are exactly the move buffer).
-    pub(super) fn update_pairs(&mut self) {
-        let mut moved = core::mem::take(&mut self.move_buffer);
+    ///
+    /// Allocation-safe: the candidate pairs are gathered with fallible pushes, then
+    /// [`World::reserve_step`] makes room for everything the rest of the step can grow into,
+    /// before anything changes. [`SolverError::OutOfMemory`] leaves the world as it was (the
+    /// moved proxies are kept for the next try).
+    pub(super) fn update_pairs(&mut self) -> Result<(), SolverError> {
+        let moved = core::mem::take(&mut self.move_buffer);
         self.found.clear();
+        let mut failed = false;
         let (slots, found) = (&self.slots, &mut self.found);
         let mut report = |_: ProxyId, ua: u64, _: ProxyId, ub: u64| {
             let (a, b) = (ua as u32, ub as u32);
             if Self::should_collide(slots, a, b) {
-                found.push((a.min(b), a.max(b)));
+                if found.try_reserve(1).is_ok() {
+                    found.push((a.min(b), a.max(b)));
+                } else {
+                    failed = true;
+                }
             }
         };
         if moved.is_empty() {
@@ -143,6 +153,20 @@ impl World {
         } else {
             self.tree.query_pairs_of(&moved, &mut report);
         }
+        let new = self
+            .found
+            .iter()
+            .filter(|&&(a, b)| self.pair_table.get(pair_key(a, b)).is_none())
+            .count();
+        if failed || self.reserve_step(new, 0).is_err() {
+            // The traversal cleared the moved marks: put them back with the buffer.
+            for &id in &moved {
+                let _ = self.tree.touch_proxy(id);
+            }
+            self.move_buffer = moved;
+            return Err(SolverError::OutOfMemory);
+        }
+        let mut moved = moved;
         moved.clear();
         self.move_buffer = moved;
         for k in 0..self.found.len() {
@@ -151,6 +175,7 @@ impl World {
                 self.create_contact(a, b);
             }
         }
+        Ok(())
     }
 
     fn link(&mut self, c: u32, side: usize, body: u32) {
@@ -642,8 +667,8 @@ impl World {
     /// Runs the broad phase alone (for tests: afterwards every overlapping pair has a
     /// contact, see [`World::check_invariants`]).
     #[doc(hidden)]
-    pub fn update_broad_phase(&mut self) {
-        self.update_pairs();
+    pub fn update_broad_phase(&mut self) -> Result<(), SolverError> {
+        self.update_pairs()
     }
 }
 
@@ -711,4 +736,59 @@ pub(super) fn recycle(
         mp.point = mid.mul_add(follow, tangent);
     }
     Some(m)
+}
+
+impl World {
+    /// Makes room for everything one step can grow into, given `new` contacts from the broad
+    /// phase: every per-step array is bounded by the bodies (slots) and the contacts the step
+    /// starts with plus the new ones. After this the step allocates nothing (sleeping islands
+    /// excepted: an island whose member list cannot be allocated stays awake). An allocation
+    /// failure here changes nothing but spare capacity.
+    ///
+    /// Every call that adds bodies or shapes keeps this room for `new_slots` more too
+    /// ([`World::reserve_shapes`]), so waking bodies and removing them (which move contacts and
+    /// bodies between these arrays) never allocate between steps either.
+    pub(super) fn reserve_step(
+        &mut self,
+        new: usize,
+        new_slots: usize,
+    ) -> Result<(), alloc::collections::TryReserveError> {
+        fn room<T>(v: &mut Vec<T>, total: usize) -> Result<(), alloc::collections::TryReserveError> {
+            v.try_reserve(total.saturating_sub(v.len()))
+        }
+        let bodies = self.slots.len() + new_slots;
+        let slab = self.contacts.len() + new;
+        let contacts = self.active.len() + self.parked.len() + new;
+        room(&mut self.contacts, slab)?;
+        room(&mut self.free_contacts, slab)?;
+        self.pair_table.try_reserve(new)?;
+        room(&mut self.active, contacts)?;
+        room(&mut self.parked, contacts)?;
+        room(&mut self.free_parked, contacts)?;
+        room(&mut self.begin, contacts)?;
+        room(&mut self.end, contacts)?;
+        room(&mut self.sensor_begin, contacts)?;
+        room(&mut self.sensor_end, contacts)?;
+        room(&mut self.fresh, contacts)?;
+        room(&mut self.position, contacts)?;
+        room(&mut self.constraints, contacts)?;
+        room(&mut self.color_of, contacts)?;
+        room(
+            &mut self.blocks,
+            contacts / crate::solver::ContactBlock::LANES + 1,
+        )?;
+        room(&mut self.solver_bodies, bodies + 1)?;
+        room(&mut self.used_colors, bodies + 1)?;
+        room(&mut self.parent, bodies)?;
+        room(&mut self.rest, bodies)?;
+        room(&mut self.fast, bodies)?;
+        room(&mut self.awake, bodies)?;
+        room(&mut self.move_buffer, bodies)?;
+        room(&mut self.free, bodies)?;
+        let found = bodies.max(self.found.len());
+        room(&mut self.found, found)?;
+        let islands = self.islands.len();
+        room(&mut self.free_islands, islands)?;
+        Ok(())
+    }
 }

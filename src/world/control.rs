@@ -124,9 +124,8 @@ impl World {
         self.wake_body(i as u32);
         self.slots[i].fixed_rotation = fixed;
         // The inertia of all the body's shapes about its centre of mass.
-        let shapes: Vec<Shape> = self.shapes_of(i).collect();
-        let inertia =
-            combined_mass(&shapes, self.slots[i].material.density).map_or(0.0, |m| m.rotational_inertia);
+        let inertia = combined_mass(self.shapes_of(i), self.slots[i].material.density)
+            .map_or(0.0, |m| m.rotational_inertia);
         let b = &mut self.bodies[i];
         if fixed {
             b.inv_inertia = 0.0;
@@ -169,8 +168,11 @@ impl World {
             if kind != BodyKind::Dynamic {
                 let _ = self.fixed_tree.set_category_bits(fixed, filter.category_bits);
             }
-            self.move_buffer.push(proxy);
-            // The tree reports a proxy to the broad phase only with its moved mark set.
+            // The tree reports a proxy to the broad phase only with its moved mark set; one
+            // already marked is in the buffer (never twice: the buffer keeps its reserved room).
+            if !self.tree.was_moved(proxy).unwrap_or(true) {
+                self.move_buffer.push(proxy);
+            }
             let _ = self.tree.touch_proxy(proxy);
             k = next;
         }

@@ -325,15 +325,18 @@ fn shape_reach(shape: &Shape, center: Vec2) -> f32 {
 
 /// The mass properties of several shapes of one density together (parallel-axis theorem),
 /// or `None` when the total mass is not positive and finite.
-fn combined_mass(shapes: &[Shape], density: f32) -> Option<crate::geometry::MassData> {
-    let parts: Vec<_> = shapes.iter().map(|s| s.mass(density)).collect();
-    let mass: f32 = parts.iter().map(|m| m.mass).sum();
+fn combined_mass(
+    shapes: impl Iterator<Item = Shape> + Clone,
+    density: f32,
+) -> Option<crate::geometry::MassData> {
+    // Two passes over the shapes instead of a list of their masses: nothing is allocated.
+    let parts = shapes.map(|s| s.mass(density));
+    let mass: f32 = parts.clone().map(|m| m.mass).sum();
     if !positive(mass) {
         return None;
     }
-    let center = parts.iter().fold(Vec2::ZERO, |c, m| c + m.center * m.mass) * (1.0 / mass);
+    let center = parts.clone().fold(Vec2::ZERO, |c, m| c + m.center * m.mass) * (1.0 / mass);
     let inertia = parts
-        .iter()
         .map(|m| m.rotational_inertia + m.mass * (m.center - center).length_squared())
         .sum();
     Some(crate::geometry::MassData {
@@ -534,8 +537,13 @@ impl World {
         let slot = &self.slots[i];
         let aabb = Self::proxy_box(&slot.shape, self.bodies[i].transform);
         self.tight[i] = aabb;
+        // A proxy already marked moved is in the buffer: the buffer never holds a proxy twice,
+        // so it stays within the room reserved for it (one entry per proxy).
+        let listed = self.tree.was_moved(slot.proxy)?;
         if self.tree.move_proxy(slot.proxy, aabb)? {
-            self.move_buffer.push(slot.proxy);
+            if !listed {
+                self.move_buffer.push(slot.proxy);
+            }
             self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
             if slot.kind != BodyKind::Dynamic {
                 let _ = self.fixed_tree.move_proxy(slot.fixed_proxy, aabb);
@@ -546,7 +554,10 @@ impl World {
 
     /// Advances the world by `dt` seconds in `substeps` sub-steps (see the module docs).
     /// Clears and refills the contact events. Errors with [`SolverError::InvalidStep`] for a
-    /// non-finite or non-positive `dt` or `substeps` outside 1..=64 (the world is unchanged).
+    /// non-finite or non-positive `dt` or `substeps` outside 1..=64 (the world is unchanged),
+    /// and with [`SolverError::OutOfMemory`] when the allocator cannot provide what the step
+    /// needs: the step reserves it right after finding the new pairs, before anything changes,
+    /// so the world is then as it was (only the events are cleared) and a later step goes on.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), SolverError> {
         if !positive(dt) || !(1..=solver::MAX_SUBSTEPS).contains(&substeps) {
             return Err(SolverError::InvalidStep);
@@ -563,7 +574,7 @@ impl World {
         self.sensor_begin.clear();
         self.sensor_end.clear();
         self.last_dt = dt;
-        self.update_pairs();
+        self.update_pairs()?;
         self.update_contacts();
 
         // The awake bodies as the solver sees them: index 0 stands for every static body.

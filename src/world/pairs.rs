@@ -116,12 +116,39 @@ impl PairTable {
         let capacity = (2 * self.keys.len()).max(16);
         let keys = core::mem::replace(&mut self.keys, alloc::vec![EMPTY; capacity]);
         let values = core::mem::replace(&mut self.values, alloc::vec![0; capacity]);
+        self.rehash_from(keys, values);
+    }
+
+    fn rehash_from(&mut self, keys: Vec<u64>, values: Vec<u32>) {
         self.len = 0;
         for (k, v) in keys.into_iter().zip(values) {
             if k != EMPTY {
                 self.insert(k, v);
             }
         }
+    }
+
+    /// Makes room for `additional` more keys without growing on insert; an allocation
+    /// failure leaves the table as it was.
+    pub(crate) fn try_reserve(
+        &mut self,
+        additional: usize,
+    ) -> Result<(), alloc::collections::TryReserveError> {
+        let need = 2 * (self.len + additional);
+        if need <= self.keys.len() {
+            return Ok(());
+        }
+        let capacity = need.next_power_of_two().max(16);
+        let mut keys = Vec::new();
+        keys.try_reserve_exact(capacity)?;
+        let mut values = Vec::new();
+        values.try_reserve_exact(capacity)?;
+        keys.resize(capacity, EMPTY);
+        values.resize(capacity, 0);
+        let old_keys = core::mem::replace(&mut self.keys, keys);
+        let old_values = core::mem::replace(&mut self.values, values);
+        self.rehash_from(old_keys, old_values);
+        Ok(())
     }
 }
 

@@ -13,20 +13,6 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 }
 
 impl World {
-    /// A new, empty sleeping island.
-    fn new_island_id(&mut self) -> u32 {
-        match self.free_islands.pop() {
-            Some(id) => id,
-            None => {
-                self.islands.push(Vec::new());
-                (self.islands.len() - 1) as u32
-            }
-        }
-    }
-
-    /// Puts `bodies` (awake or just added) to sleep together as one island: they leave the
-    /// awake list with zero velocity, and every contact left without an awake body leaves
-    /// the work list.
     /// Makes sure the next [`World::new_island`] of one body allocates nothing: a recycled
     /// island with room for a member.
     pub(super) fn reserve_island(&mut self) -> Result<(), SolverError> {
@@ -47,10 +33,29 @@ impl World {
         Ok(())
     }
 
-    pub(super) fn new_island(&mut self, bodies: &[u32]) {
-        let id = self.new_island_id();
+    /// Puts `bodies` (awake or just added) to sleep together as one island: they leave the
+    /// awake list with zero velocity, and every contact left without an awake body leaves
+    /// the work list. `false`, changing nothing, when the island's member list cannot be
+    /// allocated (the bodies stay awake).
+    pub(super) fn new_island(&mut self, bodies: &[u32]) -> bool {
+        let id = match self.free_islands.last() {
+            Some(&id) => id,
+            None => {
+                if self.islands.try_reserve(1).is_err() || self.free_islands.try_reserve(1).is_err() {
+                    return false;
+                }
+                self.islands.push(Vec::new());
+                self.free_islands.push((self.islands.len() - 1) as u32);
+                (self.islands.len() - 1) as u32
+            }
+        };
         let mut members = core::mem::take(&mut self.islands[id as usize]);
         members.clear();
+        if members.try_reserve(bodies.len()).is_err() {
+            self.islands[id as usize] = members;
+            return false;
+        }
+        self.free_islands.pop();
         members.extend_from_slice(bodies);
         for &s in bodies {
             self.remove_awake(s);
@@ -73,6 +78,7 @@ impl World {
             }
         }
         self.islands[id as usize] = members;
+        true
     }
 
     /// Wakes the island of body `s` (no-op for awake and static bodies).
@@ -153,7 +159,11 @@ impl World {
             return;
         }
         self.found.sort_unstable();
+        // Out of memory for the list of a sleepy island's bodies: they stay awake this step.
         let mut group = Vec::new();
+        if group.try_reserve(self.found.len()).is_err() {
+            return;
+        }
         let mut k = 0;
         while k < self.found.len() {
             let r = self.found[k].0;
@@ -189,9 +199,14 @@ impl World {
             return Ok(());
         }
         // The connected awake bodies, by depth-first search over touching contacts.
-        let mut group = alloc::vec![i];
-        let mut seen = alloc::collections::BTreeSet::new();
-        seen.insert(i);
+        let oom = |_| SolverError::OutOfMemory;
+        let mut group = Vec::new();
+        group.try_reserve(1).map_err(oom)?;
+        group.push(i);
+        let mut seen = Vec::new();
+        seen.try_reserve_exact(self.slots.len()).map_err(oom)?;
+        seen.resize(self.slots.len(), false);
+        seen[i as usize] = true;
         let mut k = 0;
         while k < group.len() {
             let s = group[k];
@@ -204,8 +219,10 @@ impl World {
                 if contact.touching
                     && !contact.sensor
                     && self.hot[o as usize].awake_index != NONE
-                    && seen.insert(o)
+                    && !seen[o as usize]
                 {
+                    seen[o as usize] = true;
+                    group.try_reserve(1).map_err(oom)?;
                     group.push(o);
                 }
             }
@@ -213,8 +230,11 @@ impl World {
         if !self.sleep_enabled || group.iter().any(|&s| !self.slots[s as usize].enable_sleep) {
             return Ok(());
         }
-        self.new_island(&group);
-        Ok(())
+        if self.new_island(&group) {
+            Ok(())
+        } else {
+            Err(SolverError::OutOfMemory)
+        }
     }
 
     /// Allows or forbids sleeping for the whole world (default allowed). Forbidding wakes
