@@ -97,8 +97,9 @@ fn script(w: &mut World, chain: &Chain, added: &mut Vec<BodyId>) {
         let _ = ok_or_oom(w.set_awake(id, true));
     }
     if let Some(&id) = added.get(7) {
-        w.remove_body(id).unwrap();
-        added.retain(|&b| b != id);
+        if ok_or_oom(w.remove_body(id)).is_some() {
+            added.retain(|&b| b != id);
+        }
     }
     for _ in 0..60 {
         let _ = ok_or_oom(w.step(1.0 / 60.0, 4));

@@ -738,12 +738,46 @@ pub(super) fn recycle(
     Some(m)
 }
 
+/// Room for `total` elements in `v`: exactly what the bound needs plus an eighth (Vec's own
+/// doubling would reserve up to twice the bound in every array, for bounds real steps rarely
+/// reach).
+pub(super) fn room<T>(v: &mut Vec<T>, total: usize) -> Result<(), alloc::collections::TryReserveError> {
+    if v.capacity() >= total {
+        return Ok(());
+    }
+    v.try_reserve_exact((total + total / 8).saturating_sub(v.len()))
+}
+
 impl World {
+    /// Room for the solver's arrays of this step, sized exactly now that the narrow phase has
+    /// counted the touching contacts and woken bodies. On failure the step stops here: the
+    /// contacts forget last step's impulses (they start cold, so no stale index survives) and
+    /// the bodies have not moved.
+    pub(super) fn reserve_solver(&mut self) -> Result<(), SolverError> {
+        let n = self.fresh.len();
+        let bodies = self.awake.len() + 1;
+        let ok = room(&mut self.constraints, n).is_ok()
+            && room(&mut self.position, n).is_ok()
+            && room(&mut self.color_of, n).is_ok()
+            && room(&mut self.blocks, n / crate::solver::ContactBlock::LANES + 1).is_ok()
+            && room(&mut self.solver_bodies, bodies).is_ok()
+            && room(&mut self.used_colors, bodies).is_ok();
+        if ok {
+            return Ok(());
+        }
+        for sim in &mut self.active {
+            sim.solved = NONE;
+            sim.carried = None;
+        }
+        Err(SolverError::OutOfMemory)
+    }
+
     /// Makes room for everything one step can grow into, given `new` contacts from the broad
     /// phase: every per-step array is bounded by the bodies (slots) and the contacts the step
-    /// starts with plus the new ones. After this the step allocates nothing (sleeping islands
-    /// excepted: an island whose member list cannot be allocated stays awake). An allocation
-    /// failure here changes nothing but spare capacity.
+    /// starts with plus the new ones. After this the narrow phase allocates nothing; the
+    /// solver's arrays are sized exactly after it ([`World::reserve_solver`]), and an island
+    /// falls asleep only with room for its list and parked contacts (else it stays awake). An
+    /// allocation failure here changes nothing but spare capacity.
     ///
     /// Every call that adds bodies or shapes keeps this room for `new_slots` more too
     /// ([`World::reserve_shapes`]), so waking bodies and removing them (which move contacts and
@@ -753,9 +787,6 @@ impl World {
         new: usize,
         new_slots: usize,
     ) -> Result<(), alloc::collections::TryReserveError> {
-        fn room<T>(v: &mut Vec<T>, total: usize) -> Result<(), alloc::collections::TryReserveError> {
-            v.try_reserve(total.saturating_sub(v.len()))
-        }
         let bodies = self.slots.len() + new_slots;
         let slab = self.contacts.len() + new;
         let contacts = self.active.len() + self.parked.len() + new;
@@ -763,22 +794,17 @@ impl World {
         room(&mut self.free_contacts, slab)?;
         self.pair_table.try_reserve(new)?;
         room(&mut self.active, contacts)?;
-        room(&mut self.parked, contacts)?;
-        room(&mut self.free_parked, contacts)?;
-        room(&mut self.begin, contacts)?;
-        room(&mut self.end, contacts)?;
+        // The parked slab grows only when an island falls asleep, which reserves its own room
+        // (an island that cannot stays awake); its free list holds at most the slab.
+        let parked = self.parked.len();
+        room(&mut self.free_parked, parked)?;
+        // A contact ends only if it touched when the step began, and begins only if it did not.
+        let touching = self.touching_count.min(contacts);
+        room(&mut self.begin, contacts - touching)?;
+        room(&mut self.end, touching)?;
         room(&mut self.sensor_begin, contacts)?;
         room(&mut self.sensor_end, contacts)?;
         room(&mut self.fresh, contacts)?;
-        room(&mut self.position, contacts)?;
-        room(&mut self.constraints, contacts)?;
-        room(&mut self.color_of, contacts)?;
-        room(
-            &mut self.blocks,
-            contacts / crate::solver::ContactBlock::LANES + 1,
-        )?;
-        room(&mut self.solver_bodies, bodies + 1)?;
-        room(&mut self.used_colors, bodies + 1)?;
         room(&mut self.parent, bodies)?;
         room(&mut self.rest, bodies)?;
         room(&mut self.fast, bodies)?;

@@ -576,6 +576,7 @@ impl World {
         self.last_dt = dt;
         self.update_pairs()?;
         self.update_contacts();
+        self.reserve_solver()?;
 
         // The awake bodies as the solver sees them: index 0 stands for every static body.
         self.solver_bodies.clear();

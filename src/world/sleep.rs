@@ -38,6 +38,26 @@ impl World {
     /// the work list. `false`, changing nothing, when the island's member list cannot be
     /// allocated (the bodies stay awake).
     pub(super) fn new_island(&mut self, bodies: &[u32]) -> bool {
+        // Room in the parked slab for every awake contact of these bodies (an upper bound on
+        // those that leave the work list), and in its free list for all of it.
+        let mut parking = 0;
+        for &s in bodies {
+            let mut e = self.slots[s as usize].contact_head;
+            while e != NONE {
+                let contact = &self.contacts[(e >> 1) as usize];
+                parking += usize::from(contact.active_index != NONE);
+                e = contact.next[(e & 1) as usize];
+            }
+        }
+        let slab = self.parked.len() + parking.saturating_sub(self.free_parked.len());
+        if self.parked.try_reserve(slab - self.parked.len()).is_err()
+            || self
+                .free_parked
+                .try_reserve(slab.saturating_sub(self.free_parked.len()))
+                .is_err()
+        {
+            return false;
+        }
         let id = match self.free_islands.last() {
             Some(&id) => id,
             None => {
