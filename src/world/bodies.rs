@@ -117,20 +117,7 @@ impl World {
         };
         // Cannot fail: the proxy was just created.
         let fat = self.tree.fat_aabb(proxy).unwrap_or_default();
-        if (index as usize) < self.slots.len() {
-            self.free.pop();
-            self.slots[index as usize] = slot;
-            self.hot[index as usize] = hot;
-            self.bodies[index as usize] = body;
-            self.fat[index as usize] = fat;
-            self.tight[index as usize] = Self::proxy_box(&def.shape, xf);
-        } else {
-            self.slots.push(slot);
-            self.hot.push(hot);
-            self.bodies.push(body);
-            self.fat.push(fat);
-            self.tight.push(Self::proxy_box(&def.shape, xf));
-        }
+        self.put_slot(index, slot, hot, body, fat, Self::proxy_box(&def.shape, xf));
         self.live_count += 1;
         if def.kind != BodyKind::Static {
             if def.awake || !(def.enable_sleep && self.sleep_enabled) {
@@ -265,20 +252,7 @@ impl World {
             ..self.hot[i]
         };
         let fat = self.tree.fat_aabb(proxy).unwrap_or(aabb);
-        if (index as usize) < self.slots.len() {
-            self.free.pop();
-            self.slots[index as usize] = slot;
-            self.hot[index as usize] = hot;
-            self.bodies[index as usize] = body;
-            self.fat[index as usize] = fat;
-            self.tight[index as usize] = aabb;
-        } else {
-            self.slots.push(slot);
-            self.hot.push(hot);
-            self.bodies.push(body);
-            self.fat.push(fat);
-            self.tight.push(aabb);
-        }
+        self.put_slot(index, slot, hot, body, fat, aabb);
         self.slots[i].next_shape = index;
         self.bodies[i] = body;
         // The body's extents over all its shapes; a compound is not round. A fixed body's
@@ -412,5 +386,25 @@ impl World {
             self.reserve_island()?;
         }
         self.reserve_step(0, count).map_err(oom)
+    }
+
+    /// Stores a new shape's slot data at `index`: the free slot on top of the free list, or a
+    /// new one at the end (room reserved by [`World::reserve_shapes`]).
+    fn put_slot(&mut self, index: u32, slot: Slot, hot: Hot, body: Body, fat: Aabb, tight: Aabb) {
+        let i = index as usize;
+        if i < self.slots.len() {
+            self.free.pop();
+            self.slots[i] = slot;
+            self.hot[i] = hot;
+            self.bodies[i] = body;
+            self.fat[i] = fat;
+            self.tight[i] = tight;
+        } else {
+            self.slots.push(slot);
+            self.hot.push(hot);
+            self.bodies.push(body);
+            self.fat.push(fat);
+            self.tight.push(tight);
+        }
     }
 }
