@@ -66,6 +66,11 @@
 //! filters (`Filter`, also for the tree alone), sensors, contact and sensor events, filtered
 //! ray / AABB / shape-overlap / shape-cast queries (`QueryFilter`), one call per frame.
 //!
+//! **Seeing it**: [`draw`] — a [`DebugDraw`](draw::DebugDraw) trait (Box2D's `b2DebugDraw`
+//! primitives) and functions that draw shapes, manifolds, rays, casts and sweeps through it;
+//! [`DynamicTree::draw`] (node boxes by height) and `World::draw` (bodies coloured by state,
+//! bounds, contacts, transforms, the tree; `DrawFlags`), one palette ([`draw::Color`]).
+//!
 //! **C**: `capi` (feature `capi`) — the whole API as `c2d_*` functions; header
 //! `include/collide2d.h`, static and shared libraries from the `clib/` crate
 //! (`scripts/build_clib.sh`, CMake, pkg-config; allocator, assert and log hooks).
@@ -162,6 +167,7 @@ struct ReadmeDoctests;
 pub mod capi;
 pub mod cast;
 pub mod distance;
+pub mod draw;
 mod fmath;
 pub mod geometry;
 pub mod interop;
@@ -251,7 +257,7 @@ pub use tree::{
 };
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
-    BodyDef, BodyId, BodyKind, ContactEvent, Material, QueryFilter, SensorEvent, World, WorldCastHit,
-    WorldLevel, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
-    SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
+    BodyDef, BodyId, BodyKind, ContactEvent, DrawFlags, Material, QueryFilter, SensorEvent, World,
+    WorldCastHit, WorldLevel, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE,
+    CONTINUOUS_SAFETY_FACTOR, SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };

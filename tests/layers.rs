@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "raycast",
     "toi",
     "cast",
+    "draw",
     "tree",
     "mover",
     "solver",

@@ -595,6 +595,21 @@ impl Iterator for QueryIter<'_> {
     }
 }
 
+impl<S: NodeStorage> DynamicTree<S> {
+    /// Draws every node's box through `d` ([`crate::draw::DebugDraw`]): leaves in
+    /// [`Color::BOUNDS`](crate::draw::Color::BOUNDS), internal nodes darker the higher they
+    /// sit (the root darkest). Allocates nothing.
+    pub fn draw(&self, d: &mut (impl crate::draw::DebugDraw + ?Sized)) {
+        let top = self.height().max(1) as f32;
+        for n in self.nodes.nodes() {
+            if n.is_allocated() {
+                let k = 1.0 - 0.7 * f32::from(n.height) / top;
+                crate::draw::draw_aabb(d, n.aabb, crate::draw::Color::BOUNDS.scaled(k));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     extern crate std;

@@ -95,6 +95,7 @@ mod bodies;
 mod contacts;
 mod continuous;
 mod control;
+mod draw;
 mod mover;
 mod pairs;
 mod queries;
@@ -111,6 +112,7 @@ use crate::solver::{self, non_negative, positive, Body, ContactConstraint, Solve
 use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
 use contacts::{Contact, ContactSim};
+pub use draw::DrawFlags;
 pub use mover::WorldLevel;
 use pairs::{pair_key, PairTable};
 pub use types::{
