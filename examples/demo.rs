@@ -1,13 +1,55 @@
-//! A tour of collide2d: shapes, overlap tests and contact manifolds, printed as a table.
-//! Run with `cargo run --example demo`.
+//! A tour of collide2d: shapes, overlap tests and contact manifolds, printed as a table, and
+//! drawn: one SVG picture per scenario (through the crate's own `draw::svg` backend) written to
+//! `target/demo-svg/`. Run with `cargo run --example demo`.
+use collide2d::draw::svg::Svg;
+use collide2d::draw::{draw_cast, draw_manifold, draw_ray, draw_shape, draw_sweep, Color};
 use collide2d::*;
 
-fn show(name: &str, a: &Shape, xa: Transform, b: &Shape, xb: Transform) {
+/// A picture of the world rectangle around `boxes` (grown by half a unit), 480 pixels wide,
+/// drawn by `paint`.
+fn picture(boxes: &[Aabb], paint: impl FnOnce(&mut Svg<String>)) -> String {
+    let mut view = boxes[0];
+    for b in &boxes[1..] {
+        view = view.union(*b);
+    }
+    let mut svg = Svg::begin(String::new(), view.inflated(0.5), 480.0);
+    paint(&mut svg);
+    svg.finish().expect("a String takes any write")
+}
+
+/// The picture of one pair: both shapes and their manifold.
+fn pair_svg(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> String {
+    let m = collide(a, xa, b, xb);
+    picture(&[a.aabb(xa), b.aabb(xb)], |svg| {
+        draw_shape(svg, a, xa, Color::STATIC);
+        draw_shape(svg, b, xb, Color::DYNAMIC);
+        draw_manifold(svg, &m, 0.4);
+    })
+}
+
+/// A file name from a scenario's name: lower case, words joined by '-'.
+fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for word in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(&word.to_ascii_lowercase());
+    }
+    out
+}
+
+/// Prints one pair's line and returns its picture, named.
+fn show(name: &str, a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> (String, String) {
+    let picture = (format!("{}.svg", slug(name)), pair_svg(a, xa, b, xb));
     let m = collide(a, xa, b, xb);
     print!("{name:<34} overlaps={:<5}", overlaps(a, xa, b, xb));
     if m.count == 0 {
         println!(" no contact");
-        return;
+        return picture;
     }
     print!(" normal=({:+.3}, {:+.3})", m.normal.x, m.normal.y);
     for p in m.points() {
@@ -17,9 +59,12 @@ fn show(name: &str, a: &Shape, xa: Transform, b: &Shape, xb: Transform) {
         );
     }
     println!();
+    picture
 }
 
-fn main() -> Result<(), GeometryError> {
+/// Runs the tour: prints it and returns every picture (file name, SVG text).
+pub fn tour() -> Result<Vec<(String, String)>, GeometryError> {
+    let mut pictures = Vec::new();
     let ground = Shape::Polygon(Polygon::make_box(5.0, 0.5)?);
     let crate_box = Shape::Polygon(Polygon::make_box(0.5, 0.5)?);
     let ball = Shape::Circle(Circle::new(Vec2::ZERO, 0.5)?);
@@ -37,44 +82,50 @@ fn main() -> Result<(), GeometryError> {
     let at = |x: f32, y: f32, a: f32| Transform::new(Vec2::new(x, y), a);
 
     println!("collide2d demo: normals point from the first shape to the second, depth > 0 = penetration\n");
-    show(
+    pictures.push(show(
         "box resting on ground",
         &ground,
         id,
         &crate_box,
         at(1.0, 0.95, 0.0),
-    );
-    show(
+    ));
+    pictures.push(show(
         "tilted box corner on ground",
         &ground,
         id,
         &crate_box,
         at(-1.0, 1.1, 0.6),
-    );
-    show("ball on ground", &ground, id, &ball, at(3.0, 0.9, 0.0));
-    show("capsule lying on ground", &ground, id, &pill, at(0.0, 0.7, 0.0));
-    show(
+    ));
+    pictures.push(show("ball on ground", &ground, id, &ball, at(3.0, 0.9, 0.0)));
+    pictures.push(show(
+        "capsule lying on ground",
+        &ground,
+        id,
+        &pill,
+        at(0.0, 0.7, 0.0),
+    ));
+    pictures.push(show(
         "rounded rock vs ball",
         &rock,
         at(0.0, 3.0, 0.3),
         &ball,
         at(0.9, 3.4, 0.0),
-    );
-    show(
+    ));
+    pictures.push(show(
         "ball vs capsule (flipped order)",
         &ball,
         at(0.0, -2.0, 0.0),
         &pill,
         at(0.5, -2.6, 0.0),
-    );
-    show(
+    ));
+    pictures.push(show(
         "far away: (10000, -10000)",
         &ground,
         at(10000.0, -10000.0, 0.0),
         &crate_box,
         at(10001.0, -9999.05, 0.0),
-    );
-    show("apart", &ball, id, &crate_box, at(3.0, 3.0, 0.0));
+    ));
+    pictures.push(show("apart", &ball, id, &crate_box, at(3.0, 3.0, 0.0)));
 
     let m = ground.mass(1.0);
     println!(
@@ -105,16 +156,22 @@ fn main() -> Result<(), GeometryError> {
         "  distance ground-ball: {:.3} ({:?}), normal ({:+.3}, {:+.3})",
         d.distance, d.status, d.normal.x, d.normal.y
     );
-    if let Some(h) = ray_cast(
-        &rock,
-        at(0.0, 3.0, 0.3),
-        &Ray::new(Vec2::new(-5.0, 3.0), Vec2::new(10.0, 0.0)),
-    ) {
+    let ray = Ray::new(Vec2::new(-5.0, 3.0), Vec2::new(10.0, 0.0));
+    let hit = ray_cast(&rock, at(0.0, 3.0, 0.3), &ray);
+    if let Some(h) = hit {
         println!(
             "  ray hits the rock at ({:.3}, {:.3}), fraction {:.3}, normal ({:+.3}, {:+.3})",
             h.point.x, h.point.y, h.fraction, h.normal.x, h.normal.y
         );
     }
+    let ray_box = Aabb::new(ray.origin, ray.origin + ray.translation);
+    pictures.push((
+        "ray-hits-the-rock.svg".to_string(),
+        picture(&[rock.aabb(at(0.0, 3.0, 0.3)), ray_box], |svg| {
+            draw_shape(svg, &rock, at(0.0, 3.0, 0.3), Color::STATIC);
+            draw_ray(svg, &ray, hit.as_ref(), 0.5);
+        }),
+    ));
     let c = shape_cast(
         &ground,
         id,
@@ -128,6 +185,23 @@ fn main() -> Result<(), GeometryError> {
         "  box dropped on the ground: {:?} at fraction {:.4}, normal ({:+.3}, {:+.3})",
         c.state, c.fraction, c.normal.x, c.normal.y
     );
+    // The same cast with the box as the moving shape, for the picture (normal from the box).
+    let moving = CastShape::new(&crate_box, at(-3.0, 4.0, 0.4), Vec2::new(2.0, -6.0));
+    let cast = shape_cast_pair(&moving, &CastShape::new(&ground, id, Vec2::ZERO), 0.0);
+    pictures.push((
+        "box-dropped-on-the-ground.svg".to_string(),
+        picture(
+            &[
+                ground.aabb(id),
+                crate_box.aabb(at(-3.0, 4.0, 0.4)),
+                crate_box.aabb(at(-1.0, -2.0, 0.4)),
+            ],
+            |svg| {
+                draw_shape(svg, &ground, id, Color::STATIC);
+                draw_cast(svg, &moving, &cast, 0.5);
+            },
+        ),
+    ));
     let sweep_bar = Sweep::from_transforms(Vec2::ZERO, at(0.0, 6.0, 0.0), at(0.0, 6.0, 1.5));
     let sweep_ball = Sweep::from_transforms(Vec2::ZERO, at(-0.5, 6.8, 0.0), at(-0.5, 6.8, 0.0));
     let t = time_of_impact(&pill, &sweep_bar, &ball, &sweep_ball, 1.0);
@@ -135,5 +209,26 @@ fn main() -> Result<(), GeometryError> {
         "  spinning capsule vs ball: {:?} at fraction {:.4}",
         t.state, t.fraction
     );
+    pictures.push((
+        "spinning-capsule-vs-ball.svg".to_string(),
+        picture(&[Aabb::new(Vec2::new(-1.5, 4.5), Vec2::new(1.5, 7.5))], |svg| {
+            draw_sweep(svg, &pill, &sweep_bar, 6);
+            draw_shape(svg, &ball, at(-0.5, 6.8, 0.0), Color::DYNAMIC);
+            // The capsule at the time of impact.
+            draw_shape(svg, &pill, sweep_bar.transform_at(t.fraction), Color::CONTACT);
+        }),
+    ));
+    Ok(pictures)
+}
+
+#[allow(dead_code)]
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let pictures = tour()?;
+    let dir = std::path::Path::new("target").join("demo-svg");
+    std::fs::create_dir_all(&dir)?;
+    for (name, svg) in &pictures {
+        std::fs::write(dir.join(name), svg)?;
+    }
+    println!("\nwrote {} pictures (SVG) to {}", pictures.len(), dir.display());
     Ok(())
 }

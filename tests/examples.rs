@@ -1,4 +1,5 @@
 //! The guides in `examples/` run and do what they say.
+use collide2d::*;
 #[path = "../examples/topdown.rs"]
 mod topdown;
 
@@ -56,4 +57,64 @@ fn platformer_level_keeps_its_promises() {
     // Resting on the ground chain, within the solver's linear slop (0.005).
     assert!((s.rock_bottom - 2.0).abs() < 0.005, "{s:?}");
     assert!(s.rock_asleep, "{s:?}");
+}
+
+#[path = "../examples/demo.rs"]
+mod demo;
+
+/// The demo (`cargo run --example demo`) draws every scenario it prints through the crate's
+/// SVG backend; the pictures in `docs/` that the README shows are its output, byte for byte,
+/// and each picture holds its manifold's points where the manifold puts them.
+#[test]
+fn demo_pictures_are_the_ones_in_docs() {
+    let pictures = demo::tour().unwrap();
+    assert_eq!(pictures.len(), 11);
+    for (name, svg) in &pictures {
+        assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"), "{name}");
+        let committed = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs")
+            .join(format!("demo-{name}"));
+        if committed.exists() {
+            assert_eq!(
+                &std::fs::read_to_string(&committed).unwrap(),
+                svg,
+                "{name}: regenerate docs/ from the demo"
+            );
+        }
+    }
+    // The rounded rock against the ball: its one contact point is drawn where collide puts it.
+    let rock = Shape::Polygon(
+        Polygon::new_rounded(
+            &[
+                Vec2::new(-0.6, -0.4),
+                Vec2::new(0.7, -0.5),
+                Vec2::new(0.4, 0.6),
+                Vec2::new(-0.5, 0.5),
+            ],
+            0.05,
+        )
+        .unwrap(),
+    );
+    let ball = Shape::circle(0.5);
+    let (xr, xb) = (
+        Transform::new(Vec2::new(0.0, 3.0), 0.3),
+        Transform::new(Vec2::new(0.9, 3.4), 0.0),
+    );
+    let m = collide(&rock, xr, &ball, xb);
+    assert_eq!(m.count, 1);
+    let view = rock.aabb(xr).union(ball.aabb(xb)).inflated(0.5);
+    let svg = collide2d::draw::svg::Svg::begin(String::new(), view, 480.0);
+    let p = svg.to_screen(m.points[0].point);
+    let (_, picture) = pictures
+        .iter()
+        .find(|(n, _)| n == "rounded-rock-vs-ball.svg")
+        .unwrap();
+    let dot = format!(
+        "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"2.50\" fill=\"#e63333\"/>",
+        p.x, p.y
+    );
+    assert!(picture.contains(&dot), "{dot}");
+    assert!(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/demo-rounded-rock-vs-ball.svg")
+        .exists());
 }

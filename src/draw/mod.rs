@@ -8,8 +8,12 @@
 //! [`Color`]'s constants: bodies by state (static, kinematic, dynamic, sleeping, sensor), then
 //! contacts, normals, rays, casts and tree boxes.
 //!
+//! [`svg::Svg`] is a backend that writes an SVG picture (no dependency, no allocation).
+//!
 //! [`DynamicTree::draw`](crate::tree::DynamicTree::draw) draws a tree's boxes by depth;
 //! `World::draw` (features `solver` + `alloc`) a whole world, chosen by `DrawFlags`.
+
+pub mod svg;
 
 use crate::cast::{CastOutput, CastShape, CastState};
 use crate::geometry::{Shape, MAX_POLYGON_VERTICES};
