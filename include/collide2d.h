@@ -456,6 +456,50 @@ typedef struct c2d_RayHit {
   float fraction;
 } c2d_RayHit;
 
+// The drawing callbacks and what `c2d_world_draw` draws. Zero-initialise it and set what you
+// need: every callback may be NULL, and the flags default to false.
+typedef struct c2d_DebugDraw {
+  // A closed polygon outline through `count` world vertices.
+  void (*draw_polygon)(const struct c2d_Vec2 *vertices, int32_t count, uint32_t color, void *context);
+  // A filled convex polygon: `count` local vertices rounded by `radius`, placed by `xf`.
+  void (*draw_solid_polygon)(struct c2d_Transform xf,
+                             const struct c2d_Vec2 *vertices,
+                             int32_t count,
+                             float radius,
+                             uint32_t color,
+                             void *context);
+  // A circle outline, world centre.
+  void (*draw_circle)(struct c2d_Vec2 center, float radius, uint32_t color, void *context);
+  // A filled circle centred on `xf.p`, rotated by `xf.q`.
+  void (*draw_solid_circle)(struct c2d_Transform xf, float radius, uint32_t color, void *context);
+  // A filled capsule between world points.
+  void (*draw_solid_capsule)(struct c2d_Vec2 p1,
+                             struct c2d_Vec2 p2,
+                             float radius,
+                             uint32_t color,
+                             void *context);
+  // A world segment.
+  void (*draw_segment)(struct c2d_Vec2 p1, struct c2d_Vec2 p2, uint32_t color, void *context);
+  // A transform's axes.
+  void (*draw_transform)(struct c2d_Transform xf, void *context);
+  // A point of `size` pixels.
+  void (*draw_point)(struct c2d_Vec2 p, float size, uint32_t color, void *context);
+  // NUL-terminated text at a world point (valid during the call).
+  void (*draw_string)(struct c2d_Vec2 p, const char *text, uint32_t color, void *context);
+  // Passed last to every callback.
+  void *context;
+  // `c2d_world_draw`: the shapes, coloured by body state.
+  bool draw_shapes;
+  // `c2d_world_draw`: the shapes' fat boxes.
+  bool draw_bounds;
+  // `c2d_world_draw`: the contact points and normals of touching pairs.
+  bool draw_contacts;
+  // `c2d_world_draw`: each body's transform.
+  bool draw_transforms;
+  // `c2d_world_draw`: the broad-phase tree's boxes.
+  bool draw_tree;
+} c2d_DebugDraw;
+
 // Allocates `size` bytes aligned to `align` (a power of two, at most 4096) for the library;
 // returns NULL on failure (the call that needed the memory then returns
 // `C2D_STATUS_OUT_OF_MEMORY`). `context` is the pointer given to `c2d_set_allocator`.
@@ -997,6 +1041,29 @@ typedef struct c2d_Filter {
   int32_t group_index;
 } c2d_Filter;
 
+// An sRGB colour, `0xRRGGBB` (in C a `uint32_t`; the palette as `C2D_COLOR_*`).
+typedef uint32_t c2d_Color;
+// Static bodies and level geometry (grey green).
+#define C2D_COLOR_STATIC 8368767
+// Kinematic bodies (blue).
+#define C2D_COLOR_KINEMATIC 8421606
+// Awake dynamic bodies (salmon).
+#define C2D_COLOR_DYNAMIC 15119026
+// Sleeping bodies (grey).
+#define C2D_COLOR_SLEEPING 10066329
+// Sensors (yellow).
+#define C2D_COLOR_SENSOR 15125581
+// Contact points (red).
+#define C2D_COLOR_CONTACT 15086387
+// Contact and hit normals (green).
+#define C2D_COLOR_NORMAL 3394611
+// Rays and ray hits (cyan).
+#define C2D_COLOR_RAY 3388134
+// Shape casts and sweeps (purple).
+#define C2D_COLOR_CAST 11691750
+// Tree boxes (the depth darkens them) and body bounds (magenta).
+#define C2D_COLOR_BOUNDS 15093222
+
 // Surface and mass material of a body's shape.
 typedef struct c2d_Material {
   // Mass per unit area (kg/m²); must be positive for dynamic bodies.
@@ -1166,6 +1233,48 @@ c2d_Status c2d_decompose(const struct c2d_Vec2 *points,
                          struct c2d_Polygon *out,
                          uint32_t capacity,
                          uint32_t *out_count);
+
+// Draws a shape at a transform through the callbacks (polygons as `draw_solid_polygon` with
+// local vertices, circles as `draw_solid_circle`, capsules as `draw_solid_capsule`, chain
+// segments as segments with a tick along the front normal).
+//
+// # Safety
+// Pointers NULL or readable; every non-NULL callback callable with the table's context.
+c2d_Status c2d_draw_shape(const struct c2d_DebugDraw *draw,
+                          const c2d_Shape *shape,
+                          const struct c2d_Transform *xf,
+                          uint32_t color);
+
+// Draws a manifold: each point (`C2D_COLOR_CONTACT`) and its normal, `normal_length` long
+// (`C2D_COLOR_NORMAL`).
+//
+// # Safety
+// As `c2d_draw_shape`.
+c2d_Status c2d_draw_manifold(const struct c2d_DebugDraw *draw,
+                             const struct c2d_Manifold *m,
+                             float normal_length);
+
+// Draws a ray to its hit (`hit` non-NULL) with the hit normal, or its whole length.
+//
+// # Safety
+// As `c2d_draw_shape`; `hit` may be NULL.
+c2d_Status c2d_draw_ray(const struct c2d_DebugDraw *draw,
+                        const struct c2d_Ray *ray,
+                        const struct c2d_RayHit *hit,
+                        float normal_length);
+
+// Draws every node box of a tree (shaded by height).
+//
+// # Safety
+// `tree` NULL or a live handle; `draw` as in `c2d_draw_shape`.
+c2d_Status c2d_tree_draw(const struct c2d_Tree *tree, const struct c2d_DebugDraw *draw);
+
+// Draws a world as the table's flags choose (shapes by body state, bounds, contacts,
+// transforms, the tree).
+//
+// # Safety
+// `world` NULL or a live handle; `draw` as in `c2d_draw_shape`.
+c2d_Status c2d_world_draw(const struct c2d_World *world, const struct c2d_DebugDraw *draw);
 
 // Sets the allocator every heap allocation of the C library goes through (trees, worlds and
 // their growth), with a `context` passed back to both functions; NULL for both restores the

@@ -386,6 +386,100 @@ fn allocator_and_log_hooks_count_everything_and_fail_cleanly() {
     assert_eq!(printed, want);
 }
 
+/// Prints the primitives as `c_examples/draw.c` does.
+#[derive(Default)]
+struct PrintDraw(String);
+
+impl collide2d::draw::DebugDraw for PrintDraw {
+    fn polygon(&mut self, v: &[Vec2], color: collide2d::draw::Color) {
+        self.0 += &format!("polygon {:06x}", color.0);
+        for p in v {
+            self.0 += &format!(" {:.4},{:.4}", p.x, p.y);
+        }
+        self.0 += "\n";
+    }
+    fn solid_polygon(&mut self, xf: Transform, v: &[Vec2], r: f32, color: collide2d::draw::Color) {
+        self.0 += &format!(
+            "solid_polygon {:06x} at {:.4},{:.4} rot {:.4},{:.4} radius {:.3}",
+            color.0, xf.p.x, xf.p.y, xf.q.c, xf.q.s, r
+        );
+        for p in v {
+            self.0 += &format!(" {:.4},{:.4}", p.x, p.y);
+        }
+        self.0 += "\n";
+    }
+    fn solid_circle(&mut self, xf: Transform, r: f32, color: collide2d::draw::Color) {
+        self.0 += &format!(
+            "solid_circle {:06x} at {:.4},{:.4} radius {:.3}\n",
+            color.0, xf.p.x, xf.p.y, r
+        );
+    }
+    fn segment(&mut self, a: Vec2, b: Vec2, color: collide2d::draw::Color) {
+        self.0 += &format!(
+            "segment {:06x} {:.4},{:.4} {:.4},{:.4}\n",
+            color.0, a.x, a.y, b.x, b.y
+        );
+    }
+    fn point(&mut self, p: Vec2, size: f32, color: collide2d::draw::Color) {
+        self.0 += &format!("point {:06x} {:.4},{:.4} size {:.1}\n", color.0, p.x, p.y, size);
+    }
+    fn transform(&mut self, xf: Transform) {
+        self.0 += &format!("transform {:.4},{:.4}\n", xf.p.x, xf.p.y);
+    }
+}
+
+/// `c_examples/draw.c` draws a world, a tree and a ray through a `c2d_DebugDraw` table; every
+/// primitive it prints is the one the Rust `DebugDraw` trait receives on the same scene.
+#[test]
+fn c_debug_draw_sees_what_rust_draws() {
+    use collide2d::world::{BodyDef, BodyKind, DrawFlags, World};
+    let printed = build_and_run("draw.c", "cc", "-std=c11");
+    let mut w = World::default();
+    let add = |w: &mut World, kind, x: f32, y: f32, shape: Shape, sensor: bool| {
+        let def = BodyDef {
+            sensor,
+            ..BodyDef::new(kind, Transform::from(Vec2::new(x, y)), shape)
+        };
+        w.add_body(&def).unwrap();
+    };
+    add(&mut w, BodyKind::Static, 0.0, 0.0, Shape::rect(4.0, 0.5), false);
+    add(&mut w, BodyKind::Dynamic, -1.0, 1.0, Shape::rect(0.5, 0.5), false);
+    add(&mut w, BodyKind::Dynamic, -1.0, 2.0, Shape::rect(0.5, 0.5), false);
+    add(&mut w, BodyKind::Dynamic, 2.0, 3.0, Shape::circle(0.4), false);
+    add(&mut w, BodyKind::Static, 3.0, 1.5, Shape::circle(1.0), true);
+    for _ in 0..90 {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    let mut d = PrintDraw::default();
+    w.draw(
+        &mut d,
+        DrawFlags {
+            shapes: true,
+            bounds: false,
+            contacts: true,
+            transforms: true,
+            tree: false,
+        },
+    );
+    d.0 += "world 0\n";
+    let mut tree = DynamicTree::new();
+    for i in 0..3 {
+        tree.create_proxy(
+            Aabb::new(Vec2::new(i as f32, 0.0), Vec2::new(i as f32 + 0.5, 0.5)),
+            1,
+            i,
+        )
+        .unwrap();
+    }
+    tree.draw(&mut d);
+    d.0 += "tree 0\n";
+    let ray = Ray::new(Vec2::new(-6.0, 0.25), Vec2::new(4.0, 0.0));
+    let hit = ray_cast(&Shape::rect(4.0, 0.5), Transform::IDENTITY, &ray);
+    collide2d::draw::draw_ray(&mut d, &ray, hit.as_ref(), 0.5);
+    d.0 += &format!("ray 0\nnull table {}\n", Status::NullPointer as u32);
+    assert_eq!(printed, d.0);
+}
+
 #[test]
 fn cpp_queries_print_what_rust_computes() {
     let printed = build_and_run("queries.cpp", "c++", "-std=c++17");

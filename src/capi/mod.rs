@@ -17,6 +17,7 @@
 //! filter calls).
 
 mod chains;
+mod draw;
 pub mod hooks;
 mod mover;
 mod queries;
@@ -30,6 +31,7 @@ mod world;
 mod world_control;
 
 pub use chains::*;
+pub use draw::*;
 pub use hooks::{
     c2d_get_byte_count, c2d_set_allocator, c2d_set_assert_fcn, c2d_set_log_fcn, AllocFcn, AssertFcn, FreeFcn,
     LogFcn,

@@ -68,7 +68,7 @@ impl From<TreeError> for Status {
 
 /// # Safety
 /// `t` must be NULL or a handle from `c2d_tree_create` / `c2d_tree_init` not yet freed.
-unsafe fn tree_ref<'a>(t: *const Tree) -> Result<&'a Tree, Status> {
+pub(super) unsafe fn tree_ref<'a>(t: *const Tree) -> Result<&'a Tree, Status> {
     // SAFETY: non-null handles are live trees by the caller's contract.
     unsafe { t.as_ref() }.ok_or(Status::NullPointer)
 }
@@ -78,6 +78,11 @@ unsafe fn tree_ref<'a>(t: *const Tree) -> Result<&'a Tree, Status> {
 unsafe fn tree_mut<'a>(t: *mut Tree) -> Result<&'a mut Tree, Status> {
     // SAFETY: non-null handles are live, exclusively borrowed trees by the caller's contract.
     unsafe { t.as_mut() }.ok_or(Status::NullPointer)
+}
+
+/// Draws a tree's node boxes through `d`, whatever its storage.
+pub(super) fn draw_tree(t: &Tree, d: &mut impl crate::draw::DebugDraw) {
+    with_tree!(t, tr => tr.draw(d))
 }
 
 /// Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with

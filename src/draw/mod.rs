@@ -22,8 +22,8 @@ use crate::narrowphase::Manifold;
 use crate::raycast::RayHit;
 use crate::toi::Sweep;
 
-/// An sRGB colour, `0xRRGGBB`.
-#[repr(C)]
+/// An sRGB colour, `0xRRGGBB` (in C a `uint32_t`; the palette as `C2D_COLOR_*`).
+#[repr(transparent)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Color(pub u32);
 
