@@ -61,9 +61,13 @@ trap 'rm -rf "$work"' EXIT
 
 # Some targets' standard libraries ship split-debuginfo members (.dwo) with no sections,
 # which objcopy refuses: drop them from a working copy (they hold no code).
-if "$AR" t "$raw" 2> /dev/null | grep -q '\.dwo$'; then
+# (The member list is read whole first: `ar t | grep -q` under pipefail fails when grep stops
+# reading early.)
+members="$("$AR" t "$raw" 2> /dev/null || true)"
+dwo="$(grep '\.dwo$' <<< "$members" || true)"
+if [ -n "$dwo" ]; then
     cp "$raw" "$work/raw.a"
-    "$AR" t "$raw" 2> /dev/null | grep '\.dwo$' | xargs "$AR" d "$work/raw.a"
+    xargs "$AR" d "$work/raw.a" <<< "$dwo"
     raw="$work/raw.a"
 fi
 

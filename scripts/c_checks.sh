@@ -23,10 +23,12 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
+# Each check runs in its own `bash -e` process, so its first failing command fails it (inside
+# an `if`, a function's commands would not stop on error).
 check() {
     local name="$1"
     shift
-    if "$@" > "$work/log" 2>&1; then
+    if bash -euo pipefail -c '"$@"' check "$@" > "$work/log" 2>&1; then
         passed=$((passed + 1))
         echo "ok: $name"
     else
@@ -40,6 +42,8 @@ version="$(sed -n 's/^version = "\([0-9.]*\)".*/\1/p' Cargo.toml | head -1)"
 major="${version%%.*}"
 expected="collide2d $version (header $version): 2 points, normal 0.000 1.000, depth 0.100, proxy 0"
 prefix="$work/prefix"
+export root work version major expected prefix
+
 
 check "build_clib.sh lays out the install tree" scripts/build_clib.sh --prefix "$prefix"
 
@@ -51,6 +55,7 @@ exports_only_c2d() {
     [ "$(nm -D --defined-only "$so" | grep -c ' c2d_')" -gt 100 ] || { echo "too few c2d_ exports"; return 1; }
     readelf -d "$so" | grep -q "Library soname: \[libcollide2d.so.$major\]"
 }
+export -f exports_only_c2d
 check "shared library exports only c2d_* and has its SONAME" exports_only_c2d
 
 link_next_to_other_rust() {
@@ -65,6 +70,7 @@ link_next_to_other_rust() {
         [ "$("$work/link" 2> /dev/null)" = "collide2d 0 other 45 caught -1" ] || { echo "order $order"; return 1; }
     done
 }
+export -f link_next_to_other_rust
 check "static library links next to another Rust static library, both orders" link_next_to_other_rust
 
 cmake_consumer() {
@@ -76,6 +82,7 @@ cmake_consumer() {
     [ "$("$build/consumer_shared")" = "$expected" ] || return 1
     readelf -d "$build/consumer_shared" | grep -q "NEEDED.*libcollide2d.so.$major"
 }
+export -f cmake_consumer
 check "CMake add_subdirectory (build tree), static and shared" \
     cmake_consumer "$work/sub" -DCOLLIDE2D_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Debug
 
@@ -90,6 +97,7 @@ cmake_install() {
     done
     cmake_consumer "$work/found" -DCMAKE_PREFIX_PATH="$work/installed"
 }
+export -f cmake_install
 check "CMake install, then find_package(collide2d CONFIG), static and shared" cmake_install
 
 pkg_config_consumer() {
@@ -100,6 +108,7 @@ pkg_config_consumer() {
     cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc"
     [ "$(LD_LIBRARY_PATH="$work/installed/lib" "$work/pc")" = "$expected" ]
 }
+export -f pkg_config_consumer
 check "pkg-config consumer" pkg_config_consumer
 
 windows_gnu_under_wine() {
@@ -116,6 +125,7 @@ windows_gnu_under_wine() {
         diff "$work/${f%.c}.wine.txt" "$work/${f%.c}.host.txt" || { echo "$f differs under Wine"; return 1; }
     done
 }
+export -f windows_gnu_under_wine
 check "Windows (mingw-w64) build runs under Wine with the host's output (tour, stack, hooks)" windows_gnu_under_wine
 
 msvc_needs_no_posix() {
@@ -125,6 +135,7 @@ msvc_needs_no_posix() {
     undefined="$(nm -u "$root/target/clib/x86_64-pc-windows-msvc/release/collide2d.lib" 2> /dev/null | awk '{ print $2 }')"
     ! grep -qx posix_memalign <<< "$undefined" && grep -qx _aligned_malloc <<< "$undefined"
 }
+export -f msvc_needs_no_posix
 check "MSVC library (collide2d.lib) needs no posix_memalign (uses _aligned_malloc)" msvc_needs_no_posix
 
 published_c_crate_is_complete() {
@@ -135,6 +146,7 @@ published_c_crate_is_complete() {
     done
     cmp -s clib/include/collide2d.h include/collide2d.h
 }
+export -f published_c_crate_is_complete
 check "the published collide2d-c crate holds the C library's source and header" published_c_crate_is_complete
 
 echo "c_checks: $passed passed, $failed failed"
