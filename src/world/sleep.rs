@@ -218,17 +218,19 @@ impl World {
         if self.hot[i as usize].awake_index == NONE {
             return Ok(());
         }
-        // The connected awake bodies, by depth-first search over touching contacts.
-        let oom = |_| SolverError::OutOfMemory;
+        // The connected awake bodies, by depth-first search over touching contacts. An awake
+        // body's island is NONE; a visited one is marked in it for the walk (O(group), nothing
+        // proportional to the world), and the marks are cleared unless the group sleeps.
+        const MARK: u32 = NONE - 1;
         let mut group = Vec::new();
-        group.try_reserve(1).map_err(oom)?;
+        if group.try_reserve(1).is_err() {
+            return Err(SolverError::OutOfMemory);
+        }
         group.push(i);
-        let mut seen = Vec::new();
-        seen.try_reserve_exact(self.slots.len()).map_err(oom)?;
-        seen.resize(self.slots.len(), false);
-        seen[i as usize] = true;
+        self.hot[i as usize].island = MARK;
+        let mut failed = false;
         let mut k = 0;
-        while k < group.len() {
+        'walk: while k < group.len() {
             let s = group[k];
             k += 1;
             let mut e = self.slots[s as usize].contact_head;
@@ -236,24 +238,30 @@ impl World {
                 let contact = &self.contacts[(e >> 1) as usize];
                 e = contact.next[(e & 1) as usize];
                 let o = contact.other(s);
-                if contact.touching
-                    && !contact.sensor
-                    && self.hot[o as usize].awake_index != NONE
-                    && !seen[o as usize]
-                {
-                    seen[o as usize] = true;
-                    group.try_reserve(1).map_err(oom)?;
+                let hot = &self.hot[o as usize];
+                if contact.touching && !contact.sensor && hot.awake_index != NONE && hot.island != MARK {
+                    if group.try_reserve(1).is_err() {
+                        failed = true;
+                        break 'walk;
+                    }
+                    self.hot[o as usize].island = MARK;
                     group.push(o);
                 }
             }
         }
-        if !self.sleep_enabled || group.iter().any(|&s| !self.slots[s as usize].enable_sleep) {
+        let eligible =
+            !failed && self.sleep_enabled && group.iter().all(|&s| self.slots[s as usize].enable_sleep);
+        // `new_island` sets every member's island.
+        if eligible && self.new_island(&group) {
             return Ok(());
         }
-        if self.new_island(&group) {
-            Ok(())
-        } else {
+        for &s in &group {
+            self.hot[s as usize].island = NONE;
+        }
+        if failed || eligible {
             Err(SolverError::OutOfMemory)
+        } else {
+            Ok(())
         }
     }
 
