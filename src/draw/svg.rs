@@ -82,9 +82,14 @@ impl<W: Write> Svg<W> {
     }
 
     fn line(&mut self, p1: Vec2, p2: Vec2, color: Color, width: f32) {
+        self.stroke(p1, p2, color, width, "");
+    }
+
+    /// A round-capped line of `width` pixels; `extra` holds further attributes.
+    fn stroke(&mut self, p1: Vec2, p2: Vec2, color: Color, width: f32, extra: &str) {
         let (a, b) = (self.to_screen(p1), self.to_screen(p2));
         self.put(format_args!(
-            "<line x1=\"{:.2}\" y1=\"{:.2}\" x2=\"{:.2}\" y2=\"{:.2}\" stroke=\"{}\" stroke-width=\"{:.2}\" stroke-linecap=\"round\"/>\n",
+            "<line x1=\"{:.2}\" y1=\"{:.2}\" x2=\"{:.2}\" y2=\"{:.2}\" stroke=\"{}\"{extra} stroke-width=\"{:.2}\" stroke-linecap=\"round\"/>\n",
             a.x,
             a.y,
             b.x,
@@ -149,16 +154,7 @@ impl<W: Write> DebugDraw for Svg<W> {
 
     fn solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: Color) {
         let width = (2.0 * radius * self.scale).max(1.0);
-        let (a, b) = (self.to_screen(p1), self.to_screen(p2));
-        self.put(format_args!(
-            "<line x1=\"{:.2}\" y1=\"{:.2}\" x2=\"{:.2}\" y2=\"{:.2}\" stroke=\"{}\" stroke-opacity=\"0.5\" stroke-width=\"{:.2}\" stroke-linecap=\"round\"/>\n",
-            a.x,
-            a.y,
-            b.x,
-            b.y,
-            Hex(color),
-            width
-        ));
+        self.stroke(p1, p2, color, width, " stroke-opacity=\"0.5\"");
         self.line(p1, p2, color, 1.0);
     }
 
