@@ -3,7 +3,8 @@
 # side by side with Box2D v3 and parry2d, then writes BENCHMARKS.md from the results and the
 # whole-world scenes runner (examples/scenes.rs). `scripts/bench.sh --scenes` reruns only the
 # scenes and rewrites their section; `--level` reruns benches/level.rs and rewrites its section;
-# `--mover` the same for benches/mover.rs.
+# `--mover` the same for benches/mover.rs; `--testbed` measures the browser testbed's wasm
+# module (size, gzipped, after wasm-opt when binaryen is installed, and by module).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Box2D (boxdd-sys, built by the cc crate) without its debug assertions, as its own
@@ -17,6 +18,10 @@ fi
 if [ "${1:-}" = "--mover" ]; then
     cargo bench --all-features --bench mover
     python3 scripts/bench_report.py --mover
+    exit 0
+fi
+if [ "${1:-}" = "--testbed" ]; then
+    python3 scripts/bench_report.py --testbed
     exit 0
 fi
 if [ "${1:-}" = "--scenes" ]; then

@@ -8,9 +8,12 @@ each peer that offers the query, and collide2d's ratio to the fastest peer. Rows
 0.8 are marked as meeting the goal of issue 7.
 """
 import datetime
+import gzip
 import json
 import os
 import platform
+import re
+import shutil
 import subprocess
 import sys
 
@@ -250,15 +253,171 @@ def mover_section(rows):
     ]
 
 
-def replace_section(title, lines):
-    """Rewrites only the section `title` of an existing BENCHMARKS.md (before Memory when new)."""
+def wasm_functions(path):
+    """(name, body bytes) of every function in a wasm module with a name section."""
+    d = open(path, "rb").read()
+
+    def leb(i):
+        r = shift = 0
+        while True:
+            b = d[i]
+            i += 1
+            r |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return r, i
+
+    imports, bodies, names, i = 0, [], {}, 8
+    while i < len(d):
+        sid = d[i]
+        size, i = leb(i + 1)
+        end = i + size
+        if sid == 2:  # imports: function imports take the first indices
+            count, j = leb(i)
+            for _ in range(count):
+                for _ in range(2):
+                    n, j = leb(j)
+                    j += n
+                kind = d[j]
+                j += 1
+                if kind == 0:
+                    imports += 1
+                    _, j = leb(j)
+                elif kind == 1:
+                    j += 1
+                    flags, j = leb(j)
+                    _, j = leb(j)
+                    if flags & 1:
+                        _, j = leb(j)
+                elif kind == 2:
+                    flags, j = leb(j)
+                    _, j = leb(j)
+                    if flags & 1:
+                        _, j = leb(j)
+                else:
+                    j += 2
+        elif sid == 10:
+            count, j = leb(i)
+            for _ in range(count):
+                n, j = leb(j)
+                bodies.append(n)
+                j += n
+        elif sid == 0:
+            n, j = leb(i)
+            if d[j:j + n] == b"name":
+                j += n
+                while j < end:
+                    sub, j = d[j], j + 1
+                    sub_size, j = leb(j)
+                    if sub == 1:
+                        count, k = leb(j)
+                        for _ in range(count):
+                            idx, k = leb(k)
+                            ln, k = leb(k)
+                            names[idx] = d[k:k + ln].decode("utf-8", "replace")
+                            k += ln
+                    j += sub_size
+        i = end
+    return [(names.get(imports + k, "?"), n) for k, n in enumerate(bodies)]
+
+
+def symbol_path(name):
+    """The leading path components of a Rust symbol (legacy `_ZN…E` or v0 `_R…` mangling)."""
+
+    def idents(text, i):
+        out = []
+        while i < len(text) and text[i].isdigit():
+            j = i
+            while text[j].isdigit():
+                j += 1
+            n = int(text[i:j])
+            out.append(text[j:j + n])
+            i = j + n
+        return out
+
+    if name.startswith("_ZN"):
+        parts = idents(name, 3)
+        return parts or [name]
+    if name.startswith("_R"):
+        m = re.search(r"C(?:s[0-9A-Za-z]*_)?(?=\d)", name)
+        if m:
+            parts = idents(name, m.end())
+            if parts:
+                return parts
+    return [name]
+
+
+def testbed_section():
+    """The browser testbed's module size (scripts/testbed.sh's build), and where its code is."""
+    if subprocess.run(["bash", "scripts/testbed.sh", "--build"], cwd=ROOT,
+                      capture_output=True).returncode != 0:
+        print("testbed build failed: section skipped", file=sys.stderr)
+        return []
+    wasm = os.path.join(ROOT, "target/testbed/site/collide2d_testbed.wasm")
+    raw = open(wasm, "rb").read()
+    size, gz = len(raw), len(gzip.compress(raw, 9))
+    rows = [("collide2d_testbed.wasm (what the page loads)", size, gz)]
+    opt = shutil.which("wasm-opt")
+    if opt:
+        out = os.path.join(ROOT, "target/testbed/opt.wasm")
+        subprocess.run([opt, "-O3", "--enable-simd", "--enable-bulk-memory", "--enable-sign-ext",
+                        "--enable-nontrapping-float-to-int", "--enable-mutable-globals",
+                        wasm, "-o", out], check=True)
+        o = open(out, "rb").read()
+        rows.append(("after `wasm-opt -O3` (binaryen)", len(o), len(gzip.compress(o, 9))))
+    # The same build with function names kept, for the breakdown.
+    env = dict(os.environ, CARGO_PROFILE_RELEASE_STRIP="false", CARGO_PROFILE_RELEASE_DEBUG="0",
+               RUSTFLAGS="-C target-feature=+simd128")
+    subprocess.run(["cargo", "build", "--release", "--lib", "--target", "wasm32-unknown-unknown",
+                    "--manifest-path", "testbed/Cargo.toml", "--target-dir", "target/testbed-names"],
+                   cwd=ROOT, env=env, check=True, capture_output=True)
+    named = os.path.join(ROOT, "target/testbed-names/wasm32-unknown-unknown/release/collide2d_testbed.wasm")
+    groups = {}
+    for name, n in wasm_functions(named):
+        parts = symbol_path(name)
+        key = "::".join(parts[:2]) if parts[0] in ("collide2d", "collide2d_testbed") else parts[0]
+        groups[key] = groups.get(key, 0) + n
+    code = sum(groups.values())
+    lines = [
+        "## Browser testbed (wasm)",
+        "",
+        "From `scripts/bench.sh --testbed`: the testbed module as `scripts/testbed.sh` builds it "
+        "(`wasm32-unknown-unknown`, release, opt-level 3, LTO, one codegen unit, `panic = abort`, "
+        "stripped, WebAssembly SIMD), in bytes, and gzipped (level 9) as a server would send it. "
+        "The module holds the whole crate a game would use — every pair query, distance, casts, "
+        "time of impact, the dynamic tree, the `World` with its solver, the mover and tile "
+        "outlines — plus the scenes and Rust's allocator and float parsing. Goal (issue 23): under "
+        "150 KB.",
+        "",
+        "| module | bytes | KB | gzipped KB |",
+        "|---|---|---|---|",
+    ]
+    for label, n, g in rows:
+        lines.append(f"| {label} | {n:,} | {n / 1024:.1f} | {g / 1024:.1f} |")
+    lines += [
+        "",
+        f"Where the code is (function bodies, {code / 1024:.1f} KB in all, by module; from the "
+        "same build with its name section kept):",
+        "",
+        "| module | KB | share |",
+        "|---|---|---|",
+    ]
+    for key, n in sorted(groups.items(), key=lambda kv: -kv[1])[:12]:
+        lines.append(f"| `{key}` | {n / 1024:.1f} | {100 * n / code:.0f} % |")
+    lines.append("")
+    return lines
+
+
+def replace_section(title, lines, at_end=False):
+    """Rewrites only the section `title` of an existing BENCHMARKS.md (before Memory when new,
+    or at the end with `at_end`)."""
     path = os.path.join(ROOT, "BENCHMARKS.md")
     with open(path) as f:
         text = f.read()
     section = "\n".join(lines)
     start = text.find(title)
     if start < 0:
-        anchor = text.find("## Memory")
+        anchor = -1 if at_end else text.find("## Memory")
         text = text[:anchor] + section + "\n" + text[anchor:] if anchor >= 0 else text + "\n" + section
     else:
         end = text.find("\n## ", start + 1)
@@ -277,6 +436,9 @@ def main():
         return
     if "--mover" in sys.argv:
         replace_section("## Character movement", mover_section(load()))
+        return
+    if "--testbed" in sys.argv:
+        replace_section("## Browser testbed (wasm)", testbed_section(), at_end=True)
         return
     rows = load()
     if not rows:
@@ -338,6 +500,7 @@ def main():
             )
         lines.append("")
     lines += scenes_section()
+    lines += testbed_section()
     with open(os.path.join(ROOT, "BENCHMARKS.md"), "w") as f:
         f.write("\n".join(lines))
     print("\n".join(lines))

@@ -102,7 +102,8 @@ pub trait DebugDraw {
 /// Draws `shape` at `xf`: polygons with [`DebugDraw::solid_polygon`] (local vertices and
 /// radius), circles with [`DebugDraw::solid_circle`] (the world centre as the transform's
 /// origin, the body rotation kept), capsules with [`DebugDraw::solid_capsule`] (world end
-/// points), chain segments as their segment with a short tick along the front normal.
+/// points), chain segments as their segment with a tick along the front normal from its middle (a tenth
+/// of the segment's length, at most 0.25 units).
 pub fn draw_shape(d: &mut (impl DebugDraw + ?Sized), shape: &Shape, xf: Transform, color: Color) {
     match shape {
         Shape::Circle(c) => d.solid_circle(
@@ -122,7 +123,7 @@ pub fn draw_shape(d: &mut (impl DebugDraw + ?Sized), shape: &Shape, xf: Transfor
             let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
             d.segment(p1, p2, color);
             let mid = (p1 + p2) * 0.5;
-            let tick = 0.1 * (p2 - p1).length();
+            let tick = (0.1 * (p2 - p1).length()).min(0.25);
             d.segment(mid, mid + xf.q.rotate(c.normal()) * tick, color);
         }
     }

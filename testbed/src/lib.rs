@@ -1,0 +1,196 @@
+//! collide2d's browser testbed: the scenes (pair explorer, casts, time of impact, dynamic tree,
+//! `World` pyramid / tumbler / tile map with a character) and a handful of plain exported
+//! functions (`tb_*`) that `web/testbed.js` calls. No wasm-bindgen: the page passes numbers,
+//! and reads the draw list, results and view straight out of the module's memory through the
+//! pointers these functions return. Nothing here is `unsafe`.
+//!
+//! A scene is loaded from a URL-style query (`scene=pair&a=box&b=capsule&bx=0.9`): the
+//! parameters configure it and may script an interaction (`steps=120` steps a world,
+//! `input=R90,RJ1` holds keys for the character, `n=200&moves=50` fills and moves the tree), so
+//! CI can load the page with a query and compare the numbers it writes into the DOM with
+//! [`Testbed::load`] run natively (`testbed-native`).
+pub mod record;
+pub mod scenes;
+
+use core::cell::RefCell;
+
+use collide2d::Vec2;
+use record::Recorder;
+use scenes::Scene;
+
+/// The testbed's state: the scene and the buffers the page reads.
+pub struct Testbed {
+    /// The scene.
+    pub scene: Scene,
+    /// The scene's name, as loaded.
+    pub name: String,
+    draw: Vec<f32>,
+    results: Vec<f32>,
+    view: [f32; 4],
+}
+
+/// `key=value` pairs of a query (`&`-separated; a leading `?` is ignored).
+pub fn params(query: &str) -> impl Iterator<Item = (&str, &str)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")))
+}
+
+impl Testbed {
+    /// Loads the scene a query names (`scene=…`; the pair explorer if none or unknown),
+    /// applies its parameters in order, then runs what they scripted.
+    pub fn load(query: &str) -> Testbed {
+        let name = params(query)
+            .find(|(k, _)| *k == "scene")
+            .map(|(_, v)| v)
+            .filter(|v| Scene::new(v).is_some())
+            .unwrap_or("pair");
+        let scene = Scene::new(name).unwrap_or_else(|| Scene::Pair(scenes::Pair::new()));
+        let mut tb = Testbed {
+            scene,
+            name: name.to_string(),
+            draw: Vec::new(),
+            results: Vec::new(),
+            view: [0.0; 4],
+        };
+        tb.configure(query);
+        tb.scene.run_script();
+        tb
+    }
+
+    /// Applies parameters to the current scene (the page's controls), without rebuilding it.
+    pub fn configure(&mut self, query: &str) {
+        for (k, v) in params(query) {
+            if k != "scene" {
+                self.scene.set(k, v);
+            }
+        }
+    }
+
+    /// The scene's numbers, refreshed.
+    pub fn results(&mut self) -> &[f32] {
+        self.results.clear();
+        self.scene.results(&mut self.results);
+        &self.results
+    }
+
+    /// The scene drawn into the command list ([`record`]).
+    pub fn render(&mut self) -> &[f32] {
+        self.draw.clear();
+        self.scene.draw(&mut Recorder { out: &mut self.draw });
+        &self.draw
+    }
+
+    /// The world rectangle to show: `[min x, min y, max x, max y]`.
+    pub fn view(&mut self) -> &[f32; 4] {
+        let v = self.scene.view();
+        self.view = [v.min.x, v.min.y, v.max.x, v.max.y];
+        &self.view
+    }
+}
+
+thread_local! {
+    static TESTBED: RefCell<Option<Testbed>> = const { RefCell::new(None) };
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+fn input() -> String {
+    INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned())
+}
+
+fn with<R>(f: impl FnOnce(&mut Testbed) -> R) -> R {
+    TESTBED.with(|t| {
+        let mut t = t.borrow_mut();
+        let tb = t.get_or_insert_with(|| Testbed::load(""));
+        f(tb)
+    })
+}
+
+/// A buffer of `len` bytes the page writes a query into before [`tb_load`] or
+/// [`tb_configure`]; returns its address in the module's memory.
+#[no_mangle]
+pub extern "C" fn tb_input(len: u32) -> *mut u8 {
+    INPUT.with(|i| {
+        let mut i = i.borrow_mut();
+        i.clear();
+        i.resize(len as usize, 0);
+        i.as_mut_ptr()
+    })
+}
+
+/// Loads the scene of the query in the input buffer (see [`Testbed::load`]).
+#[no_mangle]
+pub extern "C" fn tb_load() {
+    let q = input();
+    TESTBED.with(|t| *t.borrow_mut() = Some(Testbed::load(&q)));
+}
+
+/// Applies the query in the input buffer to the current scene.
+#[no_mangle]
+pub extern "C" fn tb_configure() {
+    let q = input();
+    with(|tb| tb.configure(&q));
+}
+
+/// A pointer event at world point (x, y): `kind` 0 down, 1 move, 2 up; `button` 0 primary,
+/// 2 secondary.
+#[no_mangle]
+pub extern "C" fn tb_pointer(kind: u32, x: f32, y: f32, button: u32) {
+    with(|tb| tb.scene.pointer(kind, Vec2::new(x, y), button));
+}
+
+/// The wheel turned by `delta` notches (positive: counter-clockwise).
+#[no_mangle]
+pub extern "C" fn tb_wheel(delta: f32) {
+    with(|tb| tb.scene.wheel(delta));
+}
+
+/// A key went down (`down` 1) or up (0); codes in [`scenes`] (`KEY_*`).
+#[no_mangle]
+pub extern "C" fn tb_key(code: u32, down: u32) {
+    with(|tb| tb.scene.key(code, down != 0));
+}
+
+/// One simulation step (world scenes; others ignore it).
+#[no_mangle]
+pub extern "C" fn tb_step() {
+    with(|tb| tb.scene.step());
+}
+
+/// 1 when the scene simulates (the page's pause, step and timing apply).
+#[no_mangle]
+pub extern "C" fn tb_simulates() -> u32 {
+    with(|tb| u32::from(tb.scene.simulates()))
+}
+
+/// Draws the scene; returns the command list's address ([`tb_draw_len`] floats).
+#[no_mangle]
+pub extern "C" fn tb_draw() -> *const f32 {
+    with(|tb| tb.render().as_ptr())
+}
+
+/// Floats in the last [`tb_draw`] list.
+#[no_mangle]
+pub extern "C" fn tb_draw_len() -> u32 {
+    with(|tb| tb.draw.len() as u32)
+}
+
+/// Computes the scene's numbers; returns their address ([`tb_results_len`] floats).
+#[no_mangle]
+pub extern "C" fn tb_results() -> *const f32 {
+    with(|tb| tb.results().as_ptr())
+}
+
+/// Floats in the last [`tb_results`] list.
+#[no_mangle]
+pub extern "C" fn tb_results_len() -> u32 {
+    with(|tb| tb.results.len() as u32)
+}
+
+/// The view rectangle's address: 4 floats, min x, min y, max x, max y.
+#[no_mangle]
+pub extern "C" fn tb_view() -> *const f32 {
+    with(|tb| tb.view().as_ptr())
+}

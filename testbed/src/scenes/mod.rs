@@ -1,0 +1,226 @@
+//! The testbed's scenes. Each is built from parameters (`key=value` pairs from the page's URL
+//! or its controls), reacts to the pointer, wheel and keys, draws itself through
+//! [`DebugDraw`], and reports a fixed list of numbers ([`Scene::results`]) that the page shows
+//! and that CI compares with a native run.
+mod cast;
+mod pair;
+mod toi;
+mod tree;
+mod world;
+
+pub use cast::Cast;
+pub use pair::Pair;
+pub use toi::Toi;
+pub use tree::Tree;
+pub use world::WorldScene;
+
+use collide2d::draw::DebugDraw;
+use collide2d::*;
+
+/// Pointer event kinds passed by the page.
+pub const POINTER_DOWN: u32 = 0;
+/// The pointer moved (with or without a button held).
+pub const POINTER_MOVE: u32 = 1;
+/// The button was released.
+pub const POINTER_UP: u32 = 2;
+
+/// Keys the page passes (its arrow keys / A, D, W, space).
+pub const KEY_LEFT: u32 = 0;
+/// Walk right.
+pub const KEY_RIGHT: u32 = 1;
+/// Jump.
+pub const KEY_JUMP: u32 = 2;
+/// Rotate the selected shape counter-clockwise (Q).
+pub const KEY_ROTATE_CCW: u32 = 3;
+/// Rotate the selected shape clockwise (E).
+pub const KEY_ROTATE_CW: u32 = 4;
+/// Remove the selected box (Delete).
+pub const KEY_DELETE: u32 = 5;
+
+/// The shape kinds the pair explorer, casts and time of impact offer, by name.
+pub const SHAPE_KINDS: [&str; 6] = ["circle", "capsule", "box", "rounded", "polygon", "segment"];
+
+/// A shape of kind `name` ([`SHAPE_KINDS`]), about one unit across, centred on its origin.
+pub fn shape_of(name: &str) -> Option<Shape> {
+    Some(match name {
+        "circle" => Shape::circle(0.5),
+        "capsule" => Shape::capsule(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.3),
+        "box" => Shape::rect(0.5, 0.5),
+        "rounded" => Shape::Polygon(Polygon::make_rounded_box(0.4, 0.25, 0.15).ok()?),
+        "polygon" => Shape::Polygon(
+            Polygon::new(&[
+                Vec2::new(-0.6, -0.4),
+                Vec2::new(0.5, -0.5),
+                Vec2::new(0.7, 0.2),
+                Vec2::new(0.1, 0.6),
+                Vec2::new(-0.5, 0.4),
+            ])
+            .ok()?,
+        ),
+        "segment" => Shape::capsule(Vec2::new(-0.7, -0.2), Vec2::new(0.7, 0.2), 0.0),
+        _ => return None,
+    })
+}
+
+/// A small deterministic generator (the same numbers in the browser and natively).
+#[derive(Clone, Copy)]
+pub struct Lcg(pub u32);
+
+impl Lcg {
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        self.0 = self.0.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (self.0 >> 8) as f32 / (1u32 << 24) as f32
+    }
+    /// A number in `[lo, hi)`.
+    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.unit()
+    }
+}
+
+fn num(v: &str) -> Option<f32> {
+    v.parse::<f32>().ok().filter(|x| x.is_finite())
+}
+
+/// Which of `centres` lies nearest `p`, if any is within `reach`.
+fn nearest(centres: impl Iterator<Item = Vec2>, p: Vec2, reach: f32) -> Option<usize> {
+    let mut best = None;
+    let mut best_d = reach * reach;
+    for (i, c) in centres.enumerate() {
+        let d = (c - p).length_squared();
+        if d <= best_d {
+            best_d = d;
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// One of the scenes.
+pub enum Scene {
+    /// Two shapes: manifold, distance, overlap.
+    Pair(Pair),
+    /// A ray or a shape cast through a few shapes and a chain.
+    Cast(Cast),
+    /// Two sweeps and their time of impact.
+    Toi(Toi),
+    /// A dynamic tree of boxes and a box query.
+    Tree(Tree),
+    /// A `World`: pyramid, tumbler, or a tile map with a character.
+    World(Box<WorldScene>),
+}
+
+impl Scene {
+    /// The scene named `name` with its defaults, or `None`.
+    pub fn new(name: &str) -> Option<Scene> {
+        Some(match name {
+            "pair" => Scene::Pair(Pair::new()),
+            "cast" => Scene::Cast(Cast::new()),
+            "toi" => Scene::Toi(Toi::new()),
+            "tree" => Scene::Tree(Tree::new()),
+            "pyramid" | "tumbler" | "tiles" => Scene::World(Box::new(WorldScene::new(name))),
+            _ => return None,
+        })
+    }
+
+    /// Applies one parameter; unknown keys and bad values are ignored.
+    pub fn set(&mut self, key: &str, value: &str) {
+        match self {
+            Scene::Pair(s) => s.set(key, value),
+            Scene::Cast(s) => s.set(key, value),
+            Scene::Toi(s) => s.set(key, value),
+            Scene::Tree(s) => s.set(key, value),
+            Scene::World(s) => s.set(key, value),
+        }
+    }
+
+    /// Runs what the parameters scripted (steps of a world, moves of the tree).
+    pub fn run_script(&mut self) {
+        match self {
+            Scene::Tree(s) => s.run_script(),
+            Scene::World(s) => s.run_script(),
+            _ => {}
+        }
+    }
+
+    /// A pointer event at world point `p` (`kind`: [`POINTER_DOWN`], [`POINTER_MOVE`],
+    /// [`POINTER_UP`]; `button`: 0 primary, 2 secondary).
+    pub fn pointer(&mut self, kind: u32, p: Vec2, button: u32) {
+        match self {
+            Scene::Pair(s) => s.pointer(kind, p),
+            Scene::Cast(s) => s.pointer(kind, p),
+            Scene::Toi(s) => s.pointer(kind, p),
+            Scene::Tree(s) => s.pointer(kind, p, button),
+            Scene::World(s) => s.pointer(kind, p),
+        }
+    }
+
+    /// The wheel turned by `delta` notches (rotates the selected shape).
+    pub fn wheel(&mut self, delta: f32) {
+        match self {
+            Scene::Pair(s) => s.rotate(delta * 0.1),
+            Scene::Cast(s) => s.angle += delta * 0.1,
+            Scene::Toi(s) => s.rotate(delta * 0.1),
+            _ => {}
+        }
+    }
+
+    /// A key went down or up.
+    pub fn key(&mut self, code: u32, down: bool) {
+        match self {
+            Scene::World(s) => s.key(code, down),
+            _ if down && code == KEY_ROTATE_CCW => self.wheel(1.0),
+            _ if down && code == KEY_ROTATE_CW => self.wheel(-1.0),
+            Scene::Tree(s) if down && code == KEY_DELETE => s.remove_selected(),
+            _ => {}
+        }
+    }
+
+    /// One simulation step (worlds only).
+    pub fn step(&mut self) {
+        if let Scene::World(s) = self {
+            s.step();
+        }
+    }
+
+    /// Whether the scene simulates (the page's pause and step buttons apply).
+    pub fn simulates(&self) -> bool {
+        matches!(self, Scene::World(_))
+    }
+
+    /// Draws the scene.
+    pub fn draw(&self, d: &mut impl DebugDraw) {
+        match self {
+            Scene::Pair(s) => s.draw(d),
+            Scene::Cast(s) => s.draw(d),
+            Scene::Toi(s) => s.draw(d),
+            Scene::Tree(s) => s.draw(d),
+            Scene::World(s) => s.draw(d),
+        }
+    }
+
+    /// The scene's numbers (see each scene's `results`).
+    pub fn results(&self, out: &mut Vec<f32>) {
+        match self {
+            Scene::Pair(s) => s.results(out),
+            Scene::Cast(s) => s.results(out),
+            Scene::Toi(s) => s.results(out),
+            Scene::Tree(s) => s.results(out),
+            Scene::World(s) => s.results(out),
+        }
+    }
+
+    /// The world rectangle the page shows.
+    pub fn view(&self) -> Aabb {
+        let b = |x0, y0, x1, y1| Aabb {
+            min: Vec2::new(x0, y0),
+            max: Vec2::new(x1, y1),
+        };
+        match self {
+            Scene::Pair(_) | Scene::Toi(_) => b(-4.0, -3.0, 4.0, 3.0),
+            Scene::Cast(_) => b(-6.0, -4.0, 6.0, 4.0),
+            Scene::Tree(_) => b(-22.0, -14.0, 22.0, 14.0),
+            Scene::World(s) => s.view,
+        }
+    }
+}

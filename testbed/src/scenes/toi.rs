@@ -1,0 +1,148 @@
+//! Time of impact between two sweeps.
+use collide2d::draw::{draw_shape, draw_sweep, Color, DebugDraw};
+use collide2d::*;
+
+use super::*;
+
+/// Two sweeps (start and end poses of A and B) and their time of impact.
+pub struct Toi {
+    shapes: [Shape; 2],
+    /// A start, A end, B start, B end.
+    poses: [Transform; 4],
+    selected: usize,
+    drag: Option<Vec2>,
+}
+
+impl Toi {
+    pub(super) fn new() -> Toi {
+        Toi {
+            shapes: [Shape::rect(0.5, 0.15), Shape::circle(0.4)],
+            poses: [
+                Transform::new(Vec2::new(-3.0, 0.5), 0.0),
+                Transform::new(Vec2::new(2.5, -0.5), 3.0),
+                Transform::new(Vec2::new(0.5, -2.0), 0.0),
+                Transform::new(Vec2::new(-0.5, 2.0), 0.0),
+            ],
+            selected: 1,
+            drag: None,
+        }
+    }
+
+    pub(super) fn set(&mut self, key: &str, value: &str) {
+        let shape = |i: usize, s: &mut [Shape; 2]| {
+            if let Some(v) = shape_of(value) {
+                s[i] = v;
+            }
+        };
+        match key {
+            "a" => shape(0, &mut self.shapes),
+            "b" => shape(1, &mut self.shapes),
+            _ => {
+                // Pose keys: a1x, a1y, a1a, a2x, …, b2a.
+                let k = key.as_bytes();
+                if k.len() != 3 {
+                    return;
+                }
+                let i = match (k[0], k[1]) {
+                    (b'a', b'1') => 0,
+                    (b'a', b'2') => 1,
+                    (b'b', b'1') => 2,
+                    (b'b', b'2') => 3,
+                    _ => return,
+                };
+                let Some(v) = num(value) else { return };
+                match k[2] {
+                    b'x' => self.poses[i].p.x = v,
+                    b'y' => self.poses[i].p.y = v,
+                    b'a' => self.poses[i].q = Rot::from_angle(v),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
+        match kind {
+            POINTER_DOWN => {
+                if let Some(i) = nearest(self.poses.iter().map(|x| x.p), p, 1.0) {
+                    self.selected = i;
+                    self.drag = Some(self.poses[i].p - p);
+                }
+            }
+            POINTER_MOVE => {
+                if let Some(offset) = self.drag {
+                    self.poses[self.selected].p = p + offset;
+                }
+            }
+            _ => self.drag = None,
+        }
+    }
+
+    pub(super) fn rotate(&mut self, angle: f32) {
+        let xf = &mut self.poses[self.selected];
+        // Sweeps may turn by at most MAX_SWEEP_ROTATION; the page keeps angles in (-π, π].
+        xf.q = Rot::from_angle(xf.q.angle() + angle);
+    }
+
+    pub(super) fn sweeps(&self) -> [Sweep; 2] {
+        let sweep = |s: &Shape, x1, x2| Sweep::from_transforms(s.mass(1.0).center, x1, x2);
+        [
+            sweep(&self.shapes[0], self.poses[0], self.poses[1]),
+            sweep(&self.shapes[1], self.poses[2], self.poses[3]),
+        ]
+    }
+
+    pub(super) fn toi(&self) -> ToiOutput {
+        let [sa, sb] = self.sweeps();
+        time_of_impact(&self.shapes[0], &sa, &self.shapes[1], &sb, 1.0)
+    }
+
+    pub(super) fn draw(&self, d: &mut impl DebugDraw) {
+        let [sa, sb] = self.sweeps();
+        draw_sweep(d, &self.shapes[0], &sa, 8);
+        draw_sweep(d, &self.shapes[1], &sb, 8);
+        d.transform(self.poses[self.selected]);
+        let out = self.toi();
+        if matches!(out.state, ToiState::Hit | ToiState::Overlapped | ToiState::Failed) {
+            let (xa, xb) = (sa.transform_at(out.fraction), sb.transform_at(out.fraction));
+            draw_shape(d, &self.shapes[0], xa, Color::DYNAMIC);
+            draw_shape(d, &self.shapes[1], xb, Color::DYNAMIC);
+            let dist = shape_distance(
+                &self.shapes[0],
+                xa,
+                &self.shapes[1],
+                xb,
+                &mut SimplexCache::default(),
+            );
+            d.point(dist.point_a, 5.0, Color::CONTACT);
+            d.point(dist.point_b, 5.0, Color::CONTACT);
+        }
+    }
+
+    /// `[state, fraction, iterations, A's pose x, y, angle and B's at the fraction, distance
+    /// between them there]`.
+    pub(super) fn results(&self, out: &mut Vec<f32>) {
+        let [sa, sb] = self.sweeps();
+        let toi = self.toi();
+        let (xa, xb) = (sa.transform_at(toi.fraction), sb.transform_at(toi.fraction));
+        let dist = shape_distance(
+            &self.shapes[0],
+            xa,
+            &self.shapes[1],
+            xb,
+            &mut SimplexCache::default(),
+        );
+        out.extend([
+            toi.state as u32 as f32,
+            toi.fraction,
+            toi.iterations as f32,
+            xa.p.x,
+            xa.p.y,
+            xa.q.angle(),
+            xb.p.x,
+            xb.p.y,
+            xb.q.angle(),
+            dist.distance,
+        ]);
+    }
+}

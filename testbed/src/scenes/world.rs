@@ -1,0 +1,445 @@
+//! `World` scenes: pyramid, tumbler, tile map with a character.
+use collide2d::draw::{draw_shape, Color, DebugDraw};
+use collide2d::*;
+
+use super::*;
+
+/// Category bits of the tile-map scene.
+const LEVEL: u64 = 1;
+const PROPS: u64 = 2;
+
+/// The tile map, top row first: `#` solid, `=` a one-way platform's span.
+const MAP: [&str; 14] = [
+    "#......................................#",
+    "#......................................#",
+    "#......................................#",
+    "#......................................#",
+    "#......................................#",
+    "#......................................#",
+    "#..................=======.............#",
+    "#...........###.................##.....#",
+    "#..............................####....#",
+    "#.......##....................#####....#",
+    "#......####..................######....#",
+    "#.....######...........########..##....#",
+    "########################################",
+    "########################################",
+];
+
+/// The character of the tile-map scene: a capsule moved by `move_and_slide`.
+pub struct Character {
+    shape: Shape,
+    xf: Transform,
+    velocity: Vec2,
+    on_ground: bool,
+}
+
+/// A `World` scene.
+pub struct WorldScene {
+    world: World,
+    /// Every body, in creation order (for the end-state hash).
+    bodies: Vec<BodyId>,
+    character: Option<Character>,
+    /// Held keys: bit 0 left, 1 right, 2 jump.
+    keys: u32,
+    /// Scripted key states: (keys, frames).
+    input: Vec<(u32, u32)>,
+    steps_script: u32,
+    steps: u32,
+    flags: DrawFlags,
+    pub(super) view: Aabb,
+    /// A body pulled towards the pointer, and the pointer.
+    grab: Option<(BodyId, Vec2)>,
+    name: &'static str,
+    size: u32,
+}
+
+impl WorldScene {
+    pub(super) fn new(name: &str) -> WorldScene {
+        let mut s = WorldScene {
+            world: World::default(),
+            bodies: Vec::new(),
+            character: None,
+            keys: 0,
+            input: Vec::new(),
+            steps_script: 0,
+            steps: 0,
+            flags: DrawFlags::default(),
+            view: Aabb::default(),
+            grab: None,
+            name: "pyramid",
+            size: 0,
+        };
+        s.build(name, 0);
+        s
+    }
+
+    /// (Re)builds the scene `name`; `size` is the pyramid's base or the tumbler's grid (0 for
+    /// the default).
+    pub(super) fn build(&mut self, name: &str, size: u32) {
+        self.world = World::default();
+        self.world.set_settings(SolverSettings {
+            gravity: Vec2::new(0.0, -10.0),
+            ..*self.world.settings()
+        });
+        self.bodies.clear();
+        self.character = None;
+        self.grab = None;
+        self.steps = 0;
+        match name {
+            "tumbler" => self.build_tumbler(if size == 0 { 45 } else { size.min(100) }),
+            "tiles" => self.build_tiles(),
+            _ => self.build_pyramid(if size == 0 { 20 } else { size.min(100) }),
+        }
+        self.size = size;
+    }
+
+    pub(super) fn add(&mut self, def: &BodyDef) -> Option<BodyId> {
+        let id = self.world.add_body(def).ok()?;
+        self.bodies.push(id);
+        Some(id)
+    }
+
+    pub(super) fn build_pyramid(&mut self, base: u32) {
+        self.name = "pyramid";
+        let ground = Shape::rect(50.0, 1.0);
+        self.add(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from(Vec2::new(0.0, -1.0)),
+            ground,
+        ));
+        let h = 0.5;
+        for row in 0..base {
+            for col in row..base {
+                let x = (row as f32 + 1.0) * h + 2.0 * (col - row) as f32 * h - base as f32 * h;
+                let y = (2.0 * row as f32 + 1.0) * h;
+                self.add(&BodyDef::new(
+                    BodyKind::Dynamic,
+                    Transform::from(Vec2::new(x, y)),
+                    Shape::rect(h, h),
+                ));
+            }
+        }
+        let w = base as f32 * 0.6 + 2.0;
+        self.view = Aabb {
+            min: Vec2::new(-w, -2.0),
+            max: Vec2::new(w, base as f32 * 0.75 + 2.0),
+        };
+    }
+
+    pub(super) fn build_tumbler(&mut self, n: u32) {
+        self.name = "tumbler";
+        let speed = 25.0 * core::f32::consts::PI / 180.0;
+        for (hx, hy, c) in [
+            (0.5, 10.0, Vec2::new(10.0, 0.0)),
+            (0.5, 10.0, Vec2::new(-10.0, 0.0)),
+            (10.0, 0.5, Vec2::new(0.0, 10.0)),
+            (10.0, 0.5, Vec2::new(0.0, -10.0)),
+        ] {
+            let Ok(wall) = Polygon::make_offset_box(hx, hy, c, Rot::IDENTITY) else {
+                continue;
+            };
+            self.add(&BodyDef {
+                angular_velocity: speed,
+                ..BodyDef::new(
+                    BodyKind::Kinematic,
+                    Transform::from(Vec2::new(0.0, 10.0)),
+                    Shape::Polygon(wall),
+                )
+            });
+        }
+        let spacing = 8.0 / n as f32;
+        let half = (0.3 * spacing).min(0.125);
+        for i in 0..n {
+            for j in 0..n {
+                let p = Vec2::new(
+                    -4.0 + (j as f32 + 0.5) * spacing,
+                    6.0 + (i as f32 + 0.5) * spacing,
+                );
+                self.add(&BodyDef::new(
+                    BodyKind::Dynamic,
+                    Transform::from(p),
+                    Shape::rect(half, half),
+                ));
+            }
+        }
+        self.view = Aabb {
+            min: Vec2::new(-15.0, -5.0),
+            max: Vec2::new(15.0, 25.0),
+        };
+    }
+
+    pub(super) fn build_tiles(&mut self) {
+        self.name = "tiles";
+        let (w, h) = (MAP[0].len(), MAP.len());
+        let mut cells = vec![false; w * h];
+        let mut platform: Option<(usize, usize, usize)> = None;
+        for (row, line) in MAP.iter().enumerate() {
+            let y = h - 1 - row;
+            for (x, c) in line.bytes().enumerate() {
+                cells[y * w + x] = c == b'#';
+                if c == b'=' {
+                    let (x0, _, _) = platform.unwrap_or((x, x, y));
+                    platform = Some((x0, x, y));
+                }
+            }
+        }
+        let level = |shape| BodyDef {
+            filter: Filter {
+                category_bits: LEVEL,
+                ..Filter::DEFAULT
+            },
+            ..BodyDef::new(BodyKind::Static, Transform::IDENTITY, shape)
+        };
+        if let Ok(outlines) = tile_outlines_from_cells(w, h, &cells, 1.0, Vec2::ZERO) {
+            for chain in &outlines {
+                if let Some(first) = chain.segments().next() {
+                    if let Ok(id) = self.world.add_chain(&level(Shape::ChainSegment(first)), chain) {
+                        self.bodies.push(id);
+                    }
+                }
+            }
+        }
+        if let Some((x0, x1, y)) = platform {
+            // A one-way platform along the top of the `=` cells, listed right to left so its
+            // solid side faces up.
+            let top = y as f32 + 1.0;
+            if let Ok(chain) = Chain::open(&[Vec2::new(x1 as f32 + 1.0, top), Vec2::new(x0 as f32, top)]) {
+                if let Some(first) = chain.segments().next() {
+                    if let Ok(id) = self.world.add_chain(&level(Shape::ChainSegment(first)), &chain) {
+                        self.bodies.push(id);
+                    }
+                }
+            }
+        }
+        // Props: boxes and balls dropped onto the terrain.
+        let mut rng = Lcg(7);
+        for i in 0..24 {
+            let p = Vec2::new(rng.range(6.0, 37.0), rng.range(6.0, 12.0));
+            let shape = if i % 3 == 0 {
+                Shape::circle(0.35)
+            } else {
+                Shape::rect(0.35, 0.35)
+            };
+            self.add(&BodyDef {
+                filter: Filter {
+                    category_bits: PROPS,
+                    ..Filter::DEFAULT
+                },
+                ..BodyDef::new(BodyKind::Dynamic, Transform::new(p, rng.range(0.0, 3.0)), shape)
+            });
+        }
+        self.character = Some(Character {
+            shape: Shape::capsule(Vec2::new(0.0, -0.3), Vec2::new(0.0, 0.3), 0.3),
+            xf: Transform::from(Vec2::new(2.5, 2.61)),
+            velocity: Vec2::ZERO,
+            on_ground: false,
+        });
+        self.view = Aabb {
+            min: Vec2::new(-1.0, -1.0),
+            max: Vec2::new(w as f32 + 1.0, h as f32 + 1.0),
+        };
+    }
+
+    pub(super) fn set(&mut self, key: &str, value: &str) {
+        let count = || value.parse::<u32>().ok();
+        match key {
+            "size" => {
+                if let Some(n) = count() {
+                    self.build(self.name, n);
+                }
+            }
+            "steps" => self.steps_script = count().unwrap_or(0).min(100_000),
+            "sleep" => self.world.set_sleep_enabled(value != "0"),
+            "draw" => {
+                if let Some(bits) = count() {
+                    self.flags = DrawFlags {
+                        shapes: bits & 1 != 0,
+                        bounds: bits & 2 != 0,
+                        contacts: bits & 4 != 0,
+                        transforms: bits & 8 != 0,
+                        tree: bits & 16 != 0,
+                    };
+                }
+            }
+            // Held keys per frame: a comma-separated list of `<keys><frames>`, keys from
+            // `L` (left), `R` (right), `J` (jump) or `-` (none), e.g. `R90,RJ1,R60`.
+            "input" => {
+                self.input = value
+                    .split(',')
+                    .filter_map(|part| {
+                        let digits = part.find(|c: char| c.is_ascii_digit())?;
+                        let frames = part[digits..].parse::<u32>().ok()?;
+                        let keys = part[..digits].bytes().fold(0, |k, c| {
+                            k | match c {
+                                b'L' => 1 << KEY_LEFT,
+                                b'R' => 1 << KEY_RIGHT,
+                                b'J' => 1 << KEY_JUMP,
+                                _ => 0,
+                            }
+                        });
+                        Some((keys, frames.min(100_000)))
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn run_script(&mut self) {
+        let input = core::mem::take(&mut self.input);
+        let mut frame = 0;
+        for &(keys, frames) in &input {
+            for _ in 0..frames {
+                if frame >= self.steps_script {
+                    break;
+                }
+                self.keys = keys;
+                self.step();
+                frame += 1;
+            }
+        }
+        self.keys = 0;
+        while frame < self.steps_script {
+            self.step();
+            frame += 1;
+        }
+    }
+
+    pub(super) fn key(&mut self, code: u32, down: bool) {
+        if code <= KEY_JUMP {
+            if down {
+                self.keys |= 1 << code;
+            } else {
+                self.keys &= !(1 << code);
+            }
+        }
+    }
+
+    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
+        match kind {
+            POINTER_DOWN => {
+                let mut found = None;
+                self.world.overlap_shape(
+                    &Shape::circle(0.01),
+                    Transform::from(p),
+                    &QueryFilter::ALL,
+                    |id| {
+                        if self.world.kind(id) == Ok(BodyKind::Dynamic) {
+                            found = Some(id);
+                            return false;
+                        }
+                        true
+                    },
+                );
+                self.grab = found.map(|id| (id, p));
+            }
+            POINTER_MOVE => {
+                if let Some((_, target)) = &mut self.grab {
+                    *target = p;
+                }
+            }
+            _ => self.grab = None,
+        }
+    }
+
+    pub(super) fn step(&mut self) {
+        let dt = 1.0 / 60.0;
+        if let Some((id, target)) = self.grab {
+            // Pull the grabbed body's origin towards the pointer (a soft mouse spring).
+            if let Ok(xf) = self.world.transform(id) {
+                let _ = self.world.set_velocity(id, (target - xf.p) * 8.0, 0.0);
+            }
+        }
+        if let Some(mut c) = self.character.take() {
+            self.move_character(&mut c, dt);
+            self.character = Some(c);
+        }
+        // Settings are valid (set above): the step cannot fail.
+        let _ = self.world.step(dt, 4);
+        self.steps += 1;
+    }
+
+    pub(super) fn move_character(&self, c: &mut Character, dt: f32) {
+        let walk = 6.0;
+        let mut dir = 0.0;
+        if self.keys & (1 << KEY_LEFT) != 0 {
+            dir -= 1.0;
+        }
+        if self.keys & (1 << KEY_RIGHT) != 0 {
+            dir += 1.0;
+        }
+        c.velocity.x = dir * walk;
+        if c.on_ground && self.keys & (1 << KEY_JUMP) != 0 {
+            c.velocity.y = 12.0;
+        }
+        c.velocity.y -= 20.0 * dt;
+        let opts = MoveOptions {
+            ground_snap: 0.2,
+            time_step: dt,
+            ..MoveOptions::default()
+        };
+        let solid = QueryFilter {
+            mask: LEVEL | PROPS,
+            ..QueryFilter::default()
+        };
+        let r = move_and_slide(
+            &self.world.mover_level(&solid),
+            &c.shape,
+            c.xf,
+            c.velocity * dt,
+            c.velocity,
+            &opts,
+        );
+        c.xf.p = r.position;
+        c.velocity = r.velocity;
+        c.on_ground = r.on_ground;
+    }
+
+    pub(super) fn draw(&self, d: &mut impl DebugDraw) {
+        self.world.draw(d, self.flags);
+        if let Some(c) = &self.character {
+            draw_shape(d, &c.shape, c.xf, Color::KINEMATIC);
+        }
+        if let Some((id, target)) = self.grab {
+            if let Ok(xf) = self.world.transform(id) {
+                d.segment(xf.p, target, Color::RAY);
+            }
+        }
+    }
+
+    /// FNV-1a over every body's transform bits, in creation order.
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &id in &self.bodies {
+            if let Ok(xf) = self.world.transform(id) {
+                for v in [xf.p.x, xf.p.y, xf.q.c, xf.q.s] {
+                    for byte in v.to_bits().to_le_bytes() {
+                        h = (h ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+                    }
+                }
+            }
+        }
+        h
+    }
+
+    /// `[steps, bodies, awake bodies, contacts, hash as four 16-bit parts (high first),
+    /// character x, y, on ground]`.
+    pub(super) fn results(&self, out: &mut Vec<f32>) {
+        let h = self.hash();
+        out.extend([
+            self.steps as f32,
+            self.world.body_count() as f32,
+            self.world.awake_body_count() as f32,
+            self.world.contact_count() as f32,
+            (h >> 48) as u16 as f32,
+            (h >> 32) as u16 as f32,
+            (h >> 16) as u16 as f32,
+            h as u16 as f32,
+        ]);
+        match &self.character {
+            Some(c) => out.extend([c.xf.p.x, c.xf.p.y, f32::from(u8::from(c.on_ground))]),
+            None => out.extend([0.0; 3]),
+        }
+    }
+}
