@@ -318,11 +318,8 @@ fn apply_along<const N: usize>(
     commit(a, b, va, vb, active);
 }
 
-/// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`. Inlined into
-/// each specialised walk, except on WebAssembly (one copy per lane count keeps the module
-/// small; the arithmetic is the same).
-#[cfg_attr(not(target_family = "wasm"), inline(always))]
-#[cfg_attr(target_family = "wasm", inline(never))]
+/// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
+#[inline(always)]
 fn run_lanes<const N: usize>(
     a: &mut BodyLanes<N>,
     b: &mut BodyLanes<N>,
@@ -545,14 +542,8 @@ pub(crate) fn run_pass(
     blocks: &mut [ContactBlock],
     pass: &Pass,
 ) {
-    // WebAssembly: one walk for every kind of pass, to keep the module small (the specialised
-    // copies below make the solver about 160 KB of wasm instead of about 40). The arithmetic is
-    // the same, so the results are bit for bit those of the specialised walks.
-    #[cfg(target_family = "wasm")]
-    walk(bodies, contacts, blocks, pass);
     // One copy of the walk per kind of pass, each with its kernel specialised (and loads it
     // does not need, such as the bodies' motion for warm starting, removed).
-    #[cfg(not(target_family = "wasm"))]
     match *pass {
         Pass::WarmStart => walk(bodies, contacts, blocks, &Pass::WarmStart),
         Pass::Solve {
