@@ -687,6 +687,14 @@ pub(super) fn recycle(
     distance: f32,
 ) -> Option<Manifold> {
     let ((ba, sa), (bb, sb)) = (a, b);
+    // A pair with a kinematic body is recomputed every step: the rules below treat a body of
+    // zero inverse mass as fixed (no reach, the contact following the other body), and a turning
+    // kinematic body breaks both (the spinner's bar pushed bodies through the ring). Kinematic
+    // bodies are few, so this costs little.
+    let kinematic = |body: &Body, hot: &Hot| body.inv_mass == 0.0 && hot.awake_index != super::NONE;
+    if kinematic(ba, sa) || kinematic(bb, sb) {
+        return None;
+    }
     let (qa, qb) = (ba.transform.q, bb.transform.q);
     let turn = |hot: &Hot, q: Rot, q0: Rot| if hot.round { Rot::IDENTITY } else { q0.inv_mul(q) };
     let turn_a = turn(sa, qa, cache.rotation_a);
