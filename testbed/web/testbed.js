@@ -194,8 +194,8 @@ function buildControls(params) {
   box.innerHTML = "";
   const p = (k, d) => params.get(k) ?? d;
   if (sceneName === "pair" || sceneName === "toi") {
-    box.appendChild(select("Shape A", "a", SHAPES, p("a", sceneName === "pair" ? "box" : "box")));
-    box.appendChild(select("Shape B", "b", SHAPES, p("b", sceneName === "pair" ? "capsule" : "circle")));
+    box.appendChild(select("Shape A", "a", SHAPES, p("a", sceneName === "pair" ? "box" : "capsule")));
+    box.appendChild(select("Shape B", "b", SHAPES, p("b", sceneName === "pair" ? "capsule" : "box")));
   } else if (sceneName === "cast") {
     box.appendChild(select("Cast", "mode", ["ray", "shape"], p("mode", "ray")));
     box.appendChild(select("Cast shape", "shape", SHAPES, p("shape", "box")));

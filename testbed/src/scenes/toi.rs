@@ -16,7 +16,11 @@ pub struct Toi {
 impl Toi {
     pub(super) fn new() -> Toi {
         Toi {
-            shapes: [Shape::rect(0.5, 0.15), Shape::circle(0.4)],
+            // What the page's selectors show by default: A a capsule, B a box.
+            shapes: [
+                shape_of("capsule").unwrap_or(Shape::circle(0.5)),
+                shape_of("box").unwrap_or(Shape::circle(0.5)),
+            ],
             poses: [
                 Transform::new(Vec2::new(-3.0, 0.5), 0.0),
                 Transform::new(Vec2::new(2.5, -0.5), 3.0),
