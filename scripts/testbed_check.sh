@@ -35,6 +35,18 @@ queries=(
     "scene=tiles&steps=300&input=R100,RJ1,R80,L40,LJ1,L60&pause=1"
 )
 
+# The page's own input handlers, driven by events it dispatches to itself (`ui=`, see
+# testbed.js): QUERY @@ a Python condition on the scene's numbers `v` afterwards @@ what it shows.
+# Screen pixels round the world coordinates, so these check effects, not bits.
+ui_checks=(
+    "scene=pair&ui=drag:1:0.6:3:2.5 @@ v[0] == 0 and v[12] > 1.0 @@ dragging B away separates the pair"
+    "scene=cast&ui=drag:-5.5:2.2:5.5:2.2 @@ v[1] == 1 and v[2] == 1 and abs(v[4] + 1.5) < 0.05 and v[6] < -0.99 @@ a dragged ray hits the circle's left side"
+    "scene=tree&n=50&seed=9&ui=click:0:0:2 @@ v[0] in (49, 51) and v[7] == 1 @@ a right-click adds or removes a box"
+    "scene=tree&n=50&seed=9&ui=drag:-21.9:-13.9:21.9:13.9 @@ v[0] == 50 and v[3] == 50 and v[5] == 50 @@ a query box dragged over everything finds every box"
+    "scene=tiles&ui=key:ArrowRight:45 @@ v[8] > 4.0 and v[10] == 1 @@ holding the right arrow walks the character right"
+    "scene=tiles&ui=key:ArrowUp:2 @@ v[9] > 2.7 @@ the up arrow makes the character jump"
+)
+
 if [ "${TESTBED_CHECK_INNER:-}" != 1 ]; then
     chromium_bin=$(command -v chromium || command -v chromium-browser || true)
     if [ -z "$chromium_bin" ]; then
@@ -95,10 +107,24 @@ for q in "${queries[@]}"; do
     browser --screenshot="$out/shot-$i.png" "$url" > /dev/null
 done
 
-python3 - "$out" "${queries[@]}" << 'EOF'
+j=0
+for check in "${ui_checks[@]}"; do
+    j=$((j + 1))
+    q=${check%% @@ *}
+    for attempt in 1 2 3; do
+        browser --dump-dom "http://127.0.0.1:$port/?$q" > "$out/ui-$j.html" || true
+        if grep -q '<div id="status">done</div>' "$out/ui-$j.html"; then
+            break
+        fi
+        echo "testbed_check: $q did not finish (attempt $attempt)"
+    done
+done
+
+python3 - "$out" "${#queries[@]}" "${queries[@]}" "${ui_checks[@]}" << 'EOF'
 import html, re, struct, sys, zlib
 
-out, queries = sys.argv[1], sys.argv[2:]
+out, count = sys.argv[1], int(sys.argv[2])
+queries, ui_checks = sys.argv[3:3 + count], sys.argv[3 + count:]
 native = {}
 for line in open(f"{out}/native.txt"):
     q, _, bits = line.strip().partition(" ")
@@ -178,6 +204,15 @@ for i, q in enumerate(queries, 1):
     for p in problems:
         print("    " + p)
     failures += bool(problems)
+for j, check in enumerate(ui_checks, 1):
+    q, expect, what = check.split(" @@ ")
+    dom = open(f"{out}/ui-{j}.html").read()
+    status = re.search(r'<div id="status">(.*?)</div>', dom, re.S)
+    ui = re.search(r'<pre id="ui">(.*?)</pre>', dom, re.S)
+    v = [float(x) for x in ui.group(1).split()] if ui and ui.group(1).strip() else []
+    ok = bool(status) and status.group(1) == "done" and bool(v) and eval(expect, {"v": v})
+    print(f"{'ok ' if ok else 'FAIL'} {q}: {what}" + ("" if ok else f"\n    {expect} with v = {v}"))
+    failures += not ok
 sys.exit(1 if failures else 0)
 EOF
-echo "testbed_check: all ${#queries[@]} queries passed"
+echo "testbed_check: all ${#queries[@]} queries and ${#ui_checks[@]} input checks passed"

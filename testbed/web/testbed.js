@@ -260,7 +260,6 @@ async function main() {
   fit();
   paint(floats(wasm.tb_draw(), wasm.tb_draw_len()));
   readout.textContent = describe(results());
-  document.getElementById("status").textContent = "done";
 
   document.getElementById("scene").onchange = (e) => {
     history.replaceState(null, "", "?scene=" + e.target.value);
@@ -274,7 +273,8 @@ async function main() {
   document.getElementById("reset").onclick = () => start(decodeURIComponent(location.search.replace(/^\?/, "")) || "scene=" + sceneName);
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   canvas.addEventListener("pointerdown", (e) => {
-    pointerDown = true; canvas.setPointerCapture(e.pointerId);
+    pointerDown = true;
+    try { canvas.setPointerCapture(e.pointerId); } catch (_) { /* a synthetic pointer */ }
     const [x, y] = toWorld(e); wasm.tb_pointer(0, x, y, e.button);
   });
   canvas.addEventListener("pointermove", (e) => { const [x, y] = toWorld(e); wasm.tb_pointer(1, x, y, 0); });
@@ -291,6 +291,45 @@ async function main() {
   window.addEventListener("keydown", key(true));
   window.addEventListener("keyup", key(false));
   requestAnimationFrame(frame);
+  const ui = new URLSearchParams(query).get("ui");
+  if (ui) await runUi(ui);
+  document.getElementById("status").textContent = "done";
+}
+
+// `ui=drag:x0:y0:x1:y1;click:x:y:button;wheel:n;key:Code:steps` (world coordinates): input
+// events dispatched to the page's own listeners, as a user's would arrive (`key` holds the key
+// down while the Step button is clicked `steps` times), then the scene's numbers into
+// <pre id="ui"> (scripts/testbed_check.sh checks what they did). Timers, not animation frames:
+// a headless browser's virtual time does not wait for frames.
+async function runUi(script) {
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const at = (x, y) => {
+    const r = canvas.getBoundingClientRect(), dpr = canvas.width / r.width;
+    return { clientX: r.left + sx(x) / dpr, clientY: r.top + sy(y) / dpr, pointerId: 1, bubbles: true };
+  };
+  const pointer = (type, x, y, button) => canvas.dispatchEvent(new PointerEvent(type, { ...at(x, y), button }));
+  for (const cmd of script.split(";")) {
+    const [op, ...args] = cmd.split(":");
+    const a = args.map(Number);
+    if (op === "drag") {
+      pointer("pointerdown", a[0], a[1], 0);
+      for (let k = 1; k <= 8; k++) pointer("pointermove", a[0] + (a[2] - a[0]) * k / 8, a[1] + (a[3] - a[1]) * k / 8, 0);
+      pointer("pointerup", a[2], a[3], 0);
+    } else if (op === "click") {
+      pointer("pointerdown", a[0], a[1], a[2]);
+      pointer("pointerup", a[0], a[1], a[2]);
+    } else if (op === "wheel") {
+      for (let k = 0; k < Math.abs(a[0]); k++) {
+        canvas.dispatchEvent(new WheelEvent("wheel", { deltaY: a[0] > 0 ? -100 : 100, cancelable: true, bubbles: true }));
+      }
+    } else if (op === "key") {
+      window.dispatchEvent(new KeyboardEvent("keydown", { code: args[0], bubbles: true, cancelable: true }));
+      for (let k = 0; k < Number(args[1]); k++) document.getElementById("stepone").click();
+      window.dispatchEvent(new KeyboardEvent("keyup", { code: args[0], bubbles: true, cancelable: true }));
+    }
+    await settle();
+  }
+  document.getElementById("ui").textContent = Array.from(results()).join(" ");
 }
 
 main().catch((err) => {
