@@ -1,6 +1,7 @@
 /* Debug drawing from C: a c2d_DebugDraw table of callbacks prints every primitive the library
  * draws for a small world (a ground, a stack of two boxes, a ball, a sensor zone), for the
- * world's tree, and for a ray. The Rust test suite draws the same scene through the Rust
+ * mover planes of a capsule character walked into the stack, for the world's tree, and for a
+ * ray. The Rust test suite draws the same scene through the Rust
  * DebugDraw trait and checks the lines are identical. */
 #include <stdio.h>
 #include "collide2d.h"
@@ -72,6 +73,20 @@ int main(void) {
     draw.draw_contacts = true;
     draw.draw_transforms = true;
     printf("world %u\n", (unsigned)c2d_world_draw(w, &draw));
+
+    /* A capsule character walked into the stack of boxes: its ground and wall planes. */
+    c2d_Shape pill;
+    c2d_make_capsule((c2d_Vec2){0.0f, -0.3f}, (c2d_Vec2){0.0f, 0.3f}, 0.3f, &pill);
+    c2d_Transform at = c2d_transform_identity();
+    at.p.x = -1.95f;
+    at.p.y = 1.11f;
+    c2d_MoveOptions opts;
+    c2d_move_options_default(&opts);
+    c2d_MoveResult moved;
+    c2d_world_move_and_slide(w, &pill, &at, (c2d_Vec2){0.2f, -0.02f}, (c2d_Vec2){12.0f, -1.2f}, &opts,
+                             NULL, &moved);
+    printf("mover %u contacts %u\n", (unsigned)c2d_draw_move_result(&draw, &moved, 0.5f),
+           (unsigned)moved.contact_count);
 
     /* A tree of three boxes: its five node boxes. */
     c2d_Tree *tree = NULL;

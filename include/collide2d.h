@@ -500,6 +500,54 @@ typedef struct c2d_DebugDraw {
   bool draw_tree;
 } c2d_DebugDraw;
 
+// A line `normal · x = offset` (world frame): points with `normal · x > offset` are on the
+// positive (allowed) side. `normal` is unit length.
+typedef struct c2d_Plane {
+  // Unit normal of the allowed side.
+  struct c2d_Vec2 normal;
+  // Signed distance of the line from the origin along `normal`.
+  float offset;
+} c2d_Plane;
+
+// A collision plane between a mover and one obstacle (Box2D's `b2PlaneResult`, for any mover
+// shape).
+typedef struct c2d_MoverPlane {
+  // World unit normal from the obstacle toward the mover (the normal of the obstacle's
+  // feature it touches: a face normal where a face is touched), and the mover's penetration
+  // `offset = −separation` (Box2D's convention, relative to the mover's position: a
+  // translation `d` of the mover clears the obstacle when `normal · d ≥ offset`).
+  struct c2d_Plane plane;
+  // World contact point (midway between the two surfaces).
+  struct c2d_Vec2 point;
+  // World velocity of the obstacle at `point` (a moving platform's carry).
+  struct c2d_Vec2 velocity;
+  // The obstacle's `Obstacle::user_data`.
+  uint64_t user_data;
+  // The features in contact, a `ManifoldPoint::id`
+  // with the obstacle as A and the mover as B.
+  uint32_t id;
+} c2d_MoverPlane;
+
+// Result of `move_and_slide`.
+typedef struct c2d_MoveResult {
+  // The mover's new world position (its transform's translation; the rotation is unchanged).
+  struct c2d_Vec2 position;
+  // The velocity passed in, with its part into every surface touched at the end removed
+  // (ground: only the downward part).
+  struct c2d_Vec2 velocity;
+  // Whether the mover ends on walkable ground (within the skin band).
+  bool on_ground;
+  // The ground (when `on_ground`): its normal, contact point, velocity and user data.
+  struct c2d_MoverPlane ground;
+  // The surfaces the mover touches at the end (separation at most the skin, within 1 %),
+  // and its ground, closest first.
+  struct c2d_MoverPlane contacts[C2D_MAX_MOVER_CONTACTS];
+  // Number of valid entries of `contacts`.
+  uint32_t contact_count;
+  // Iterations used.
+  uint32_t iterations;
+} c2d_MoveResult;
+
 // Allocates `size` bytes aligned to `align` (a power of two, at most 4096) for the library;
 // returns NULL on failure (the call that needed the memory then returns
 // `C2D_STATUS_OUT_OF_MEMORY`). `context` is the pointer given to `c2d_set_allocator`.
@@ -515,15 +563,6 @@ typedef void (*c2d_AssertFcn)(const char *message, const char *file, int32_t lin
 
 // Called with a NUL-terminated message (e.g. an allocation failure), valid during the call.
 typedef void (*c2d_LogFcn)(const char *message, void *context);
-
-// A line `normal · x = offset` (world frame): points with `normal · x > offset` are on the
-// positive (allowed) side. `normal` is unit length.
-typedef struct c2d_Plane {
-  // Unit normal of the allowed side.
-  struct c2d_Vec2 normal;
-  // Signed distance of the line from the origin along `normal`.
-  float offset;
-} c2d_Plane;
 
 // A collision plane for `solve_planes` (Box2D's `b2CollisionPlane`).
 typedef struct c2d_CollisionPlane {
@@ -579,25 +618,6 @@ typedef struct c2d_MoveOptions {
   float time_step;
 } c2d_MoveOptions;
 
-// A collision plane between a mover and one obstacle (Box2D's `b2PlaneResult`, for any mover
-// shape).
-typedef struct c2d_MoverPlane {
-  // World unit normal from the obstacle toward the mover (the normal of the obstacle's
-  // feature it touches: a face normal where a face is touched), and the mover's penetration
-  // `offset = −separation` (Box2D's convention, relative to the mover's position: a
-  // translation `d` of the mover clears the obstacle when `normal · d ≥ offset`).
-  struct c2d_Plane plane;
-  // World contact point (midway between the two surfaces).
-  struct c2d_Vec2 point;
-  // World velocity of the obstacle at `point` (a moving platform's carry).
-  struct c2d_Vec2 velocity;
-  // The obstacle's `Obstacle::user_data`.
-  uint64_t user_data;
-  // The features in contact, a `ManifoldPoint::id`
-  // with the obstacle as A and the mover as B.
-  uint32_t id;
-} c2d_MoverPlane;
-
 // The first obstacle of `cast_mover`.
 typedef struct c2d_MoverHit {
   // Fraction of the translation the mover can travel before coming within the skin.
@@ -612,26 +632,6 @@ typedef struct c2d_MoverHit {
   // `CastOutput::id`).
   uint32_t id;
 } c2d_MoverHit;
-
-// Result of `move_and_slide`.
-typedef struct c2d_MoveResult {
-  // The mover's new world position (its transform's translation; the rotation is unchanged).
-  struct c2d_Vec2 position;
-  // The velocity passed in, with its part into every surface touched at the end removed
-  // (ground: only the downward part).
-  struct c2d_Vec2 velocity;
-  // Whether the mover ends on walkable ground (within the skin band).
-  bool on_ground;
-  // The ground (when `on_ground`): its normal, contact point, velocity and user data.
-  struct c2d_MoverPlane ground;
-  // The surfaces the mover touches at the end (separation at most the skin, within 1 %),
-  // and its ground, closest first.
-  struct c2d_MoverPlane contacts[C2D_MAX_MOVER_CONTACTS];
-  // Number of valid entries of `contacts`.
-  uint32_t contact_count;
-  // Iterations used.
-  uint32_t iterations;
-} c2d_MoveResult;
 
 // An axis-aligned bounding box in whatever frame its user says (world unless noted).
 //
@@ -1253,6 +1253,17 @@ c2d_Status c2d_draw_shape(const struct c2d_DebugDraw *draw,
 c2d_Status c2d_draw_manifold(const struct c2d_DebugDraw *draw,
                              const struct c2d_Manifold *m,
                              float normal_length);
+
+// Draws the mover planes of a `c2d_move_and_slide` result: for each contact the plane through
+// its point (`C2D_COLOR_CAST`, the ground's `C2D_COLOR_STATIC`), the point
+// (`C2D_COLOR_CONTACT`) and its normal toward the mover, `normal_length` long
+// (`C2D_COLOR_NORMAL`). World space.
+//
+// # Safety
+// As `c2d_draw_shape`.
+c2d_Status c2d_draw_move_result(const struct c2d_DebugDraw *draw,
+                                const struct c2d_MoveResult *result,
+                                float normal_length);
 
 // Draws a ray to its hit (`hit` non-NULL) with the hit normal, or its whole length.
 //

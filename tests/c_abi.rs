@@ -462,6 +462,19 @@ fn c_debug_draw_sees_what_rust_draws() {
         },
     );
     d.0 += "world 0\n";
+    let pill = Shape::capsule(Vec2::new(0.0, -0.3), Vec2::new(0.0, 0.3), 0.3);
+    let moved = collide2d::mover::move_and_slide(
+        &w.mover_level(&collide2d::world::QueryFilter::ALL),
+        &pill,
+        Transform::from(Vec2::new(-1.95, 1.11)),
+        Vec2::new(0.2, -0.02),
+        Vec2::new(12.0, -1.2),
+        &collide2d::mover::MoveOptions::default(),
+    );
+    // It stands on the ground and is stopped by the stack: two planes to draw.
+    assert!(moved.on_ground && moved.contact_count >= 2, "{moved:?}");
+    moved.draw(&mut d, 0.5);
+    d.0 += &format!("mover 0 contacts {}\n", moved.contact_count);
     let mut tree = DynamicTree::new();
     for i in 0..3 {
         tree.create_proxy(

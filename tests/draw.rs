@@ -289,3 +289,60 @@ fn the_world_draws_bodies_by_state_and_its_contacts() {
     );
     assert_eq!(t.0.len(), 2 * 4 - 1);
 }
+
+#[test]
+fn mover_planes_are_drawn_at_their_points_along_their_normals() {
+    // A capsule standing on a floor (top y = 0) and pushed into a wall (left face x = 1): a
+    // ground plane with normal (0, 1) and a wall plane with normal (-1, 0).
+    let floor = Shape::rect(5.0, 0.5);
+    let wall = Shape::rect(0.5, 2.0);
+    let obstacle = |shape, x: f32, y: f32, user_data| Obstacle {
+        shape,
+        xf: Transform::from(Vec2::new(x, y)),
+        user_data,
+        velocity: Vec2::ZERO,
+        angular_velocity: 0.0,
+        center: Vec2::new(x, y),
+    };
+    let level = [obstacle(&floor, 0.0, -0.5, 1), obstacle(&wall, 1.5, 2.0, 2)];
+    let pill = Shape::capsule(Vec2::new(0.0, -0.3), Vec2::new(0.0, 0.3), 0.3);
+    let r = move_and_slide(
+        &level[..],
+        &pill,
+        Transform::from(Vec2::new(0.6, 0.61)),
+        Vec2::new(0.2, -0.02),
+        Vec2::new(12.0, -1.2),
+        &MoveOptions::default(),
+    );
+    assert!(r.on_ground && r.contacts().len() == 2, "{r:?}");
+    let mut rec = Recorder::default();
+    r.draw(&mut rec, 0.5);
+    assert_eq!(rec.0.len(), 6);
+    let mut normals = Vec::new();
+    for (c, prims) in r.contacts().iter().zip(rec.0.chunks(3)) {
+        let p = c.point;
+        let ground = c.user_data == 1;
+        match prims {
+            [Prim::Segment(a, b, line), Prim::Point(q, Color::CONTACT), Prim::Segment(s, e, Color::NORMAL)] =>
+            {
+                // The plane: through the point, perpendicular to the normal, 0.5 each way.
+                assert!(close(*a + *b, p + p) && ((*b - *a).length() - 1.0).abs() < 1e-5);
+                assert!((*b - *a).dot(c.plane.normal).abs() < 1e-6);
+                assert_eq!(*line, if ground { Color::STATIC } else { Color::CAST });
+                assert_eq!(*q, p);
+                assert_eq!(*s, p);
+                normals.push(((*e - *s) * 2.0, ground));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // The normals, by hand: up from the floor, left from the wall.
+    for (n, ground) in normals {
+        let want = if ground {
+            Vec2::new(0.0, 1.0)
+        } else {
+            Vec2::new(-1.0, 0.0)
+        };
+        assert!(close(n, want), "{n:?} against {want:?}");
+    }
+}

@@ -188,6 +188,29 @@ pub unsafe extern "C" fn c2d_draw_manifold(
     }
 }
 
+/// Draws the mover planes of a `c2d_move_and_slide` result: for each contact the plane through
+/// its point (`C2D_COLOR_CAST`, the ground's `C2D_COLOR_STATIC`), the point
+/// (`C2D_COLOR_CONTACT`) and its normal toward the mover, `normal_length` long
+/// (`C2D_COLOR_NORMAL`). World space.
+///
+/// # Safety
+/// As `c2d_draw_shape`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_draw_move_result(
+    draw: *const DebugDrawFcns,
+    result: *const crate::mover::MoveResult,
+    normal_length: f32,
+) -> Status {
+    // SAFETY: the caller's contract; both pointers are checked.
+    match unsafe { (table(draw), read::<crate::mover::MoveResult>(result)) } {
+        (Ok(t), Ok(r)) => {
+            r.draw(&mut Callbacks(&t), normal_length);
+            Status::Ok
+        }
+        (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
 /// Draws a ray to its hit (`hit` non-NULL) with the hit normal, or its whole length.
 ///
 /// # Safety

@@ -11,7 +11,8 @@
 //! [`svg::Svg`] is a backend that writes an SVG picture (no dependency, no allocation).
 //!
 //! [`DynamicTree::draw`](crate::tree::DynamicTree::draw) draws a tree's boxes by depth;
-//! `World::draw` (features `solver` + `alloc`) a whole world, chosen by `DrawFlags`.
+//! `World::draw` (features `solver` + `alloc`) a whole world, chosen by `DrawFlags`;
+//! [`MoveResult::draw`](crate::mover::MoveResult::draw) a character's mover planes.
 
 pub mod svg;
 

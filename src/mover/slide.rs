@@ -97,6 +97,24 @@ impl MoveResult {
     pub fn contacts(&self) -> &[MoverPlane] {
         &self.contacts[..(self.contact_count as usize).min(MAX_MOVER_CONTACTS)]
     }
+
+    /// Draws the mover planes (debug drawing): for each contact, the plane as a segment through
+    /// its point along the surface, `normal_length` to each side ([`Color::CAST`](crate::draw::Color::CAST), the
+    /// ground's [`Color::STATIC`](crate::draw::Color::STATIC)), the point
+    /// ([`Color::CONTACT`](crate::draw::Color::CONTACT)) and the normal from the point toward the mover,
+    /// `normal_length` long ([`Color::NORMAL`](crate::draw::Color::NORMAL)). World space.
+    pub fn draw(&self, d: &mut (impl crate::draw::DebugDraw + ?Sized), normal_length: f32) {
+        use crate::draw::Color;
+        for c in self.contacts() {
+            let n = c.plane.normal;
+            let along = n.left_perp() * normal_length;
+            let ground = self.on_ground && c.point == self.ground.point && n == self.ground.plane.normal;
+            let color = if ground { Color::STATIC } else { Color::CAST };
+            d.segment(c.point - along, c.point + along, color);
+            d.point(c.point, 5.0, Color::CONTACT);
+            d.segment(c.point, c.point + n * normal_length, Color::NORMAL);
+        }
+    }
 }
 
 /// The planes of the obstacles near the mover, the deepest kept.

@@ -32,6 +32,8 @@ pub struct Character {
     xf: Transform,
     velocity: Vec2,
     on_ground: bool,
+    /// The last move, for its mover planes.
+    last: MoveResult,
 }
 
 /// A `World` scene.
@@ -234,6 +236,7 @@ impl WorldScene {
             xf: Transform::from(Vec2::new(2.5, 2.61)),
             velocity: Vec2::ZERO,
             on_ground: false,
+            last: MoveResult::default(),
         });
         self.view = Aabb {
             min: Vec2::new(-1.0, -1.0),
@@ -394,12 +397,14 @@ impl WorldScene {
         c.xf.p = r.position;
         c.velocity = r.velocity;
         c.on_ground = r.on_ground;
+        c.last = r;
     }
 
     pub(super) fn draw(&self, d: &mut impl DebugDraw) {
         self.world.draw(d, self.flags);
         if let Some(c) = &self.character {
             draw_shape(d, &c.shape, c.xf, Color::KINEMATIC);
+            c.last.draw(d, 0.4);
         }
         if let Some((id, target)) = self.grab {
             if let Ok(xf) = self.world.transform(id) {
