@@ -91,33 +91,30 @@ browser() {
         --window-size=1100,700 --virtual-time-budget=20000 "$@" 2> /dev/null
 }
 
+# The page's DOM for query $1 into file $2. Virtual time can (rarely) run out before the page's
+# start finishes; a page that did not finish is loaded again, up to 3 times, and then reported
+# as failed.
+dump() {
+    for attempt in 1 2 3; do
+        browser --dump-dom "http://127.0.0.1:$port/?$1" > "$2" || true
+        if grep -q '<div id="status">done</div>' "$2"; then
+            return
+        fi
+        echo "testbed_check: $1 did not finish (attempt $attempt)"
+    done
+}
+
 i=0
 for q in "${queries[@]}"; do
     i=$((i + 1))
-    url="http://127.0.0.1:$port/?$q"
-    # Virtual time can (rarely) run out before the page's asynchronous start finishes; a page
-    # that did not finish is loaded again, up to 3 times, and then reported as failed.
-    for attempt in 1 2 3; do
-        browser --dump-dom "$url" > "$out/dom-$i.html" || true
-        if grep -q '<div id="status">done</div>' "$out/dom-$i.html"; then
-            break
-        fi
-        echo "testbed_check: $q did not finish (attempt $attempt)"
-    done
-    browser --screenshot="$out/shot-$i.png" "$url" > /dev/null
+    dump "$q" "$out/dom-$i.html"
+    browser --screenshot="$out/shot-$i.png" "http://127.0.0.1:$port/?$q" > /dev/null
 done
 
 j=0
 for check in "${ui_checks[@]}"; do
     j=$((j + 1))
-    q=${check%% @@ *}
-    for attempt in 1 2 3; do
-        browser --dump-dom "http://127.0.0.1:$port/?$q" > "$out/ui-$j.html" || true
-        if grep -q '<div id="status">done</div>' "$out/ui-$j.html"; then
-            break
-        fi
-        echo "testbed_check: $q did not finish (attempt $attempt)"
-    done
+    dump "${check%% @@ *}" "$out/ui-$j.html"
 done
 
 python3 - "$out" "${#queries[@]}" "${queries[@]}" "${ui_checks[@]}" << 'EOF'

@@ -96,6 +96,50 @@ fn nearest(centres: impl Iterator<Item = Vec2>, p: Vec2, reach: f32) -> Option<u
     best
 }
 
+/// Dragging and turning one of a scene's poses (the pair explorer's two shapes, the time of
+/// impact's four sweep ends): the pose picked last and the grab offset while dragging.
+pub struct PoseDrag {
+    /// The pose picked last (the one the wheel turns).
+    pub selected: usize,
+    offset: Option<Vec2>,
+}
+
+impl PoseDrag {
+    /// Pose `selected` picked, nothing grabbed.
+    pub fn new(selected: usize) -> PoseDrag {
+        PoseDrag {
+            selected,
+            offset: None,
+        }
+    }
+
+    /// A pointer event: down picks the pose whose origin is nearest `p` within `reach`, move
+    /// drags it, up lets go.
+    pub fn pointer(&mut self, poses: &mut [Transform], kind: u32, p: Vec2, reach: f32) {
+        match kind {
+            POINTER_DOWN => {
+                if let Some(i) = nearest(poses.iter().map(|x| x.p), p, reach) {
+                    self.selected = i;
+                    self.offset = Some(poses[i].p - p);
+                }
+            }
+            POINTER_MOVE => {
+                if let (Some(offset), Some(xf)) = (self.offset, poses.get_mut(self.selected)) {
+                    xf.p = p + offset;
+                }
+            }
+            _ => self.offset = None,
+        }
+    }
+
+    /// Turns the selected pose by `angle` (radians, counter-clockwise).
+    pub fn rotate(&self, poses: &mut [Transform], angle: f32) {
+        if let Some(xf) = poses.get_mut(self.selected) {
+            xf.q = Rot::from_angle(xf.q.angle() + angle);
+        }
+    }
+}
+
 /// One of the scenes.
 pub enum Scene {
     /// Two shapes: manifold, distance, overlap.

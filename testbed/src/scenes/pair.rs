@@ -8,9 +8,8 @@ use super::*;
 pub struct Pair {
     shapes: [Shape; 2],
     xf: [Transform; 2],
-    /// The shape being dragged or last picked, and the grab offset.
-    selected: usize,
-    drag: Option<Vec2>,
+    /// The shape being dragged or last picked.
+    drag: PoseDrag,
 }
 
 impl Default for Pair {
@@ -28,8 +27,7 @@ impl Pair {
                 Shape::capsule(Vec2::new(-0.5, 0.0), Vec2::new(0.5, 0.0), 0.3),
             ],
             xf: [Transform::IDENTITY, Transform::new(Vec2::new(1.0, 0.6), 0.3)],
-            selected: 1,
-            drag: None,
+            drag: PoseDrag::new(1),
         }
     }
 
@@ -50,31 +48,17 @@ impl Pair {
     }
 
     pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
-        match kind {
-            POINTER_DOWN => {
-                if let Some(i) = nearest(self.xf.iter().map(|x| x.p), p, 1.5) {
-                    self.selected = i;
-                    self.drag = Some(self.xf[i].p - p);
-                }
-            }
-            POINTER_MOVE => {
-                if let Some(offset) = self.drag {
-                    self.xf[self.selected].p = p + offset;
-                }
-            }
-            _ => self.drag = None,
-        }
+        self.drag.pointer(&mut self.xf, kind, p, 1.5);
     }
 
     pub(super) fn rotate(&mut self, angle: f32) {
-        let xf = &mut self.xf[self.selected];
-        xf.q = Rot::from_angle(xf.q.angle() + angle);
+        self.drag.rotate(&mut self.xf, angle);
     }
 
     pub(super) fn draw(&self, d: &mut impl DebugDraw) {
         draw_shape(d, &self.shapes[0], self.xf[0], Color::STATIC);
         draw_shape(d, &self.shapes[1], self.xf[1], Color::DYNAMIC);
-        d.transform(self.xf[self.selected]);
+        d.transform(self.xf[self.drag.selected]);
         let m = collide(&self.shapes[0], self.xf[0], &self.shapes[1], self.xf[1]);
         draw_manifold(d, &m, 0.5);
         let dist = self.distance();

@@ -9,8 +9,8 @@ pub struct Toi {
     shapes: [Shape; 2],
     /// A start, A end, B start, B end.
     poses: [Transform; 4],
-    selected: usize,
-    drag: Option<Vec2>,
+    /// The pose being dragged or last picked.
+    drag: PoseDrag,
 }
 
 impl Toi {
@@ -27,8 +27,7 @@ impl Toi {
                 Transform::new(Vec2::new(0.5, -2.0), 0.0),
                 Transform::new(Vec2::new(-0.5, 2.0), 0.0),
             ],
-            selected: 1,
-            drag: None,
+            drag: PoseDrag::new(1),
         }
     }
 
@@ -66,26 +65,11 @@ impl Toi {
     }
 
     pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
-        match kind {
-            POINTER_DOWN => {
-                if let Some(i) = nearest(self.poses.iter().map(|x| x.p), p, 1.0) {
-                    self.selected = i;
-                    self.drag = Some(self.poses[i].p - p);
-                }
-            }
-            POINTER_MOVE => {
-                if let Some(offset) = self.drag {
-                    self.poses[self.selected].p = p + offset;
-                }
-            }
-            _ => self.drag = None,
-        }
+        self.drag.pointer(&mut self.poses, kind, p, 1.0);
     }
 
     pub(super) fn rotate(&mut self, angle: f32) {
-        let xf = &mut self.poses[self.selected];
-        // Sweeps may turn by at most MAX_SWEEP_ROTATION; the page keeps angles in (-π, π].
-        xf.q = Rot::from_angle(xf.q.angle() + angle);
+        self.drag.rotate(&mut self.poses, angle);
     }
 
     pub(super) fn sweeps(&self) -> [Sweep; 2] {
@@ -96,38 +80,10 @@ impl Toi {
         ]
     }
 
-    pub(super) fn toi(&self) -> ToiOutput {
+    /// The time of impact, both poses at its fraction, and the distance between them there.
+    pub(super) fn impact(&self) -> (ToiOutput, Transform, Transform, DistanceOutput) {
         let [sa, sb] = self.sweeps();
-        time_of_impact(&self.shapes[0], &sa, &self.shapes[1], &sb, 1.0)
-    }
-
-    pub(super) fn draw(&self, d: &mut impl DebugDraw) {
-        let [sa, sb] = self.sweeps();
-        draw_sweep(d, &self.shapes[0], &sa, 8);
-        draw_sweep(d, &self.shapes[1], &sb, 8);
-        d.transform(self.poses[self.selected]);
-        let out = self.toi();
-        if matches!(out.state, ToiState::Hit | ToiState::Overlapped | ToiState::Failed) {
-            let (xa, xb) = (sa.transform_at(out.fraction), sb.transform_at(out.fraction));
-            draw_shape(d, &self.shapes[0], xa, Color::DYNAMIC);
-            draw_shape(d, &self.shapes[1], xb, Color::DYNAMIC);
-            let dist = shape_distance(
-                &self.shapes[0],
-                xa,
-                &self.shapes[1],
-                xb,
-                &mut SimplexCache::default(),
-            );
-            d.point(dist.point_a, 5.0, Color::CONTACT);
-            d.point(dist.point_b, 5.0, Color::CONTACT);
-        }
-    }
-
-    /// `[state, fraction, iterations, A's pose x, y, angle and B's at the fraction, distance
-    /// between them there]`.
-    pub(super) fn results(&self, out: &mut Vec<f32>) {
-        let [sa, sb] = self.sweeps();
-        let toi = self.toi();
+        let toi = time_of_impact(&self.shapes[0], &sa, &self.shapes[1], &sb, 1.0);
         let (xa, xb) = (sa.transform_at(toi.fraction), sb.transform_at(toi.fraction));
         let dist = shape_distance(
             &self.shapes[0],
@@ -136,6 +92,27 @@ impl Toi {
             xb,
             &mut SimplexCache::default(),
         );
+        (toi, xa, xb, dist)
+    }
+
+    pub(super) fn draw(&self, d: &mut impl DebugDraw) {
+        let [sa, sb] = self.sweeps();
+        draw_sweep(d, &self.shapes[0], &sa, 8);
+        draw_sweep(d, &self.shapes[1], &sb, 8);
+        d.transform(self.poses[self.drag.selected]);
+        let (out, xa, xb, dist) = self.impact();
+        if matches!(out.state, ToiState::Hit | ToiState::Overlapped | ToiState::Failed) {
+            draw_shape(d, &self.shapes[0], xa, Color::DYNAMIC);
+            draw_shape(d, &self.shapes[1], xb, Color::DYNAMIC);
+            d.point(dist.point_a, 5.0, Color::CONTACT);
+            d.point(dist.point_b, 5.0, Color::CONTACT);
+        }
+    }
+
+    /// `[state, fraction, iterations, A's pose x, y, angle and B's at the fraction, distance
+    /// between them there]`.
+    pub(super) fn results(&self, out: &mut Vec<f32>) {
+        let (toi, xa, xb, dist) = self.impact();
         out.extend([
             toi.state as u32 as f32,
             toi.fraction,

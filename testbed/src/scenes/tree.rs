@@ -179,11 +179,7 @@ impl Tree {
             _ => {
                 self.drag = None;
                 if self.querying {
-                    let (a, b) = (self.query.min, self.query.max);
-                    self.query = Aabb {
-                        min: Vec2::new(a.x.min(b.x), a.y.min(b.y)),
-                        max: Vec2::new(a.x.max(b.x), a.y.max(b.y)),
-                    };
+                    self.query = self.normalised_query();
                     self.querying = false;
                 }
             }
