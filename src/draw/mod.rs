@@ -103,8 +103,8 @@ pub trait DebugDraw {
 /// Draws `shape` at `xf`: polygons with [`DebugDraw::solid_polygon`] (local vertices and
 /// radius), circles with [`DebugDraw::solid_circle`] (the world centre as the transform's
 /// origin, the body rotation kept), capsules with [`DebugDraw::solid_capsule`] (world end
-/// points), chain segments as their segment with a tick along the front normal from its middle (a tenth
-/// of the segment's length, at most 0.25 units).
+/// points), chain segments as their segment with a tick along the front normal from its
+/// middle (a tenth of the segment's length, at most 0.25 units).
 pub fn draw_shape(d: &mut (impl DebugDraw + ?Sized), shape: &Shape, xf: Transform, color: Color) {
     match shape {
         Shape::Circle(c) => d.solid_circle(

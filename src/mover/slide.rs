@@ -98,11 +98,12 @@ impl MoveResult {
         &self.contacts[..(self.contact_count as usize).min(MAX_MOVER_CONTACTS)]
     }
 
-    /// Draws the mover planes (debug drawing): for each contact, the plane as a segment through
-    /// its point along the surface, `normal_length` to each side ([`Color::CAST`](crate::draw::Color::CAST), the
-    /// ground's [`Color::STATIC`](crate::draw::Color::STATIC)), the point
-    /// ([`Color::CONTACT`](crate::draw::Color::CONTACT)) and the normal from the point toward the mover,
-    /// `normal_length` long ([`Color::NORMAL`](crate::draw::Color::NORMAL)). World space.
+    /// Draws the mover planes (debug drawing), in world space: for each contact, the plane as
+    /// a segment through its point along the surface, `normal_length` to each side
+    /// ([`Color::CAST`](crate::draw::Color::CAST), the ground's
+    /// [`Color::STATIC`](crate::draw::Color::STATIC)), the point
+    /// ([`Color::CONTACT`](crate::draw::Color::CONTACT)) and the normal from the point toward
+    /// the mover, `normal_length` long ([`Color::NORMAL`](crate::draw::Color::NORMAL)).
     pub fn draw(&self, d: &mut (impl crate::draw::DebugDraw + ?Sized), normal_length: f32) {
         use crate::draw::Color;
         for c in self.contacts() {
