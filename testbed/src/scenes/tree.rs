@@ -97,8 +97,10 @@ impl Tree {
             let b = self.random_box();
             self.add(b);
         }
+        // The live boxes, listed once (in index order, as the random picks need): moves keep
+        // them all, a removal takes its entry out.
+        let mut live = self.live();
         for _ in 0..moves {
-            let live = self.live();
             if live.is_empty() {
                 break;
             }
@@ -115,12 +117,11 @@ impl Tree {
             }
         }
         for _ in 0..removes {
-            let live = self.live();
             if live.is_empty() {
                 break;
             }
-            let i = live[(self.rng.unit() * live.len() as f32) as usize % live.len()];
-            self.remove(i);
+            let k = (self.rng.unit() * live.len() as f32) as usize % live.len();
+            self.remove(live.remove(k));
         }
     }
 
