@@ -745,23 +745,62 @@ pub fn step_with_scratch(
     }
     let packed = block::pack(bodies, contacts, scratch);
     let blocks = &mut scratch[..packed];
+    let bouncy = any_bouncy(contacts);
+    substeps(bodies, settings, h, bouncy, |bodies, pass| {
+        block::run_pass(bodies, contacts, blocks, pass)
+    });
+    block::unpack(blocks, contacts);
+    Ok(())
+}
+
+/// The sub-steps and restitution passes of a step of `h`-long sub-steps (after the bodies'
+/// deltas are cleared), each pass over the constraints done by `pass`. Restitution passes
+/// run only when some constraint is `bouncy` (otherwise they would change nothing).
+#[inline(always)]
+fn substeps(
+    bodies: &mut [Body],
+    settings: &SolverSettings,
+    h: f32,
+    bouncy: bool,
+    mut pass: impl FnMut(&mut [Body], &Pass),
+) {
     let (solve, relax) = (solve_pass(settings, h, true), solve_pass(settings, h, false));
     for _ in 0..settings.substeps {
         integrate_velocities(bodies, settings.gravity, h);
-        block::run_pass(bodies, contacts, blocks, &Pass::WarmStart);
-        block::run_pass(bodies, contacts, blocks, &solve);
+        pass(bodies, &Pass::WarmStart);
+        pass(bodies, &solve);
         integrate_positions(bodies, h, settings.max_linear_speed);
-        block::run_pass(bodies, contacts, blocks, &relax);
+        pass(bodies, &relax);
     }
-    let restitution = Pass::Restitution {
-        threshold: settings.restitution_threshold,
-    };
-    // Passes that would change nothing (no bouncy contact) are skipped.
-    if any_bouncy(contacts) {
+    if bouncy {
+        let restitution = Pass::Restitution {
+            threshold: settings.restitution_threshold,
+        };
         for _ in 0..RESTITUTION_PASSES {
-            block::run_pass(bodies, contacts, blocks, &restitution);
+            pass(bodies, &restitution);
         }
     }
-    block::unpack(blocks, contacts);
-    Ok(())
+}
+
+/// The World's step: [`step`] over constraints already packed into `blocks` (by
+/// [`ContactBlock::set_lane`], no moving body twice in a block, every lane's largest normal
+/// impulse 0), for settings, `dt` and bodies the World has validated. The blocks keep the
+/// impulses for warm starting. Solving the constraints one at a time in block order, lane
+/// order within a block, gives the same result bit for bit.
+#[cfg(feature = "alloc")]
+pub(crate) fn step_blocks(
+    bodies: &mut [Body],
+    blocks: &mut [ContactBlock],
+    settings: &SolverSettings,
+    dt: f32,
+) {
+    let h = dt / settings.substeps as f32;
+    for b in bodies.iter_mut() {
+        b.delta_position = Vec2::ZERO;
+        b.delta_rotation = Rot::IDENTITY;
+    }
+    let bouncy = block::any_bouncy_block(blocks);
+    substeps(bodies, settings, h, bouncy, |bodies, pass| {
+        block::run_blocks(bodies, blocks, pass)
+    });
 }

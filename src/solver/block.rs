@@ -8,7 +8,7 @@
 //! so the result is bit-for-bit that of processing them one after another.
 
 use super::lanes::{max, min, Lane, Wide, V2};
-use super::{pair_indices, Body, ConstraintPoint, ContactConstraint, Softness};
+use super::{pair_indices, Body, Carried, ConstraintPoint, ContactConstraint, Softness};
 use crate::math::Vec2;
 
 /// Constraints processed together in SIMD lanes.
@@ -226,6 +226,61 @@ impl<const N: usize> ContactLanes<N> {
             let pushed = cp.max_normal_impulse.gt(zero);
             Wide::any(Wide::and(Wide::and(cp.active, bouncy), Wide::and(fast, pushed)))
         })
+    }
+
+    /// Puts `c` into lane `l` (the other lanes are untouched).
+    #[inline(always)]
+    fn set(&mut self, l: usize, c: &ContactConstraint) {
+        self.n.x.0[l] = c.normal.x;
+        self.n.y.0[l] = c.normal.y;
+        self.friction.0[l] = c.friction;
+        self.restitution.0[l] = c.restitution;
+        for (j, (p, cp)) in self.points.iter_mut().zip(&c.points).enumerate() {
+            p.ra.x.0[l] = cp.anchor_a.x;
+            p.ra.y.0[l] = cp.anchor_a.y;
+            p.rb.x.0[l] = cp.anchor_b.x;
+            p.rb.y.0[l] = cp.anchor_b.y;
+            p.base_separation.0[l] = cp.base_separation;
+            p.normal_impulse.0[l] = cp.normal_impulse;
+            p.tangent_impulse.0[l] = cp.tangent_impulse;
+            p.max_normal_impulse.0[l] = cp.max_normal_impulse;
+            p.normal_mass.0[l] = cp.normal_mass;
+            p.tangent_mass.0[l] = cp.tangent_mass;
+            p.relative_velocity.0[l] = cp.relative_velocity;
+            p.active[l] = 0u32.wrapping_sub((c.count as usize > j) as u32);
+        }
+    }
+
+    /// Lane `l` as a constraint, with the bodies `a`, `b` and the points' feature ids `ids`
+    /// (which the lanes do not hold).
+    fn get(&self, l: usize, (a, b): (u32, u32), ids: [u32; 2]) -> ContactConstraint {
+        let mut c = ContactConstraint {
+            body_a: a,
+            body_b: b,
+            normal: Vec2::new(self.n.x.0[l], self.n.y.0[l]),
+            friction: self.friction.0[l],
+            restitution: self.restitution.0[l],
+            ..ContactConstraint::default()
+        };
+        for (p, (cp, id)) in self.points.iter().zip(c.points.iter_mut().zip(ids)) {
+            if p.active[l] == 0 {
+                break;
+            }
+            *cp = ConstraintPoint {
+                anchor_a: Vec2::new(p.ra.x.0[l], p.ra.y.0[l]),
+                anchor_b: Vec2::new(p.rb.x.0[l], p.rb.y.0[l]),
+                base_separation: p.base_separation.0[l],
+                normal_impulse: p.normal_impulse.0[l],
+                tangent_impulse: p.tangent_impulse.0[l],
+                max_normal_impulse: p.max_normal_impulse.0[l],
+                normal_mass: p.normal_mass.0[l],
+                tangent_mass: p.tangent_mass.0[l],
+                relative_velocity: p.relative_velocity.0[l],
+                id,
+            };
+            c.count += 1;
+        }
+        c
     }
 
     /// Writes back what the passes change (the impulses, the largest normal impulse and the
@@ -481,6 +536,114 @@ impl Default for ContactBlock {
     }
 }
 
+impl ContactBlock {
+    /// Puts constraint `c` into lane `l`, with its bodies' masses (`bodies` are the step's;
+    /// `c` must name bodies in range). The lanes never filled stay empty: body 0 on both
+    /// sides, no points, so every pass leaves them (and body 0, when it is fixed) unchanged.
+    /// Blocks filled this way are for [`run_blocks`]: the caller guarantees that no moving
+    /// body appears in two lanes of a block.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn set_lane(&mut self, l: usize, c: &ContactConstraint, bodies: &[Body]) {
+        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+        self.lanes.set(l, c);
+        self.body_a[l] = c.body_a;
+        self.body_b[l] = c.body_b;
+        self.inv_mass_a.0[l] = a.inv_mass;
+        self.inv_inertia_a.0[l] = a.inv_inertia;
+        self.inv_mass_b.0[l] = b.inv_mass;
+        self.inv_inertia_b.0[l] = b.inv_inertia;
+    }
+
+    /// The body indices of lane `l` (`(0, 0)` for an empty lane).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn lane_bodies(&self, l: usize) -> (u32, u32) {
+        (self.body_a[l], self.body_b[l])
+    }
+
+    /// Lane `l` as a constraint (its impulses as the last pass left them), with the points'
+    /// feature ids `ids`.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn lane(&self, l: usize, ids: [u32; 2]) -> ContactConstraint {
+        self.lanes.get(l, self.lane_bodies(l), ids)
+    }
+
+    /// What warm starting the next step needs from lane `l` (see [`ContactBlock::lane`]).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn carried(&self, l: usize, ids: [u32; 2]) -> Carried {
+        Carried::new(&self.lane(l, ids))
+    }
+
+    /// Whether some lane has restitution.
+    #[cfg(feature = "alloc")]
+    fn bouncy(&self) -> bool {
+        Wide::any(self.lanes.restitution.gt(Wide::splat(0.0)))
+    }
+}
+
+/// One pass over `blocks` in order, every block processed whole in lanes: for blocks filled
+/// by [`ContactBlock::set_lane`], whose lanes share no moving body.
+#[cfg(feature = "alloc")]
+pub(crate) fn run_blocks(bodies: &mut [Body], blocks: &mut [ContactBlock], pass: &Pass) {
+    match *pass {
+        Pass::WarmStart => blocks_with(bodies, blocks, &Pass::WarmStart),
+        Pass::Solve {
+            soft_dynamic,
+            soft_static,
+            inv_h,
+            push_max,
+            use_bias,
+        } => {
+            let pass = |use_bias| Pass::Solve {
+                soft_dynamic,
+                soft_static,
+                inv_h,
+                push_max,
+                use_bias,
+            };
+            if use_bias {
+                blocks_with(bodies, blocks, &pass(true));
+            } else {
+                blocks_with(bodies, blocks, &pass(false));
+            }
+        }
+        Pass::Restitution { threshold } => blocks_with(bodies, blocks, &Pass::Restitution { threshold }),
+    }
+}
+
+/// Whether some block has restitution (otherwise restitution passes change nothing).
+#[cfg(feature = "alloc")]
+pub(crate) fn any_bouncy_block(blocks: &[ContactBlock]) -> bool {
+    blocks.iter().any(ContactBlock::bouncy)
+}
+
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn blocks_with(bodies: &mut [Body], blocks: &mut [ContactBlock], pass: &Pass) {
+    for blk in blocks {
+        run_block(bodies, blk, pass);
+    }
+}
+
+/// One pass over one block's four lanes.
+#[inline(always)]
+fn run_block(bodies: &mut [Body], blk: &mut ContactBlock, pass: &Pass) {
+    // A restitution pass changes nothing in a block without a bouncing point (every lane is
+    // masked off), so it skips the body loads and stores as well: the same result, bit for
+    // bit, and a settled scene with a little restitution pays almost nothing for its
+    // restitution passes.
+    if let Pass::Restitution { threshold } = *pass {
+        if !blk.lanes.bounces(threshold) {
+            return;
+        }
+    }
+    let (ia, ib) = (blk.body_a.map(|i| i as usize), blk.body_b.map(|i| i as usize));
+    let mut a = BodyLanes::load_with(bodies, ia, blk.inv_mass_a, blk.inv_inertia_a);
+    let mut b = BodyLanes::load_with(bodies, ib, blk.inv_mass_b, blk.inv_inertia_b);
+    run_lanes(&mut a, &mut b, &mut blk.lanes, pass);
+    a.store(bodies, ia);
+    b.store(bodies, ib);
+}
+
 impl core::fmt::Debug for ContactBlock {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ContactBlock")
@@ -576,22 +739,7 @@ fn walk(bodies: &mut [Body], contacts: &mut [ContactConstraint], blocks: &mut [C
     let mut k = 0;
     while k < contacts.len() {
         if let Some(blk) = blocks.next_if(|b| b.start as usize == k) {
-            // A restitution pass changes nothing in a block without a bouncing point (every
-            // lane is masked off), so it skips the body loads and stores as well: the same
-            // result, bit for bit, and a settled scene with a little restitution pays almost
-            // nothing for its restitution passes.
-            if let Pass::Restitution { threshold } = *pass {
-                if !blk.lanes.bounces(threshold) {
-                    k += BLOCK;
-                    continue;
-                }
-            }
-            let (ia, ib) = (blk.body_a.map(|i| i as usize), blk.body_b.map(|i| i as usize));
-            let mut a = BodyLanes::load_with(bodies, ia, blk.inv_mass_a, blk.inv_inertia_a);
-            let mut b = BodyLanes::load_with(bodies, ib, blk.inv_mass_b, blk.inv_inertia_b);
-            run_lanes(&mut a, &mut b, &mut blk.lanes, pass);
-            a.store(bodies, ia);
-            b.store(bodies, ib);
+            run_block(bodies, blk, pass);
             k += BLOCK;
             continue;
         }
@@ -722,6 +870,63 @@ mod tests {
             h.1[i % 30] ^= w.rotate_left((i / 30) as u32 % 32);
         }
         h
+    }
+
+    /// The World's path: constraints packed once into blocks, some lanes left empty, every
+    /// block run whole. Same bits as solving the constraints one at a time in block order.
+    #[test]
+    fn padded_blocks_agree_with_one_at_a_time_bit_for_bit() {
+        let mut padded = 0;
+        for seed in 0..30u64 {
+            let scale = [0.01f32, 1.0, 100.0][seed as usize % 3];
+            let (bodies, mut contacts, n) = scene(seed, scale);
+            for c in &mut contacts[..n] {
+                for cp in &mut c.points {
+                    cp.max_normal_impulse = 0.0;
+                }
+            }
+            // Blocks in slice order: a block closes when full or when the next constraint
+            // shares a moving body with it (so many blocks have empty lanes).
+            let mut blocks: std::vec::Vec<ContactBlock> = std::vec::Vec::new();
+            let mut place = std::vec::Vec::new();
+            let mut lanes = BLOCK;
+            let mut moving: std::vec::Vec<u32> = std::vec::Vec::new();
+            for c in &contacts[..n] {
+                let mine = [c.body_a, c.body_b]
+                    .into_iter()
+                    .filter(|&i| !is_fixed(&bodies[i as usize]));
+                let clash = mine.clone().any(|i| moving.contains(&i));
+                if lanes == BLOCK || clash {
+                    padded += BLOCK - lanes.min(BLOCK);
+                    blocks.push(ContactBlock::default());
+                    lanes = 0;
+                    moving.clear();
+                }
+                moving.extend(mine);
+                blocks.last_mut().unwrap().set_lane(lanes, c, &bodies);
+                place.push((blocks.len() - 1, lanes));
+                lanes += 1;
+            }
+            let (mut b1, mut c1) = (bodies, contacts);
+            step_by(&mut b1, &mut c1[..n], |b, c, p| {
+                for con in c.iter_mut() {
+                    if let Some(pair) = pair_indices(b.len(), con) {
+                        run_gathered(b, core::array::from_mut(con), [pair], p);
+                    }
+                }
+            });
+            let (mut b2, mut c2) = (bodies, contacts);
+            step_by(&mut b2, &mut c2[..n], |b, _, p| run_blocks(b, &mut blocks, p));
+            for (c, &(k, l)) in c2[..n].iter_mut().zip(&place) {
+                *c = blocks[k].lane(l, [c.points[0].id, c.points[1].id]);
+            }
+            assert_eq!(
+                bits(&b1, &c1),
+                bits(&b2, &c2),
+                "seed {seed}: padded blocks differ"
+            );
+        }
+        assert!(padded > 30, "empty lanes exercised: {padded}");
     }
 
     #[test]

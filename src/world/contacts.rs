@@ -29,7 +29,7 @@ pub(super) struct ContactSim {
     /// The pair's combined friction and restitution (materials are fixed at creation).
     pub(super) friction: f32,
     pub(super) restitution: f32,
-    /// Index in `World::fresh` (mapped to `World::constraints` by `World::position`) of the
+    /// Index in `World::fresh` (mapped to a block lane by `World::position`) of the
     /// pair's constraint from the last step, `NONE` when it was not solved then.
     pub(super) solved: u32,
     /// Impulses from the pair's last solve, by feature id, for warm starting (kept while
@@ -302,8 +302,8 @@ impl World {
         }
         let mut sim = self.take_active(c, k);
         // Parked: the impulses move from the last step's constraint into the sim.
-        if let Some(&i) = self.position.get(sim.solved as usize) {
-            sim.carried = self.constraints.get(i as usize).map(solver::Carried::new);
+        if let Some(carried) = self.carried(sim.solved) {
+            sim.carried = Some(carried);
         }
         sim.solved = NONE;
         self.park(c, sim);
@@ -454,12 +454,13 @@ impl World {
                 }
             };
             let (friction, restitution) = (contact.friction, contact.restitution);
+            let (solved, parked) = (contact.solved, contact.carried);
             // Last step's impulses: from its constraint while awake, from the sim when it
             // was parked.
-            let carried = match (was_touching, self.position.get(contact.solved as usize)) {
+            let carried = match (was_touching, self.carried(solved)) {
                 (false, _) => None,
-                (true, Some(&i)) => self.constraints.get(i as usize).map(solver::Carried::new),
-                (true, None) => contact.carried,
+                (true, Some(carried)) => Some(carried),
+                (true, None) => parked,
             };
             if m.count > 0 {
                 // An awake body touches a sleeping one: its island wakes and takes part in
@@ -764,20 +765,24 @@ impl World {
     pub(super) fn reserve_solver(&mut self) -> Result<(), SolverError> {
         let n = self.fresh.len();
         let bodies = self.awake.len() + 1;
-        let ok = room(&mut self.constraints, n).is_ok()
-            && room(&mut self.position, n).is_ok()
+        let ok = room(&mut self.position, n).is_ok()
             && room(&mut self.color_of, n).is_ok()
-            && room(&mut self.blocks, n / crate::solver::ContactBlock::LANES + 1).is_ok()
             && room(&mut self.solver_bodies, bodies).is_ok()
             && room(&mut self.used_colors, bodies).is_ok();
         if ok {
             return Ok(());
         }
+        self.forget_impulses();
+        Err(SolverError::OutOfMemory)
+    }
+
+    /// After a failed allocation: the awake contacts start cold next step, so no stale index
+    /// into the solver's arrays survives.
+    pub(super) fn forget_impulses(&mut self) {
         for sim in &mut self.active {
             sim.solved = NONE;
             sim.carried = None;
         }
-        Err(SolverError::OutOfMemory)
     }
 
     /// Makes room for everything one step can grow into, given `new` contacts from the broad

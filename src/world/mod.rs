@@ -32,9 +32,11 @@
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
 //!    events from flickering for resting contacts. A sleeping body touched by an awake one
 //!    wakes with its island;
-//! 4. **solver** — [`solver::step_with_scratch`] over the awake bodies only. Touching pairs
-//!    are ordered by a greedy colouring of the contact graph (no two constraints of a
-//!    colour share a moving body), so that runs of four are solved together in SIMD lanes;
+//! 4. **solver** — the step of [`solver::step`] over the awake bodies only. Touching pairs
+//!    are grouped by a greedy colouring of the contact graph (no two constraints of a
+//!    colour share a moving body) and packed four to a block, once per step, so that every
+//!    block is solved in SIMD lanes: bit for bit the result of [`solver::step`] on the
+//!    constraints in colour order;
 //! 5. **continuous** — a dynamic body that moved more than half its smallest extent is swept
 //!    from its old pose to its new one against static and kinematic shapes (bullets: also
 //!    against dynamic ones) with [`time_of_impact`](crate::time_of_impact) and stopped at
@@ -135,8 +137,8 @@ pub const TIME_TO_SLEEP: f32 = 0.5;
 /// this fraction of its smallest extent (Box2D's default `safetyFactor`).
 pub const CONTINUOUS_SAFETY_FACTOR: f32 = 0.5;
 
-/// Colours of the contact graph (see `World::order_constraints`); constraints of a body with
-/// more contacts than this are solved one at a time, after the others.
+/// Colours of the contact graph (see `World::pack_constraints`); constraints of a body with
+/// more contacts than this are solved one per block, after the others.
 const COLORS: usize = 64;
 
 /// "No index" in the world's intrusive lists.
@@ -262,15 +264,17 @@ pub struct World {
     free_islands: Vec<u32>,
     /// The awake bodies as the solver sees them this step.
     solver_bodies: Vec<Body>,
-    /// The touching pairs' constraints in solver order (see `order_constraints`); between
-    /// steps, with the impulses of the last step (body indices are solver indices).
-    constraints: Vec<ContactConstraint>,
-    /// This step's new constraints in pair order, before colouring.
+    /// This step's new constraints in pair order, before colouring (body indices are solver
+    /// indices).
     fresh: Vec<ContactConstraint>,
-    /// For each entry of `fresh`, its index in `constraints` after colouring.
+    /// For each entry of `fresh`, its place in `blocks` after colouring: `block · 4 + lane`.
     position: Vec<u32>,
-    /// Solver scratch (see [`solver::step_with_scratch`]).
+    /// The touching pairs' constraints packed into lanes by colour (see `pack_constraints`);
+    /// between steps, with the impulses of the last step.
     blocks: Vec<solver::ContactBlock>,
+    /// Per block and lane, the points' feature ids (the lanes do not hold them; warm
+    /// starting matches points by them).
+    block_ids: Vec<[[u32; 2]; 4]>,
     /// Colouring scratch: per body, the colours its constraints use; per constraint, its colour.
     used_colors: Vec<u64>,
     color_of: Vec<u8>,
@@ -376,10 +380,10 @@ impl World {
             islands: Vec::new(),
             free_islands: Vec::new(),
             solver_bodies: Vec::new(),
-            constraints: Vec::new(),
             fresh: Vec::new(),
             position: Vec::new(),
             blocks: Vec::new(),
+            block_ids: Vec::new(),
             used_colors: Vec::new(),
             color_of: Vec::new(),
             parent: Vec::new(),
@@ -586,33 +590,28 @@ impl World {
         let bodies = &self.bodies;
         self.solver_bodies
             .extend(self.awake.iter().map(|&s| bodies[s as usize]));
-        self.order_constraints();
-        self.blocks.resize(
-            self.constraints.len() / solver::ContactBlock::LANES,
-            solver::ContactBlock::default(),
-        );
-        solver::step_with_scratch(
-            &mut self.solver_bodies,
-            &mut self.constraints,
-            &mut self.blocks,
-            &settings,
-            dt,
-        )?;
-        // The impulses stay in `constraints` for warm starting: each touching sim knows its
-        // `fresh` index, and `position` maps that to its constraint (no scattered writes).
+        self.pack_constraints()?;
+        solver::step_blocks(&mut self.solver_bodies, &mut self.blocks, &settings, dt);
+        // The impulses stay in `blocks` for warm starting: each touching sim knows its
+        // `fresh` index, and `position` maps that to its block lane (no scattered writes).
         self.finalize_bodies(dt);
         self.solve_continuous();
         self.update_sleep();
         Ok(())
     }
 
-    /// Fills `constraints` with this step's constraints (`fresh`) grouped by colour: a
-    /// greedy colouring of the contact graph in which no two constraints of one colour share
-    /// a moving body (fixed bodies do not count). Runs of four constraints of one colour are
-    /// then solved together in SIMD lanes by the solver. Constraints that find no free
-    /// colour among [`COLORS`] go last. `position[j]` is the index in `constraints` of
-    /// `fresh[j]`.
-    fn order_constraints(&mut self) {
+    /// Packs this step's constraints (`fresh`) into `blocks` grouped by colour: a greedy
+    /// colouring of the contact graph in which no two constraints of one colour share a
+    /// moving body (fixed bodies do not count), each colour's constraints four to a block in
+    /// pair order, one lane each, its last block padded with empty lanes. Constraints that
+    /// find no free colour among [`COLORS`] go last, one per block. The solver then takes
+    /// every block whole in SIMD lanes: bit for bit the result of solving the constraints one
+    /// at a time in colour order. `position[j]` is where `fresh[j]` went.
+    ///
+    /// Errors with [`SolverError::OutOfMemory`] when the blocks (sized exactly here) cannot
+    /// be allocated, as [`World::reserve_solver`] does.
+    fn pack_constraints(&mut self) -> Result<(), SolverError> {
+        const LANES: usize = solver::ContactBlock::LANES;
         self.used_colors.clear();
         self.used_colors.resize(self.solver_bodies.len(), 0);
         self.color_of.clear();
@@ -633,21 +632,55 @@ impl World {
             counts[color] += 1;
             self.color_of.push(color as u8);
         }
-        // Counting sort by colour (stable, so pair order is kept within a colour).
-        let mut start = 0;
-        for c in &mut counts {
-            (*c, start) = (start, start + *c);
+        // Each colour's first block; `counts` becomes the next lane to fill, `block·4 + lane`.
+        let mut total = 0;
+        for (color, c) in counts.iter_mut().enumerate() {
+            let blocks = if color < COLORS {
+                (*c as usize).div_ceil(LANES)
+            } else {
+                *c as usize
+            };
+            (*c, total) = ((total * LANES) as u32, total + blocks);
         }
-        let n = self.fresh.len();
+        if contacts::room(&mut self.blocks, total).is_err()
+            || contacts::room(&mut self.block_ids, total).is_err()
+        {
+            self.forget_impulses();
+            return Err(SolverError::OutOfMemory);
+        }
+        self.blocks.clear();
+        self.blocks.resize(total, solver::ContactBlock::default());
+        self.block_ids.clear();
+        self.block_ids.resize(total, [[0; 2]; LANES]);
         self.position.clear();
-        self.constraints.clear();
-        self.constraints.resize(n, ContactConstraint::default());
         for (c, &color) in self.fresh.iter().zip(&self.color_of) {
             let at = &mut counts[color as usize];
+            let (k, l) = (*at as usize / LANES, *at as usize % LANES);
+            self.blocks[k].set_lane(l, c, &self.solver_bodies);
+            self.block_ids[k][l] = [c.points[0].id, c.points[1].id];
             self.position.push(*at);
-            self.constraints[*at as usize] = *c;
-            *at += 1;
+            // The overflow colour takes a whole block per constraint.
+            *at += if (color as usize) < COLORS {
+                1
+            } else {
+                LANES as u32
+            };
         }
+        Ok(())
+    }
+
+    /// The warm-starting data of the constraint `fresh[j]` of the last step, from its block.
+    fn carried(&self, j: u32) -> Option<solver::Carried> {
+        let at = *self.position.get(j as usize)? as usize;
+        let (k, l) = (at / solver::ContactBlock::LANES, at % solver::ContactBlock::LANES);
+        Some(self.blocks.get(k)?.carried(l, self.block_ids.get(k)?[l]))
+    }
+
+    /// The constraint `fresh[j]` of the last step, with its impulses, from its block.
+    fn solved_constraint(&self, j: u32) -> Option<ContactConstraint> {
+        let at = *self.position.get(j as usize)? as usize;
+        let (k, l) = (at / solver::ContactBlock::LANES, at % solver::ContactBlock::LANES);
+        Some(self.blocks.get(k)?.lane(l, self.block_ids.get(k)?[l]))
     }
 
     /// Copies the solved awake bodies back, accumulates sleep time and moves the proxies of
@@ -719,14 +752,11 @@ impl World {
                 return None;
             }
             let sim = self.sim(c);
-            self.position
-                .get(sim.solved as usize)
-                .and_then(|&i| self.constraints.get(i as usize))
-                .map(|cc| ContactConstraint {
-                    body_a: sim.oa,
-                    body_b: sim.ob,
-                    ..*cc
-                })
+            self.solved_constraint(sim.solved).map(|cc| ContactConstraint {
+                body_a: sim.oa,
+                body_b: sim.ob,
+                ..cc
+            })
         };
         let next = |e: u32| self.contacts[(e >> 1) as usize].next[(e & 1) as usize];
         let (mut ea, mut eb) = (

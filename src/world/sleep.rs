@@ -151,8 +151,13 @@ impl World {
         self.parent.clear();
         self.parent.extend(0..n as u32);
         // Constraint body indices are solver indices: awake position + 1, 0 for static.
-        for c in &self.constraints {
-            let (ka, kb) = (c.body_a.wrapping_sub(1), c.body_b.wrapping_sub(1));
+        let lanes = self
+            .blocks
+            .iter()
+            .flat_map(|blk| (0..solver::ContactBlock::LANES).map(|l| blk.lane_bodies(l)));
+        for (a, b) in lanes {
+            // Empty lanes name body 0 on both sides, which is skipped as static.
+            let (ka, kb) = (a.wrapping_sub(1), b.wrapping_sub(1));
             if ka != NONE && kb != NONE {
                 let (ra, rb) = (find(&mut self.parent, ka), find(&mut self.parent, kb));
                 // The smaller root wins: deterministic, and roots stay the lowest index.
