@@ -113,7 +113,7 @@ use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
 use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
 use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
-use contacts::{Contact, ContactSim};
+use contacts::{Contact, ContactSim, SimMemory};
 pub use draw::DrawFlags;
 pub use mover::WorldLevel;
 use pairs::{pair_key, PairTable};
@@ -250,8 +250,10 @@ pub struct World {
     free_contacts: Vec<u32>,
     /// The sims of the contacts with at least one awake body (the narrow phase's work list).
     active: Vec<ContactSim>,
+    /// Beside each entry of `active`, the contact's larger data (see `SimMemory`).
+    active_memory: Vec<SimMemory>,
     /// The sims of sleeping contacts (a slab; free entries listed in `free_parked`).
-    parked: Vec<ContactSim>,
+    parked: Vec<(ContactSim, SimMemory)>,
     free_parked: Vec<u32>,
     /// Number of contacts whose manifold has points (awake or asleep).
     touching_count: usize,
@@ -373,6 +375,7 @@ impl World {
             contacts: Vec::new(),
             free_contacts: Vec::new(),
             active: Vec::new(),
+            active_memory: Vec::new(),
             parked: Vec::new(),
             free_parked: Vec::new(),
             touching_count: 0,
@@ -825,7 +828,7 @@ mod tests {
     /// Recycles the pair's cached manifold with body `b` moved to `xf`; the fresh manifold at
     /// the same pose is the oracle.
     fn recycled_and_fresh(w: &World, g: usize, b: usize, xf: Transform) -> (Option<Manifold>, Manifold) {
-        let cache = w.active[0].cache.expect("cached after a step");
+        let cache = w.active_memory[0].cache.expect("cached after a step");
         let mut body = w.bodies[b];
         body.transform = xf;
         let r = recycle(
