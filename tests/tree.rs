@@ -123,7 +123,8 @@ fn exercise<S: NodeStorage>(
             }
         } else if op < 80 {
             let id = pick(&mut rng);
-            let enlarge = op >= 72;
+            // 50..72 move, 72..76 enlarge, 76..80 lazy move (rebuilt later).
+            let (enlarge, lazy) = ((72..76).contains(&op), op >= 76);
             let nb = match model.get(&id) {
                 Some(p) => {
                     let c = p.fat.center() + rng.vec(3.0 * s);
@@ -136,6 +137,8 @@ fn exercise<S: NodeStorage>(
             };
             let r = if enlarge {
                 tree.enlarge_proxy(id, nb)
+            } else if lazy {
+                tree.move_proxy_lazy(id, nb)
             } else {
                 tree.move_proxy(id, nb)
             };
@@ -158,7 +161,23 @@ fn exercise<S: NodeStorage>(
                 (m, r) => return Err(format!("step {step}: move {id:?}: model {m:?} tree {r:?}")),
             }
         } else if op < 83 {
-            tree.rebuild();
+            match op {
+                80 => tree.rebuild(),
+                81 => {
+                    let mut scratch = vec![0u32; tree.proxy_count() as usize];
+                    tree.rebuild_enlarged(&mut scratch)
+                        .map_err(|e| format!("step {step}: rebuild_enlarged {e:?}"))?;
+                }
+                _ => {
+                    // Too little scratch: refused only when there is something to rebuild,
+                    // and the tree stays as it was (checked below).
+                    let mut scratch = vec![0u32; (tree.proxy_count() as usize).saturating_sub(1)];
+                    match tree.rebuild_enlarged(&mut scratch) {
+                        Ok(()) | Err(TreeError::Full) => {}
+                        Err(e) => return Err(format!("step {step}: short rebuild {e:?}")),
+                    }
+                }
+            }
         } else if op < 85 {
             // Bad input is refused and changes nothing.
             let bad = Aabb::new(Vec2::new(f32::NAN, 0.0), Vec2::new(1.0, 1.0));
@@ -430,6 +449,88 @@ fn move_reinserts_only_when_leaving_the_fat_box() {
     assert!(
         (fat.min - Vec2::new(0.1, 0.1)).length() < 1e-6 && (fat.max - Vec2::new(2.1, 2.1)).length() < 1e-6
     );
+}
+
+/// Many lazy moves then one partial rebuild: same fat boxes as plain moves, a valid tree
+/// whose quality is restored to about that of a tree of plain moves, a height within a
+/// small factor of log2(n), and pairs and queries that agree with the tree of plain moves.
+#[test]
+fn lazy_moves_and_partial_rebuild_match_plain_moves() {
+    for (seed, s) in [(3u64, 0.01f32), (4, 1.0), (5, 100.0), (6, 10000.0)] {
+        let mut rng = Rng(seed);
+        let (mut lazy, mut plain) = (DynamicTree::new(), DynamicTree::new());
+        lazy.set_margin(0.1 * s);
+        plain.set_margin(0.1 * s);
+        let mut ids = Vec::new();
+        for _ in 0..3000 {
+            let b = random_box(&mut rng, s);
+            let (a, p) = (
+                lazy.create_proxy(b, 1, 0).unwrap(),
+                plain.create_proxy(b, 1, 0).unwrap(),
+            );
+            assert_eq!(a, p);
+            ids.push(a);
+        }
+        let mut scratch = vec![0u32; ids.len()];
+        let (mut moved_lazy, mut moved_plain) = (0, 0);
+        for round in 0..20 {
+            // Two thirds of the proxies move each round, some by far more than the margin.
+            for &id in &ids {
+                if rng.index(3) == 0 {
+                    continue;
+                }
+                let b = lazy.fat_aabb(id).unwrap();
+                let reach = if rng.index(10) == 0 { 30.0 } else { 0.3 };
+                let nb = Aabb::from_center_half_extents(
+                    b.center() + rng.vec(reach * s),
+                    (b.half_extents() - Vec2::new(0.1 * s, 0.1 * s)).max(Vec2::ZERO),
+                );
+                moved_lazy += lazy.move_proxy_lazy(id, nb).unwrap() as u32;
+                moved_plain += plain.move_proxy(id, nb).unwrap() as u32;
+            }
+            // Before the rebuild the lazy tree is valid (boxes contain their subtrees).
+            assert_eq!(lazy.validate(), Ok(()));
+            if round % 2 == 0 {
+                lazy.rebuild_enlarged(&mut scratch).unwrap();
+                assert_eq!(lazy.validate(), Ok(()));
+                let n = ids.len() as f32;
+                assert!(
+                    lazy.height() as f32 <= 2.0 * n.log2() + 2.0,
+                    "height {}",
+                    lazy.height()
+                );
+                assert!(
+                    lazy.area_ratio() <= 1.5 * plain.area_ratio(),
+                    "seed {seed} round {round}: area ratio {} vs plain moves {}",
+                    lazy.area_ratio(),
+                    plain.area_ratio()
+                );
+            }
+            for &id in &ids {
+                assert_eq!(lazy.fat_aabb(id), plain.fat_aabb(id));
+            }
+            let pairs = |t: &mut DynamicTree<Vec<TreeNode>>| {
+                let mut v = Vec::new();
+                t.query_pairs(|a: ProxyId, _, b: ProxyId, _| v.push((a.min(b), a.max(b))));
+                v.sort();
+                v
+            };
+            assert_eq!(pairs(&mut lazy), pairs(&mut plain), "seed {seed} round {round}");
+            let q = random_box(&mut rng, 20.0 * s);
+            let hits = |t: &DynamicTree<Vec<TreeNode>>| {
+                let mut v = Vec::new();
+                t.query(q, u64::MAX, |id, _| {
+                    v.push(id);
+                    Visit::Continue
+                });
+                v.sort();
+                v
+            };
+            assert_eq!(hits(&lazy), hits(&plain));
+        }
+        assert_eq!(moved_lazy, moved_plain);
+        assert!(moved_lazy > 20_000, "moves exercised: {moved_lazy}");
+    }
 }
 
 #[test]

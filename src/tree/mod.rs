@@ -131,6 +131,9 @@ const FLAG_MOVED: u16 = 4;
 const FLAG_LISTED: u16 = 8;
 /// Set during [`DynamicTree::query_pairs_of`] on the listed proxies already queried.
 const FLAG_DONE: u16 = 16;
+/// On internal nodes: a descendant was moved by [`DynamicTree::move_proxy_lazy`] since the
+/// last [`DynamicTree::rebuild_enlarged`], which rebuilds these nodes.
+const FLAG_ENLARGED: u16 = 32;
 
 /// Entries of the pair descent's stack (see `pairs_descent`): trees up to height 63.
 const PAIR_STACK: usize = 256;
@@ -632,6 +635,150 @@ impl<S: NodeStorage> DynamicTree<S> {
             p = nodes[p as usize].parent_or_next;
         }
         Ok(true)
+    }
+
+    /// [`DynamicTree::move_proxy`] without restructuring the tree (Box2D v3's
+    /// `b2DynamicTree_EnlargeProxy`): when `aabb` leaves the proxy's fat box, the proxy gets
+    /// the new fat box (`aabb` plus margin, exactly as a move would give it) and is marked
+    /// moved, and its ancestors' boxes only grow to contain it; every ancestor is marked for
+    /// [`DynamicTree::rebuild_enlarged`], which rebuilds them in one go. When many proxies
+    /// move each step this costs a walk up the tree per proxy instead of a removal and an
+    /// insertion. Queries stay exact in between (every box still contains its subtree), only
+    /// slower as the marked boxes grow. Returns whether the proxy moved.
+    #[inline]
+    pub fn move_proxy_lazy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, TreeError> {
+        let id = id.0;
+        if self.stays_inside(id, aabb)? {
+            return Ok(false);
+        }
+        self.enlarge_lazily(id, aabb)
+    }
+
+    /// The slow path of [`DynamicTree::move_proxy_lazy`] (out of line, as `reinsert`).
+    #[inline(never)]
+    fn enlarge_lazily(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
+        let fat = self.fatten(aabb)?;
+        self.enlarged = true;
+        let nodes = self.nodes.nodes_mut();
+        nodes[id as usize].aabb = fat;
+        nodes[id as usize].flags |= FLAG_MOVED;
+        let mut p = nodes[id as usize].parent_or_next;
+        // Grow the ancestors while they change, marking them...
+        while p != NULL_NODE {
+            let n = &mut nodes[p as usize];
+            let grown = join(n.aabb, fat);
+            let changed = grown != n.aabb;
+            n.aabb = grown;
+            n.flags |= FLAG_ENLARGED;
+            p = n.parent_or_next;
+            if !changed {
+                break;
+            }
+        }
+        // ...then mark the rest of the way to the root. (Stopping at the first marked node
+        // would be cheaper, but an insertion's rotations can leave a mark below an unmarked
+        // node, and the rebuild would then never reach what lies under it.)
+        while p != NULL_NODE {
+            nodes[p as usize].flags |= FLAG_ENLARGED;
+            p = nodes[p as usize].parent_or_next;
+        }
+        Ok(true)
+    }
+
+    /// Rebuilds the internal nodes marked by [`DynamicTree::move_proxy_lazy`] (Box2D v3's
+    /// partial `b2DynamicTree_Rebuild`): the marked nodes form the top of the tree; they are
+    /// freed, and the subtrees below them (single leaves, or unmarked subtrees kept whole) are
+    /// joined again by a top-down build that splits each group at the median of the box
+    /// centres along its longer axis, giving a balanced top with tight boxes. O(k log k) for
+    /// k subtrees below the marked nodes; nothing to do when none is marked. Leaves keep their
+    /// ids, fat boxes, data and moved marks.
+    ///
+    /// `scratch` holds the subtree roots during the build: it needs [`proxy_count`] entries
+    /// (at most that many subtrees exist); with fewer, [`TreeError::Full`] is returned and
+    /// the tree is left as it was (valid, with its grown boxes). Allocates nothing.
+    ///
+    /// [`proxy_count`]: DynamicTree::proxy_count
+    pub fn rebuild_enlarged(&mut self, scratch: &mut [u32]) -> Result<(), TreeError> {
+        if self.root == NULL_NODE {
+            return Ok(());
+        }
+        let root = self.nodes.nodes()[self.root as usize];
+        if root.is_leaf() || root.flags & FLAG_ENLARGED == 0 {
+            return Ok(());
+        }
+        if scratch.len() < self.proxy_count as usize {
+            return Err(TreeError::Full);
+        }
+        // Walk the marked top: subtree roots go to the front of `scratch`, the walk's pending
+        // nodes to the back (every pending node yields at least one subtree root, so the two
+        // never meet), marked nodes are freed.
+        let (mut count, mut top) = (0usize, scratch.len());
+        scratch[top - 1] = self.root;
+        top -= 1;
+        while top < scratch.len() {
+            let i = scratch[top];
+            top += 1;
+            let n = self.nodes.nodes()[i as usize];
+            if n.is_leaf() || n.flags & FLAG_ENLARGED == 0 {
+                self.nodes.nodes_mut()[i as usize].parent_or_next = NULL_NODE;
+                scratch[count] = i;
+                count += 1;
+            } else {
+                top -= 2;
+                scratch[top] = n.child2();
+                scratch[top + 1] = n.child1();
+                self.free(i);
+            }
+        }
+        self.root = self.build_top(&mut scratch[..count]);
+        self.nodes.nodes_mut()[self.root as usize].parent_or_next = NULL_NODE;
+        Ok(())
+    }
+
+    /// Joins the subtrees `items` (detached roots) into one and returns its root: split at
+    /// the median box centre along the longer axis of the centres' extent, each half built
+    /// alike. Depth is at most log2 of the count plus one.
+    fn build_top(&mut self, items: &mut [u32]) -> u32 {
+        match *items {
+            [] => NULL_NODE,
+            [one] => one,
+            _ => {
+                let centre = |nodes: &[TreeNode], i: u32| {
+                    let b = nodes[i as usize].aabb;
+                    (b.min + b.max) * 0.5
+                };
+                let nodes = self.nodes.nodes();
+                let first = centre(nodes, items[0]);
+                let (mut lo, mut hi) = (first, first);
+                for &i in items.iter() {
+                    let c = centre(nodes, i);
+                    lo = Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y));
+                    hi = Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y));
+                }
+                let x_axis = hi.x - lo.x >= hi.y - lo.y;
+                let key = |i: &u32| {
+                    let c = centre(nodes, *i);
+                    if x_axis {
+                        c.x
+                    } else {
+                        c.y
+                    }
+                };
+                let mid = items.len() / 2;
+                items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
+                let (left, right) = items.split_at_mut(mid);
+                let c1 = self.build_top(left);
+                let c2 = self.build_top(right);
+                // The marked nodes freed above are exactly as many as the joins made here.
+                let p = self.allocate();
+                let nodes = self.nodes.nodes_mut();
+                nodes[c1 as usize].parent_or_next = p;
+                nodes[c2 as usize].parent_or_next = p;
+                nodes[p as usize].set_children(c1, c2);
+                self.refit(p);
+                p
+            }
+        }
     }
 
     /// The fast path of a move: whether the tight box `aabb` is well formed and inside the

@@ -140,6 +140,15 @@ impl World {
     /// before anything changes. [`SolverError::OutOfMemory`] leaves the world as it was (the
     /// moved proxies are kept for the next try).
     pub(super) fn update_pairs(&mut self) -> Result<(), SolverError> {
+        // Proxies move lazily (their ancestors' boxes only grow); the loosened top of the
+        // tree is rebuilt here, once, before the pairs are looked for (as Box2D does). Without
+        // room for the scratch the tree stays as it is: valid, only slower to query.
+        let proxies = self.tree.proxy_count() as usize;
+        let scratch = &mut self.rebuild_scratch;
+        if scratch.len() >= proxies || scratch.try_reserve(proxies - scratch.len()).is_ok() {
+            scratch.resize(scratch.len().max(proxies), 0);
+            let _ = self.tree.rebuild_enlarged(scratch);
+        }
         let moved = core::mem::take(&mut self.move_buffer);
         self.found.clear();
         let mut failed = false;

@@ -239,6 +239,8 @@ pub struct World {
     /// Per slot, its proxy's fat box (a copy of the tree's, read by the narrow phase
     /// without a walk through the slot and the tree node).
     fat: Vec<Aabb>,
+    /// Scratch of [`DynamicTree::rebuild_enlarged`], one entry per proxy.
+    rebuild_scratch: Vec<u32>,
     /// Proxies created or moved since the last broad phase (duplicates allowed).
     move_buffer: Vec<ProxyId>,
     /// Broad-phase scratch: the new pairs found this step.
@@ -370,6 +372,7 @@ impl World {
             tight: Vec::new(),
             fat: Vec::new(),
             move_buffer: Vec::new(),
+            rebuild_scratch: Vec::new(),
             found: Vec::new(),
             pair_table: PairTable::default(),
             contacts: Vec::new(),
@@ -549,7 +552,8 @@ impl World {
         // A proxy already marked moved is in the buffer: the buffer never holds a proxy twice,
         // so it stays within the room reserved for it (one entry per proxy).
         let listed = self.tree.was_moved(slot.proxy)?;
-        if self.tree.move_proxy(slot.proxy, aabb)? {
+        // Lazily: the tree's loosened top is rebuilt once per step (`update_pairs`).
+        if self.tree.move_proxy_lazy(slot.proxy, aabb)? {
             if !listed {
                 self.move_buffer.push(slot.proxy);
             }
