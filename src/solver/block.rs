@@ -8,7 +8,9 @@
 //! so the result is bit-for-bit that of processing them one after another.
 
 use super::lanes::{max, min, Lane, Wide, V2};
-use super::{pair_indices, Body, Carried, ConstraintPoint, ContactConstraint, Softness};
+#[cfg(feature = "alloc")]
+use super::Carried;
+use super::{pair_indices, Body, ConstraintPoint, ContactConstraint, Softness};
 use crate::math::Vec2;
 
 /// Constraints processed together in SIMD lanes.
@@ -229,6 +231,7 @@ impl<const N: usize> ContactLanes<N> {
     }
 
     /// Puts `c` into lane `l` (the other lanes are untouched).
+    #[cfg(feature = "alloc")]
     #[inline(always)]
     fn set(&mut self, l: usize, c: &ContactConstraint) {
         self.n.x.0[l] = c.normal.x;
@@ -253,6 +256,7 @@ impl<const N: usize> ContactLanes<N> {
 
     /// Lane `l` as a constraint, with the bodies `a`, `b` and the points' feature ids `ids`
     /// (which the lanes do not hold).
+    #[cfg(feature = "alloc")]
     fn get(&self, l: usize, (a, b): (u32, u32), ids: [u32; 2]) -> ContactConstraint {
         let mut c = ContactConstraint {
             body_a: a,
