@@ -59,8 +59,6 @@ use crate::narrowphase::Manifold;
 
 mod block;
 mod lanes;
-#[cfg(feature = "alloc")]
-pub(crate) use block::is_fixed;
 pub use block::ContactBlock;
 use block::Pass;
 

@@ -541,21 +541,21 @@ impl Default for ContactBlock {
 }
 
 impl ContactBlock {
-    /// Puts constraint `c` into lane `l`, with its bodies' masses (`bodies` are the step's;
-    /// `c` must name bodies in range). The lanes never filled stay empty: body 0 on both
+    /// Puts constraint `c` into lane `l`, with its bodies' inverse masses and inertias
+    /// `masses` (A's, then B's). The lanes never filled stay empty: body 0 on both
     /// sides, no points, so every pass leaves them (and body 0, when it is fixed) unchanged.
     /// Blocks filled this way are for [`run_blocks`]: the caller guarantees that no moving
     /// body appears in two lanes of a block.
     #[cfg(feature = "alloc")]
-    pub(crate) fn set_lane(&mut self, l: usize, c: &ContactConstraint, bodies: &[Body]) {
-        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+    pub(crate) fn set_lane(&mut self, l: usize, c: &ContactConstraint, masses: [(f32, f32); 2]) {
+        let [(ma, ia), (mb, ib)] = masses;
         self.lanes.set(l, c);
         self.body_a[l] = c.body_a;
         self.body_b[l] = c.body_b;
-        self.inv_mass_a.0[l] = a.inv_mass;
-        self.inv_inertia_a.0[l] = a.inv_inertia;
-        self.inv_mass_b.0[l] = b.inv_mass;
-        self.inv_inertia_b.0[l] = b.inv_inertia;
+        self.inv_mass_a.0[l] = ma;
+        self.inv_inertia_a.0[l] = ia;
+        self.inv_mass_b.0[l] = mb;
+        self.inv_inertia_b.0[l] = ib;
     }
 
     /// The body indices of lane `l` (`(0, 0)` for an empty lane).
@@ -907,7 +907,8 @@ mod tests {
                     moving.clear();
                 }
                 moving.extend(mine);
-                blocks.last_mut().unwrap().set_lane(lanes, c, &bodies);
+                let m = |i: u32| (bodies[i as usize].inv_mass, bodies[i as usize].inv_inertia);
+                blocks.last_mut().unwrap().set_lane(lanes, c, [m(c.body_a), m(c.body_b)]);
                 place.push((blocks.len() - 1, lanes));
                 lanes += 1;
             }

@@ -29,8 +29,8 @@ pub(super) struct ContactSim {
     /// The pair's combined friction and restitution (materials are fixed at creation).
     pub(super) friction: f32,
     pub(super) restitution: f32,
-    /// Index in `World::fresh` (mapped to a block lane by `World::position`) of the
-    /// pair's constraint from the last step, `NONE` when it was not solved then.
+    /// Where the pair's constraint was solved in the last step (`block · 4 + lane` in
+    /// `World::blocks`), `NONE` when it was not.
     pub(super) solved: u32,
 }
 
@@ -403,14 +403,22 @@ impl World {
     /// during the pass: removal swaps in the last one and waking appends): drops pairs whose fat boxes parted, updates
     /// manifolds (recycling where it can), wakes sleeping bodies that an awake body
     /// touches, records begin/end events and builds this step's constraints in `fresh`.
-    pub(super) fn update_contacts(&mut self) {
+    pub(super) fn update_contacts(&mut self) -> Result<(), SolverError> {
         // Each awake body's speed bound once, not once per contact.
         for &s in &self.awake {
             let b = &self.bodies[s as usize];
             let hot = &mut self.hot[s as usize];
             hot.speed = b.linear_velocity.length() + b.angular_velocity.abs() * hot.reach;
         }
-        self.fresh.clear();
+        // Last step's blocks are read for warm starting while this step's are filled.
+        core::mem::swap(&mut self.blocks, &mut self.prev_blocks);
+        core::mem::swap(&mut self.block_ids, &mut self.prev_block_ids);
+        self.blocks.clear();
+        self.block_ids.clear();
+        self.used_colors.clear();
+        self.used_colors.resize(self.awake.len() + 1, 0);
+        let mut open = [(NONE, 0u32); COLORS];
+        let mut out_of_memory = false;
         let mut k = 0;
         // Waking a body appends its contacts to `active`: they are updated in this pass too.
         while k < self.active.len() {
@@ -495,7 +503,7 @@ impl World {
             let (solved, parked) = (contact.solved, self.active_memory[k].carried);
             // Last step's impulses: from its constraint while awake, from the sim when it
             // was parked.
-            let carried = match (was_touching, self.carried(solved)) {
+            let carried = match (was_touching, carried_from(&self.prev_blocks, &self.prev_block_ids, solved)) {
                 (false, _) => None,
                 (true, Some(carried)) => Some(carried),
                 (true, None) => parked,
@@ -513,10 +521,9 @@ impl World {
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
             // Bodies and materials are valid by the world's invariants; only the manifold is
             // checked (a non-finite one gives no contact).
-            self.fresh.push(ContactConstraint::default());
-            let cc = self.fresh.last_mut().expect("just pushed");
+            let mut cc = ContactConstraint::default();
             let _ = solver::build_constraint(
-                cc,
+                &mut cc,
                 (ia, ba),
                 (ib, bb),
                 &m,
@@ -525,15 +532,17 @@ impl World {
                 carried.as_ref(),
             );
             let touching = cc.count > 0;
-            let fresh_index = if touching {
-                (self.fresh.len() - 1) as u32
+            let place = if touching {
+                let masses = [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)];
+                let at = self.place_constraint(&cc, masses, &mut open);
+                out_of_memory |= at == NONE;
+                at
             } else {
-                self.fresh.pop();
                 NONE
             };
             let sim = &mut self.active[k];
             sim.touching = touching;
-            sim.solved = fresh_index;
+            sim.solved = place;
             if touching != was_touching {
                 self.contacts[c as usize].touching = touching;
             }
@@ -550,6 +559,11 @@ impl World {
             }
             k += 1;
         }
+        if out_of_memory {
+            self.forget_impulses();
+            return Err(SolverError::OutOfMemory);
+        }
+        Ok(())
     }
 }
 
@@ -796,18 +810,13 @@ pub(super) fn room<T>(v: &mut Vec<T>, total: usize) -> Result<(), alloc::collect
 }
 
 impl World {
-    /// Room for the solver's arrays of this step, sized exactly now that the narrow phase has
-    /// counted the touching contacts and woken bodies. On failure the step stops here: the
-    /// contacts forget last step's impulses (they start cold, so no stale index survives) and
-    /// the bodies have not moved.
+    /// Room for the solver's bodies of this step, sized exactly now that the narrow phase has
+    /// woken the bodies it touched (the constraints' blocks grew as they were filled). On
+    /// failure the step stops here: the contacts forget last step's impulses (they start
+    /// cold, so no stale index survives) and the bodies have not moved.
     pub(super) fn reserve_solver(&mut self) -> Result<(), SolverError> {
-        let n = self.fresh.len();
         let bodies = self.awake.len() + 1;
-        let ok = room(&mut self.position, n).is_ok()
-            && room(&mut self.color_of, n).is_ok()
-            && room(&mut self.solver_bodies, bodies).is_ok()
-            && room(&mut self.used_colors, bodies).is_ok();
-        if ok {
+        if room(&mut self.solver_bodies, bodies).is_ok() {
             return Ok(());
         }
         self.forget_impulses();
@@ -858,7 +867,7 @@ impl World {
         room(&mut self.end, touching)?;
         room(&mut self.sensor_begin, contacts)?;
         room(&mut self.sensor_end, contacts)?;
-        room(&mut self.fresh, contacts)?;
+        room(&mut self.used_colors, bodies + 1)?;
         room(&mut self.parent, bodies)?;
         room(&mut self.rest, bodies)?;
         room(&mut self.fast, bodies)?;

@@ -268,20 +268,19 @@ pub struct World {
     free_islands: Vec<u32>,
     /// The awake bodies as the solver sees them this step.
     solver_bodies: Vec<Body>,
-    /// This step's new constraints in pair order, before colouring (body indices are solver
-    /// indices).
-    fresh: Vec<ContactConstraint>,
-    /// For each entry of `fresh`, its place in `blocks` after colouring: `block · 4 + lane`.
-    position: Vec<u32>,
-    /// The touching pairs' constraints packed into lanes by colour (see `pack_constraints`);
-    /// between steps, with the impulses of the last step.
+    /// The touching pairs' constraints, packed into lanes by the narrow phase as it builds
+    /// them (see `place_constraint`); between steps, with the impulses of the last step. A
+    /// touching sim's `solved` is its place, `block · 4 + lane`.
     blocks: Vec<solver::ContactBlock>,
     /// Per block and lane, the points' feature ids (the lanes do not hold them; warm
     /// starting matches points by them).
     block_ids: Vec<[[u32; 2]; 4]>,
-    /// Colouring scratch: per body, the colours its constraints use; per constraint, its colour.
+    /// The previous step's `blocks` and `block_ids` while the narrow phase reads their
+    /// impulses for warm starting and fills the new ones (the two are swapped each step).
+    prev_blocks: Vec<solver::ContactBlock>,
+    prev_block_ids: Vec<[[u32; 2]; 4]>,
+    /// Colouring scratch: per solver body, the colours its constraints use this step.
     used_colors: Vec<u64>,
-    color_of: Vec<u8>,
     /// Union-find and continuous-phase scratch.
     parent: Vec<u32>,
     rest: Vec<f32>,
@@ -300,6 +299,18 @@ impl Default for World {
     fn default() -> Self {
         World::new(SolverSettings::default())
     }
+}
+
+/// A constraint's place `block · 4 + lane` as (block, lane).
+fn split_place(at: u32) -> (usize, usize) {
+    let at = at as usize;
+    (at / solver::ContactBlock::LANES, at % solver::ContactBlock::LANES)
+}
+
+/// The warm-starting data of the constraint at `at` in `blocks` (with their `ids`).
+fn carried_from(blocks: &[solver::ContactBlock], ids: &[[[u32; 2]; 4]], at: u32) -> Option<solver::Carried> {
+    let (k, l) = split_place(at);
+    Some(blocks.get(k)?.carried(l, ids.get(k)?[l]))
 }
 
 /// Smallest extent of a shape: the radius of the largest circle about its centroid that the
@@ -386,12 +397,11 @@ impl World {
             islands: Vec::new(),
             free_islands: Vec::new(),
             solver_bodies: Vec::new(),
-            fresh: Vec::new(),
-            position: Vec::new(),
             blocks: Vec::new(),
             block_ids: Vec::new(),
+            prev_blocks: Vec::new(),
+            prev_block_ids: Vec::new(),
             used_colors: Vec::new(),
-            color_of: Vec::new(),
             parent: Vec::new(),
             rest: Vec::new(),
             fast: Vec::new(),
@@ -588,7 +598,7 @@ impl World {
         self.sensor_end.clear();
         self.last_dt = dt;
         self.update_pairs()?;
-        self.update_contacts();
+        self.update_contacts()?;
         self.reserve_solver()?;
 
         // The awake bodies as the solver sees them: index 0 stands for every static body.
@@ -597,96 +607,80 @@ impl World {
         let bodies = &self.bodies;
         self.solver_bodies
             .extend(self.awake.iter().map(|&s| bodies[s as usize]));
-        self.pack_constraints()?;
         solver::step_blocks(&mut self.solver_bodies, &mut self.blocks, &settings, dt);
-        // The impulses stay in `blocks` for warm starting: each touching sim knows its
-        // `fresh` index, and `position` maps that to its block lane (no scattered writes).
+        // The impulses stay in `blocks` for warm starting: each touching sim knows its block
+        // lane (no scattered writes).
         self.finalize_bodies(dt);
         self.solve_continuous();
         self.update_sleep();
         Ok(())
     }
 
-    /// Packs this step's constraints (`fresh`) into `blocks` grouped by colour: a greedy
-    /// colouring of the contact graph in which no two constraints of one colour share a
-    /// moving body (fixed bodies do not count), each colour's constraints four to a block in
-    /// pair order, one lane each, its last block padded with empty lanes. Constraints that
-    /// find no free colour among [`COLORS`] go last, one per block. The solver then takes
-    /// every block whole in SIMD lanes: bit for bit the result of solving the constraints one
-    /// at a time in colour order. `position[j]` is where `fresh[j]` went.
-    ///
-    /// Errors with [`SolverError::OutOfMemory`] when the blocks (sized exactly here) cannot
-    /// be allocated, as [`World::reserve_solver`] does.
-    fn pack_constraints(&mut self) -> Result<(), SolverError> {
-        const LANES: usize = solver::ContactBlock::LANES;
-        self.used_colors.clear();
-        self.used_colors.resize(self.solver_bodies.len(), 0);
-        self.color_of.clear();
-        let mut counts = [0u32; COLORS + 1];
-        for c in &self.fresh {
-            let (a, b) = (c.body_a as usize, c.body_b as usize);
-            let moving = |i: usize| !solver::is_fixed(&self.solver_bodies[i]);
-            let busy = if moving(a) { self.used_colors[a] } else { 0 }
-                | if moving(b) { self.used_colors[b] } else { 0 };
-            let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
-            if color < COLORS {
-                for i in [a, b] {
-                    if moving(i) {
-                        self.used_colors[i] |= 1 << color;
-                    }
+    /// Puts the touching constraint `c` (body indices are solver indices; `a`, `b` are its
+    /// bodies' inverse masses and inertias `masses`) into a lane of `blocks`, and returns its place `block · 4 + lane`, or `NONE`
+    /// when the blocks cannot grow (the step then fails with out of memory). A greedy
+    /// colouring of the contact graph in pair order: no two constraints of one colour share a
+    /// moving body (fixed bodies do not count); each colour fills one open block at a time,
+    /// four lanes, so that the solver takes every block whole in SIMD lanes. A constraint
+    /// that finds no free colour among [`COLORS`] gets a block of its own. Blocks follow in
+    /// the order they were opened, and the solver's result is bit for bit that of solving the
+    /// constraints one at a time in that order, lane by lane.
+    fn place_constraint(
+        &mut self,
+        c: &ContactConstraint,
+        masses: [(f32, f32); 2],
+        open: &mut [(u32, u32); COLORS],
+    ) -> u32 {
+        const LANES: u32 = solver::ContactBlock::LANES as u32;
+        let (ia, ib) = (c.body_a as usize, c.body_b as usize);
+        // Woken bodies join the solver during the narrow phase (room reserved per step).
+        let top = ia.max(ib) + 1;
+        if self.used_colors.len() < top {
+            self.used_colors.resize(top, 0);
+        }
+        let moving = |(m, i): (f32, f32)| !(m == 0.0 && i == 0.0);
+        let (ma, mb) = (moving(masses[0]), moving(masses[1]));
+        let busy = if ma { self.used_colors[ia] } else { 0 } | if mb { self.used_colors[ib] } else { 0 };
+        let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
+        let mut own = (NONE, LANES);
+        let (block, lane) = if color < COLORS { &mut open[color] } else { &mut own };
+        if *block == NONE || *lane == LANES {
+            let n = self.blocks.len();
+            if n == self.blocks.capacity() {
+                let more = (n / 8).max(16);
+                if self.blocks.try_reserve_exact(more).is_err() || self.block_ids.try_reserve_exact(more).is_err() {
+                    return NONE;
                 }
             }
-            counts[color] += 1;
-            self.color_of.push(color as u8);
+            self.blocks.push(solver::ContactBlock::default());
+            self.block_ids.push([[0; 2]; 4]);
+            (*block, *lane) = (n as u32, 0);
         }
-        // Each colour's first block; `counts` becomes the next lane to fill, `block·4 + lane`.
-        let mut total = 0;
-        for (color, c) in counts.iter_mut().enumerate() {
-            let blocks = if color < COLORS {
-                (*c as usize).div_ceil(LANES)
-            } else {
-                *c as usize
-            };
-            (*c, total) = ((total * LANES) as u32, total + blocks);
+        if color < COLORS {
+            let bit = 1u64 << color;
+            if ma {
+                self.used_colors[ia] |= bit;
+            }
+            if mb {
+                self.used_colors[ib] |= bit;
+            }
         }
-        if contacts::room(&mut self.blocks, total).is_err()
-            || contacts::room(&mut self.block_ids, total).is_err()
-        {
-            self.forget_impulses();
-            return Err(SolverError::OutOfMemory);
-        }
-        self.blocks.clear();
-        self.blocks.resize(total, solver::ContactBlock::default());
-        self.block_ids.clear();
-        self.block_ids.resize(total, [[0; 2]; LANES]);
-        self.position.clear();
-        for (c, &color) in self.fresh.iter().zip(&self.color_of) {
-            let at = &mut counts[color as usize];
-            let (k, l) = (*at as usize / LANES, *at as usize % LANES);
-            self.blocks[k].set_lane(l, c, &self.solver_bodies);
-            self.block_ids[k][l] = [c.points[0].id, c.points[1].id];
-            self.position.push(*at);
-            // The overflow colour takes a whole block per constraint.
-            *at += if (color as usize) < COLORS {
-                1
-            } else {
-                LANES as u32
-            };
-        }
-        Ok(())
+        let (k, l) = (*block as usize, *lane as usize);
+        *lane += 1;
+        self.blocks[k].set_lane(l, c, masses);
+        self.block_ids[k][l] = [c.points[0].id, c.points[1].id];
+        (k * solver::ContactBlock::LANES + l) as u32
     }
 
-    /// The warm-starting data of the constraint `fresh[j]` of the last step, from its block.
-    fn carried(&self, j: u32) -> Option<solver::Carried> {
-        let at = *self.position.get(j as usize)? as usize;
-        let (k, l) = (at / solver::ContactBlock::LANES, at % solver::ContactBlock::LANES);
-        Some(self.blocks.get(k)?.carried(l, self.block_ids.get(k)?[l]))
+    /// The warm-starting data of the constraint solved at `at` (`block · 4 + lane`) in the
+    /// last step.
+    fn carried(&self, at: u32) -> Option<solver::Carried> {
+        carried_from(&self.blocks, &self.block_ids, at)
     }
 
-    /// The constraint `fresh[j]` of the last step, with its impulses, from its block.
-    fn solved_constraint(&self, j: u32) -> Option<ContactConstraint> {
-        let at = *self.position.get(j as usize)? as usize;
-        let (k, l) = (at / solver::ContactBlock::LANES, at % solver::ContactBlock::LANES);
+    /// The constraint solved at `at` in the last step, with its impulses.
+    fn solved_constraint(&self, at: u32) -> Option<ContactConstraint> {
+        let (k, l) = split_place(at);
         Some(self.blocks.get(k)?.lane(l, self.block_ids.get(k)?[l]))
     }
 
