@@ -908,7 +908,10 @@ mod tests {
                 }
                 moving.extend(mine);
                 let m = |i: u32| (bodies[i as usize].inv_mass, bodies[i as usize].inv_inertia);
-                blocks.last_mut().unwrap().set_lane(lanes, c, [m(c.body_a), m(c.body_b)]);
+                blocks
+                    .last_mut()
+                    .unwrap()
+                    .set_lane(lanes, c, [m(c.body_a), m(c.body_b)]);
                 place.push((blocks.len() - 1, lanes));
                 lanes += 1;
             }

@@ -402,7 +402,9 @@ impl World {
     /// Narrow phase over the awake contacts (contacts before the current one never move
     /// during the pass: removal swaps in the last one and waking appends): drops pairs whose fat boxes parted, updates
     /// manifolds (recycling where it can), wakes sleeping bodies that an awake body
-    /// touches, records begin/end events and builds this step's constraints in `fresh`.
+    /// touches, records begin/end events and builds this step's constraints into `blocks`.
+    /// Errors with [`SolverError::OutOfMemory`] when the blocks could not grow (the contacts
+    /// then forget their impulses).
     pub(super) fn update_contacts(&mut self) -> Result<(), SolverError> {
         // Each awake body's speed bound once, not once per contact.
         for &s in &self.awake {
@@ -503,7 +505,10 @@ impl World {
             let (solved, parked) = (contact.solved, self.active_memory[k].carried);
             // Last step's impulses: from its constraint while awake, from the sim when it
             // was parked.
-            let carried = match (was_touching, carried_from(&self.prev_blocks, &self.prev_block_ids, solved)) {
+            let carried = match (
+                was_touching,
+                carried_from(&self.prev_blocks, &self.prev_block_ids, solved),
+            ) {
                 (false, _) => None,
                 (true, Some(carried)) => Some(carried),
                 (true, None) => parked,

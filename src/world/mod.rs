@@ -32,11 +32,11 @@
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
 //!    events from flickering for resting contacts. A sleeping body touched by an awake one
 //!    wakes with its island;
-//! 4. **solver** — the step of [`solver::step`] over the awake bodies only. Touching pairs
-//!    are grouped by a greedy colouring of the contact graph (no two constraints of a
-//!    colour share a moving body) and packed four to a block, once per step, so that every
-//!    block is solved in SIMD lanes: bit for bit the result of [`solver::step`] on the
-//!    constraints in colour order;
+//! 4. **solver** — the step of [`solver::step`] over the awake bodies only. The narrow
+//!    phase puts each touching pair's constraint straight into a block of four by a greedy
+//!    colouring of the contact graph (no two constraints of a block share a moving body), so
+//!    that every block is solved in SIMD lanes: bit for bit the result of [`solver::step`]
+//!    on the constraints in block order;
 //! 5. **continuous** — a dynamic body that moved more than half its smallest extent is swept
 //!    from its old pose to its new one against static and kinematic shapes (bullets: also
 //!    against dynamic ones) with [`time_of_impact`](crate::time_of_impact) and stopped at
@@ -137,8 +137,8 @@ pub const TIME_TO_SLEEP: f32 = 0.5;
 /// this fraction of its smallest extent (Box2D's default `safetyFactor`).
 pub const CONTINUOUS_SAFETY_FACTOR: f32 = 0.5;
 
-/// Colours of the contact graph (see `World::pack_constraints`); constraints of a body with
-/// more contacts than this are solved one per block, after the others.
+/// Colours of the contact graph (see `World::place_constraint`); a constraint of a body with
+/// more contacts than this gets a block of its own.
 const COLORS: usize = 64;
 
 /// "No index" in the world's intrusive lists.
@@ -579,8 +579,12 @@ impl World {
     /// Clears and refills the contact events. Errors with [`SolverError::InvalidStep`] for a
     /// non-finite or non-positive `dt` or `substeps` outside 1..=64 (the world is unchanged),
     /// and with [`SolverError::OutOfMemory`] when the allocator cannot provide what the step
-    /// needs: the step reserves it right after finding the new pairs, before anything changes,
-    /// so the world is then as it was (only the events are cleared) and a later step goes on.
+    /// needs. The step reserves most of it right after finding the new pairs, before anything
+    /// changes, and a failure there leaves the world as it was (only the events are cleared).
+    /// The solver's constraint blocks and body copies grow during the step; when they cannot,
+    /// the step stops before the solver: no body has moved, the narrow phase's contact
+    /// updates, wakes and events stand, and the contacts start cold next step. Either way the
+    /// world stays valid and a later step goes on.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), SolverError> {
         if !positive(dt) || !(1..=solver::MAX_SUBSTEPS).contains(&substeps) {
             return Err(SolverError::InvalidStep);
@@ -643,12 +647,18 @@ impl World {
         let busy = if ma { self.used_colors[ia] } else { 0 } | if mb { self.used_colors[ib] } else { 0 };
         let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
         let mut own = (NONE, LANES);
-        let (block, lane) = if color < COLORS { &mut open[color] } else { &mut own };
+        let (block, lane) = if color < COLORS {
+            &mut open[color]
+        } else {
+            &mut own
+        };
         if *block == NONE || *lane == LANES {
             let n = self.blocks.len();
             if n == self.blocks.capacity() {
                 let more = (n / 8).max(16);
-                if self.blocks.try_reserve_exact(more).is_err() || self.block_ids.try_reserve_exact(more).is_err() {
+                if self.blocks.try_reserve_exact(more).is_err()
+                    || self.block_ids.try_reserve_exact(more).is_err()
+                {
                     return NONE;
                 }
             }
