@@ -417,7 +417,7 @@ pub fn prepare_contact(
 /// id, anchor on A and accumulated impulses. Small, so a constraint can be rebuilt in place.
 #[derive(Clone, Copy)]
 pub(crate) struct Carried {
-    count: usize,
+    count: u32,
     points: [(u32, Vec2, f32, f32); 2],
 }
 
@@ -425,7 +425,7 @@ impl Carried {
     pub(crate) fn new(prev: &ContactConstraint) -> Carried {
         let p = |cp: &ConstraintPoint| (cp.id, cp.anchor_a, cp.normal_impulse, cp.tangent_impulse);
         Carried {
-            count: (prev.count as usize).min(2),
+            count: prev.count.min(2),
             points: [p(&prev.points[0]), p(&prev.points[1])],
         }
     }
@@ -500,7 +500,7 @@ pub(crate) fn build_constraint(
 /// the same two corners.
 fn warm_start_from(c: &mut ContactConstraint, prev: &Carried) {
     const NONE: usize = usize::MAX;
-    let old = &prev.points[..prev.count];
+    let old = &prev.points[..prev.count as usize];
     let count = (c.count as usize).min(2);
     let mut used = [false; 2];
     let mut source = [NONE; 2];

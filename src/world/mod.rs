@@ -250,6 +250,9 @@ pub struct World {
     /// Contact slab (stable ids); free slots are listed in `free_contacts`.
     contacts: Vec<Contact>,
     free_contacts: Vec<u32>,
+    /// Beside each slab entry: the impulses a contact kept when it fell asleep (read when
+    /// it wakes, see `ContactSim::solved`).
+    sleep_impulses: Vec<Option<solver::Carried>>,
     /// The sims of the contacts with at least one awake body (the narrow phase's work list).
     active: Vec<ContactSim>,
     /// Beside each entry of `active`, the contact's larger data (see `SimMemory`).
@@ -388,6 +391,7 @@ impl World {
             pair_table: PairTable::default(),
             contacts: Vec::new(),
             free_contacts: Vec::new(),
+            sleep_impulses: Vec::new(),
             active: Vec::new(),
             active_memory: Vec::new(),
             parked: Vec::new(),
