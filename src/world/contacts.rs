@@ -153,10 +153,12 @@ impl World {
         let moved = core::mem::take(&mut self.move_buffer);
         self.found.clear();
         let mut failed = false;
-        let (slots, found) = (&self.slots, &mut self.found);
+        let (slots, found, table) = (&self.slots, &mut self.found, &self.pair_table);
+        // Only pairs without a contact are kept: most pairs a moved proxy reports already have
+        // one, and each is looked up once, here.
         let mut report = |_: ProxyId, ua: u64, _: ProxyId, ub: u64| {
             let (a, b) = (ua as u32, ub as u32);
-            if Self::should_collide(slots, a, b) {
+            if table.get(pair_key(a, b)).is_none() && Self::should_collide(slots, a, b) {
                 if found.try_reserve(1).is_ok() {
                     found.push((a.min(b), a.max(b)));
                 } else {
@@ -171,11 +173,7 @@ impl World {
         } else {
             self.tree.query_pairs_of(&moved, &mut report);
         }
-        let new = self
-            .found
-            .iter()
-            .filter(|&&(a, b)| self.pair_table.get(pair_key(a, b)).is_none())
-            .count();
+        let new = self.found.len();
         if failed || self.reserve_step(new, 0).is_err() {
             // The traversal cleared the moved marks: put them back with the buffer.
             for &id in &moved {
@@ -189,6 +187,8 @@ impl World {
         self.move_buffer = moved;
         for k in 0..self.found.len() {
             let (a, b) = self.found[k];
+            // The tree reports each pair once; the check keeps a contact from ever being made
+            // twice all the same (it costs one lookup per new pair).
             if self.pair_table.get(pair_key(a, b)).is_none() {
                 self.create_contact(a, b);
             }
