@@ -93,16 +93,31 @@ SCENE_NOTES = {
 def scenes_section():
     """Runs examples/scenes.rs (Box2D built with -DNDEBUG by scripts/bench.sh) and returns the
     markdown section."""
-    out = sh("cargo run --quiet --release --features solver --example scenes")
+    sh("cargo build --quiet --release --features solver --example scenes")
+    # Several whole runs, pinned to one core when `taskset` exists; each engine's row keeps
+    # its best (least disturbed) run: on this shared VM a single run of either engine can
+    # come out up to 50 % slow when a neighbour is busy.
+    pin = "taskset -c 1 " if shutil.which("taskset") and (os.cpu_count() or 1) > 1 else ""
+    repeats = int(os.environ.get("SCENES_RUNS", "3"))
     runs = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) != 9 or line.startswith("#"):
-            continue
-        scene, bodies, engine, sleep = f[0], int(f[1]), f[2], f[3]
-        runs[(scene, engine, sleep)] = dict(
-            bodies=bodies, step0=float(f[4]), mean=float(f[5]), worst=float(f[6]),
-            end=float(f[7]), peak=int(f[8]))
+    for _ in range(repeats):
+        out = sh(pin + os.path.join(ROOT, "target/release/examples/scenes"))
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) != 9 or line.startswith("#"):
+                continue
+            scene, bodies, engine, sleep = f[0], int(f[1]), f[2], f[3]
+            row = dict(
+                bodies=bodies, step0=float(f[4]), mean=float(f[5]), worst=float(f[6]),
+                end=float(f[7]), peak=int(f[8]))
+            best = runs.get((scene, engine, sleep))
+            if best is None:
+                runs[(scene, engine, sleep)] = row
+            else:
+                # Timings: the best of the runs, each column on its own; the end state and
+                # the memory are the same in every run (the simulation is deterministic).
+                for k in ("step0", "mean", "worst"):
+                    best[k] = min(best[k], row[k])
     if not runs:
         return []
     lines = [
@@ -115,7 +130,9 @@ def scenes_section():
         "step 0 (every pair begins), the mean of steps 100–299 and the worst step after step 0; "
         "`awake` = sleeping disabled in both engines, `sleep` = enabled. Ratio = collide2d ÷ "
         "Box2D. End state after 300 steps, and peak heap (both engines' allocations counted). "
-        "One run on this machine; single rows vary ±15% between runs.",
+        f"Best of {repeats} whole runs on this machine (2-core VM, pinned to one core), each "
+        "timing column on its own and the same rule for both engines: single runs here vary "
+        "by up to 50 % with the neighbours' load.",
         "",
         "| scene | bodies | sleep | collide2d mean | Box2D mean | ratio | collide2d step 0 | Box2D step 0 | worst (ours / Box2D) | end state (ours / Box2D) | peak MB (ours / Box2D) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
