@@ -265,10 +265,8 @@ impl World {
         if (c as usize) < self.contacts.len() {
             self.free_contacts.pop();
             self.contacts[c as usize] = contact;
-            self.sleep_impulses[c as usize] = None;
         } else {
             self.contacts.push(contact);
-            self.sleep_impulses.push(None);
         }
         self.link(c, 0, oa);
         self.link(c, 1, ob);
@@ -328,7 +326,13 @@ impl World {
         // Parked: the impulses move from the last step's constraint to the side, for when
         // the pair wakes (a pair woken and put back to sleep between steps keeps them).
         if let Some(carried) = self.carried(sim.solved) {
-            self.sleep_impulses[c as usize] = Some(carried);
+            // Grown only as contacts fall asleep (within the room `reserve_step` keeps for
+            // the whole slab), so worlds that never sleep never touch it.
+            let i = c as usize;
+            if self.sleep_impulses.len() <= i {
+                self.sleep_impulses.resize(i + 1, None);
+            }
+            self.sleep_impulses[i] = Some(carried);
             sim.solved = PARKED;
         } else if sim.solved != PARKED {
             sim.solved = NONE;
@@ -512,7 +516,7 @@ impl World {
             // was parked.
             let carried = match (was_touching, solved) {
                 (false, _) | (true, NONE) => None,
-                (true, PARKED) => self.sleep_impulses[c as usize],
+                (true, PARKED) => self.sleep_impulses.get(c as usize).copied().flatten(),
                 (true, at) => carried_from(&self.prev_blocks, &self.prev_block_ids, at),
             };
             if m.count > 0 {

@@ -250,8 +250,9 @@ pub struct World {
     /// Contact slab (stable ids); free slots are listed in `free_contacts`.
     contacts: Vec<Contact>,
     free_contacts: Vec<u32>,
-    /// Beside each slab entry: the impulses a contact kept when it fell asleep (read when
-    /// it wakes, see `ContactSim::solved`).
+    /// Beside the slab entries: the impulses a contact kept when it fell asleep (read when
+    /// it wakes, see `ContactSim::solved`; an entry is meaningful only while its contact's
+    /// `solved` is `PARKED`, and the array is only as long as the last contact that slept).
     sleep_impulses: Vec<Option<solver::Carried>>,
     /// The sims of the contacts with at least one awake body (the narrow phase's work list).
     active: Vec<ContactSim>,
