@@ -659,13 +659,12 @@ impl World {
         };
         if *block == NONE || *lane == LANES {
             let n = self.blocks.len();
-            if n == self.blocks.capacity() {
-                let more = (n / 8).max(16);
-                if self.blocks.try_reserve_exact(more).is_err()
-                    || self.block_ids.try_reserve_exact(more).is_err()
-                {
-                    return NONE;
-                }
+            let more = (n / 8).max(16);
+            // Each array checked on its own: after a failure their capacities can differ.
+            if (n == self.blocks.capacity() && self.blocks.try_reserve_exact(more).is_err())
+                || (n == self.block_ids.capacity() && self.block_ids.try_reserve_exact(more).is_err())
+            {
+                return NONE;
             }
             self.blocks.push(solver::ContactBlock::default());
             self.block_ids.push([[0; 2]; 4]);
