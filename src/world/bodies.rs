@@ -368,8 +368,7 @@ impl World {
         self.slots.try_reserve(fresh).map_err(oom)?;
         self.hot.try_reserve(fresh).map_err(oom)?;
         self.bodies.try_reserve(fresh).map_err(oom)?;
-        self.fat.try_reserve(fresh).map_err(oom)?;
-        self.tight.try_reserve(fresh).map_err(oom)?;
+        self.boxes.try_reserve(fresh).map_err(oom)?;
         self.move_buffer.try_reserve(count).map_err(oom)?;
         if moving {
             self.awake.try_reserve(count).map_err(oom)?;
@@ -397,14 +396,12 @@ impl World {
             self.slots[i] = slot;
             self.hot[i] = hot;
             self.bodies[i] = body;
-            self.fat[i] = fat;
-            self.tight[i] = tight;
+            self.boxes[i] = SlotBoxes { fat, tight };
         } else {
             self.slots.push(slot);
             self.hot.push(hot);
             self.bodies.push(body);
-            self.fat.push(fat);
-            self.tight.push(tight);
+            self.boxes.push(SlotBoxes { fat, tight });
         }
     }
 }

@@ -437,7 +437,8 @@ impl World {
             let sim = &self.active[k];
             let (c, a, b, was_touching) = (sim.id, sim.a, sim.b, sim.touching);
             let (oa, ob) = (sim.oa, sim.ob);
-            if !self.fat[a as usize].overlaps(self.fat[b as usize]) {
+            let (boxes_a, boxes_b) = (self.boxes[a as usize], self.boxes[b as usize]);
+            if !boxes_a.fat.overlaps(boxes_b.fat) {
                 // Swap-removes `active[k]`: the next contact now sits at `k`.
                 self.destroy_contact(c);
                 continue;
@@ -466,7 +467,7 @@ impl World {
             // pair's margin apart no point can exist, whatever the shapes.
             let (ha, hb) = (&self.hot[oa as usize], &self.hot[ob as usize]);
             let margin = speculative_margin(ha, hb, self.last_dt);
-            let (ta, tb) = (self.tight[a as usize], self.tight[b as usize]);
+            let (ta, tb) = (boxes_a.tight, boxes_b.tight);
             let gap = (ta.min.x - tb.max.x)
                 .max(tb.min.x - ta.max.x)
                 .max(ta.min.y - tb.max.y)
@@ -712,7 +713,7 @@ impl World {
                 if !(live(a) && live(b) && Self::should_collide(&self.slots, a, b)) {
                     continue;
                 }
-                let (fa, fb) = (self.fat[a as usize], self.fat[b as usize]);
+                let (fa, fb) = (self.boxes[a as usize].fat, self.boxes[b as usize].fat);
                 let sa = &self.slots[a as usize];
                 if self.tree.fat_aabb(sa.proxy) != Ok(fa) {
                     return Err("cached fat box differs from the tree's");

@@ -63,7 +63,7 @@ impl World {
                 draw_shape(d, &slot.shape, xf, self.draw_color(i));
             }
             if flags.bounds {
-                draw_aabb(d, self.fat[i], Color::BOUNDS);
+                draw_aabb(d, self.boxes[i].fat, Color::BOUNDS);
             }
             if flags.transforms && slot.parent == NONE {
                 d.transform(xf);

@@ -193,6 +193,19 @@ struct Hot {
     round: bool,
 }
 
+/// A slot's two boxes, read together by the narrow phase for every pair.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct SlotBoxes {
+    /// The proxy's fat box (a copy of the tree's, read without a walk through the slot and
+    /// the tree node): a pair whose fat boxes part is dropped.
+    fat: Aabb,
+    /// The shape's box at its current pose grown by the speculative distance (the proxy's
+    /// tight box): lets the narrow phase skip pairs too far apart for any point without
+    /// running the manifold.
+    tight: Aabb,
+}
+
 /// What contact recycling needs from the last full manifold of a pair.
 #[derive(Clone, Copy, Debug)]
 struct ContactCache {
@@ -232,13 +245,9 @@ pub struct World {
     /// is swept against (as Box2D sweeps against its static tree), without walking past the
     /// dynamic bodies crowding the main tree. User data are slot indices.
     fixed_tree: DynamicTree<Vec<crate::tree::TreeNode>>,
-    /// Per slot, its shape's box at its current pose grown by the speculative distance (the
-    /// proxy's tight box): lets the narrow phase skip pairs that are too far apart for any
-    /// point without running the manifold.
-    tight: Vec<Aabb>,
-    /// Per slot, its proxy's fat box (a copy of the tree's, read by the narrow phase
-    /// without a walk through the slot and the tree node).
-    fat: Vec<Aabb>,
+    /// Per slot, its proxy's fat and tight boxes, side by side (one cache line for both
+    /// checks the narrow phase makes on every pair).
+    boxes: Vec<SlotBoxes>,
     /// Scratch of [`DynamicTree::rebuild_enlarged`], one entry per proxy.
     rebuild_scratch: Vec<u32>,
     /// Proxies created or moved since the last broad phase (duplicates allowed).
@@ -384,8 +393,7 @@ impl World {
             live_count: 0,
             tree: DynamicTree::new(),
             fixed_tree: DynamicTree::new(),
-            tight: Vec::new(),
-            fat: Vec::new(),
+            boxes: Vec::new(),
             move_buffer: Vec::new(),
             rebuild_scratch: Vec::new(),
             found: Vec::new(),
@@ -563,7 +571,7 @@ impl World {
     fn sync_proxy(&mut self, i: usize) -> Result<(), crate::tree::TreeError> {
         let slot = &self.slots[i];
         let aabb = Self::proxy_box(&slot.shape, self.bodies[i].transform);
-        self.tight[i] = aabb;
+        self.boxes[i].tight = aabb;
         // A proxy already marked moved is in the buffer: the buffer never holds a proxy twice,
         // so it stays within the room reserved for it (one entry per proxy).
         let listed = self.tree.was_moved(slot.proxy)?;
@@ -572,7 +580,7 @@ impl World {
             if !listed {
                 self.move_buffer.push(slot.proxy);
             }
-            self.fat[i] = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
+            self.boxes[i].fat = self.tree.fat_aabb(slot.proxy).unwrap_or(aabb);
             if slot.kind != BodyKind::Dynamic {
                 let _ = self.fixed_tree.move_proxy(slot.fixed_proxy, aabb);
             }
