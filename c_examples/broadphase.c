@@ -1,6 +1,7 @@
 /* The dynamic tree from C: a tree in a static buffer (no allocator) and a heap tree, AABB
- * query, closest-hit ray cast with an exact shape test in the callback, pair finding, and
- * misuse reported by status codes. The Rust test suite checks the output. */
+ * query, closest-hit ray cast with an exact shape test in the callback, pair finding, lazy
+ * moves with one partial rebuild, and misuse reported by status codes. The Rust test suite
+ * checks the output. */
 #include <stdio.h>
 #include "collide2d.h"
 
@@ -86,7 +87,7 @@ static uint64_t memory[4096]; /* 32 KiB, 8-byte aligned */
 int main(void) {
     static Scene scene;
     c2d_Tree *tree = NULL, *heap = NULL;
-    uint32_t ids[COUNT], full = 0, i, id;
+    uint32_t ids[COUNT], heap_ids[COUNT], full = 0, i;
     size_t need = c2d_tree_memory_size(32);
     c2d_Aabb q = {{20.0f, 20.0f}, {60.0f, 60.0f}};
     c2d_Ray ray = {{-5.0f, 50.0f}, {110.0f, 3.0f}, 1.0f};
@@ -106,7 +107,7 @@ int main(void) {
         scene.boxes[i].min = corners[0];
         scene.boxes[i].max = corners[2];
         if (c2d_tree_create_proxy(tree, &scene.boxes[i], 1, i, &ids[i]) == C2D_STATUS_TREE_FULL) ++full;
-        if (c2d_tree_create_proxy(heap, &scene.boxes[i], 1, i, &id) != C2D_STATUS_OK) return 1;
+        if (c2d_tree_create_proxy(heap, &scene.boxes[i], 1, i, &heap_ids[i]) != C2D_STATUS_OK) return 1;
     }
     printf("fixed proxies %u full %u validate %u\n", c2d_tree_proxy_count(tree), full, (unsigned)c2d_tree_validate(tree));
     c2d_tree_query(tree, &q, ~0ull, on_query, &sum);
@@ -142,6 +143,27 @@ int main(void) {
     c2d_tree_query_pairs(tree, on_pair, pairs);
     c2d_tree_query_pairs(heap, on_pair, heap_pairs);
     printf("pairs fixed %llu %llu heap %llu %llu\n", pairs[0], pairs[1], heap_pairs[0], heap_pairs[1]);
+    {
+        /* Every proxy moved lazily (ancestors only grow), then one partial rebuild with our
+         * own scratch: too small a scratch is refused, enough rebuilds. */
+        uint32_t scratch[COUNT];
+        unsigned moved = 0, short_status, rebuilt, valid;
+        unsigned long long lazy_pairs[2] = {0, 0};
+        for (i = 0; i < COUNT; ++i) {
+            c2d_Aabb b = scene.boxes[i];
+            bool m = false;
+            b.min.x += 30.0f;
+            b.max.x += 30.0f;
+            if (c2d_tree_move_proxy_lazy(heap, heap_ids[i], &b, &m) != C2D_STATUS_OK) return 1;
+            moved += m ? 1u : 0u;
+        }
+        short_status = (unsigned)c2d_tree_rebuild_enlarged(heap, scratch, 10);
+        rebuilt = (unsigned)c2d_tree_rebuild_enlarged(heap, scratch, COUNT);
+        valid = (unsigned)c2d_tree_validate(heap);
+        c2d_tree_query_pairs(heap, on_pair, lazy_pairs);
+        printf("lazy moved %u short %u rebuild %u validate %u pairs %llu %llu\n", moved, short_status, rebuilt, valid,
+               lazy_pairs[0], lazy_pairs[1]);
+    }
     /* Sequenced explicitly: C leaves the order of argument evaluation unspecified. */
     {
         unsigned first = (unsigned)c2d_tree_destroy_proxy(tree, ids[0]);

@@ -2020,6 +2020,30 @@ c2d_Status c2d_tree_enlarge_proxy(struct c2d_Tree *tree,
                                   const struct c2d_Aabb *aabb,
                                   bool *out_grew);
 
+// Moves a proxy to the tight box `*aabb` as `c2d_tree_move_proxy` does (same fat box), but
+// without restructuring: its ancestors' boxes only grow, and are marked for
+// `c2d_tree_rebuild_enlarged`, which rebuilds them all at once (Box2D v3's way of moving many
+// proxies per frame). Queries stay exact in between. Writes whether the proxy moved to
+// `*out_moved` (may be NULL).
+//
+// # Safety
+// Pointers must be NULL or valid; `tree` a live handle.
+c2d_Status c2d_tree_move_proxy_lazy(struct c2d_Tree *tree,
+                                    uint32_t id,
+                                    const struct c2d_Aabb *aabb,
+                                    bool *out_moved);
+
+// Rebuilds the top of the tree that `c2d_tree_move_proxy_lazy` loosened (balanced, tight
+// boxes; leaves keep their ids and data). `scratch` is caller memory for `scratch_count`
+// `uint32_t`, at least `c2d_tree_proxy_count` of them (NULL with 0 when the tree is empty);
+// with fewer, `C2D_STATUS_TREE_FULL` and the tree is left as it was. Allocates nothing.
+//
+// # Safety
+// `tree` NULL or a live handle; `scratch` NULL or `scratch_count` writable `uint32_t`.
+c2d_Status c2d_tree_rebuild_enlarged(struct c2d_Tree *tree,
+                                     uint32_t *scratch,
+                                     size_t scratch_count);
+
 // Sweeps the world box `*aabb` along `translation` through the tree (shape-cast broad phase).
 //
 // # Safety

@@ -219,13 +219,14 @@ fn c_broadphase_prints_what_rust_computes() {
     let mut heap = DynamicTree::new();
     let mut full = 0;
     let mut ids = Vec::new();
+    let mut heap_ids = Vec::new();
     for (i, b) in boxes.iter().enumerate() {
         match fixed.create_proxy(*b, 1, i as u64) {
             Ok(id) => ids.push(id),
             Err(TreeError::Full) => full += 1,
             Err(e) => panic!("{e:?}"),
         }
-        heap.create_proxy(*b, 1, i as u64).unwrap();
+        heap_ids.push(heap.create_proxy(*b, 1, i as u64).unwrap());
     }
     let mut want = format!("fixed proxies {} full {full} validate 0\n", fixed.proxy_count());
     let mut sum = 0u64;
@@ -305,6 +306,32 @@ fn c_broadphase_prints_what_rust_computes() {
     want += &format!(
         "pairs fixed {} {} heap {} {}\n",
         acc[0][0], acc[0][1], acc[1][0], acc[1][1]
+    );
+    // Every box shifted by the same amount: the same pairs again, each reported once.
+    let mut moved = 0;
+    for (id, b) in heap_ids.iter().zip(&boxes) {
+        let shifted = Aabb::new(b.min + Vec2::new(30.0, 0.0), b.max + Vec2::new(30.0, 0.0));
+        moved += heap.move_proxy_lazy(*id, shifted).unwrap() as u32;
+    }
+    let mut scratch = [0u32; 40];
+    assert_eq!(heap.rebuild_enlarged(&mut scratch[..10]), Err(TreeError::Full));
+    heap.rebuild_enlarged(&mut scratch).unwrap();
+    heap.validate().unwrap();
+    let mut lazy = [0u64; 2];
+    heap.query_pairs(|_, ua, _, ub| {
+        lazy[0] += 1;
+        lazy[1] += (ua + 1) * (ub + 1);
+    });
+    assert_eq!(
+        (moved, lazy),
+        (40, acc[1]),
+        "the shifted scene has the same pairs"
+    );
+    want += &format!(
+        "lazy moved {moved} short {} rebuild 0 validate 0 pairs {} {}\n",
+        Status::TreeFull as u32,
+        lazy[0],
+        lazy[1]
     );
     want += &format!("destroy 0 again {}\n", Status::InvalidProxy as u32);
     want += &format!("null {} validate 0\n", Status::NullPointer as u32);

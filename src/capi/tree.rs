@@ -1,7 +1,7 @@
 //! The dynamic tree behind an opaque `c2d_Tree` handle: `c2d_tree_create` / `c2d_tree_free`
 //! (heap, needs `alloc`), or `c2d_tree_init` inside caller-provided memory (no allocator).
 
-use super::status::{read, read_shape, write, Status};
+use super::status::{read, read_shape, slice_mut, write, Status};
 use crate::cast::CastShape;
 use crate::geometry::Shape;
 use crate::math::{Aabb, Ray};
@@ -475,6 +475,57 @@ pub unsafe extern "C" fn c2d_tree_enlarge_proxy(
             out_grew,
             |t, id, b| with_tree!(mut t, tr => tr.enlarge_proxy(ProxyId::from_index(id), b)),
         )
+    }
+}
+
+/// Moves a proxy to the tight box `*aabb` as `c2d_tree_move_proxy` does (same fat box), but
+/// without restructuring: its ancestors' boxes only grow, and are marked for
+/// `c2d_tree_rebuild_enlarged`, which rebuilds them all at once (Box2D v3's way of moving many
+/// proxies per frame). Queries stay exact in between. Writes whether the proxy moved to
+/// `*out_moved` (may be NULL).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_move_proxy_lazy(
+    tree: *mut Tree,
+    id: u32,
+    aabb: *const Aabb,
+    out_moved: *mut bool,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        update_proxy(
+            tree,
+            id,
+            aabb,
+            out_moved,
+            |t, id, b| with_tree!(mut t, tr => tr.move_proxy_lazy(ProxyId::from_index(id), b)),
+        )
+    }
+}
+
+/// Rebuilds the top of the tree that `c2d_tree_move_proxy_lazy` loosened (balanced, tight
+/// boxes; leaves keep their ids and data). `scratch` is caller memory for `scratch_count`
+/// `uint32_t`, at least `c2d_tree_proxy_count` of them (NULL with 0 when the tree is empty);
+/// with fewer, `C2D_STATUS_TREE_FULL` and the tree is left as it was. Allocates nothing.
+///
+/// # Safety
+/// `tree` NULL or a live handle; `scratch` NULL or `scratch_count` writable `uint32_t`.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_rebuild_enlarged(
+    tree: *mut Tree,
+    scratch: *mut u32,
+    scratch_count: usize,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, scratch) = match unsafe { (tree_mut(tree), slice_mut(scratch, scratch_count)) } {
+        (Ok(t), Ok(s)) => (t, s),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    match with_tree!(mut t, tr => tr.rebuild_enlarged(scratch)) {
+        Ok(()) => Status::Ok,
+        Err(e) => e.into(),
     }
 }
 
