@@ -46,7 +46,10 @@ fn segment_hits_box(p: Vec2, d: Vec2, max: f32, b: Aabb) -> bool {
             hi = hi.min(t1.max(t2));
         }
     }
-    lo <= hi + 1e-6
+    // A tolerance in the ray's parameter is one of `1e-7 · |d|` in distance: well inside the
+    // `1e-4 · scale` band the callers accept as grazing (rays are up to ~500 × scale long;
+    // with `1e-6` a ray starting 0.5 units past a box at scale 10 000 counted as hitting it).
+    lo <= hi + 1e-7
 }
 
 fn segment_box_entry(p: Vec2, d: Vec2, max: f32, b: Aabb) -> Option<f32> {
@@ -272,7 +275,11 @@ fn exercise<S: NodeStorage>(
                 let grazing = segment_hits_box(p, d, 1.0, b.inflated(1e-4 * s))
                     && !segment_hits_box(p, d, 1.0, b.inflated(-1e-4 * s));
                 if !grazing {
-                    return Err(format!("step {step}: ray all-hits differ on {id:?}"));
+                    return Err(format!(
+                        "step {step}: ray all-hits differ on {id:?} (tree {}, f64 {}): box {b:?} ray {p:?} + t·{d:?}",
+                        all.contains(id),
+                        want_all.contains(id)
+                    ));
                 }
             }
             // Any hit: stopping at the first reports exactly one when any exists.
