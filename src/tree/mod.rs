@@ -620,21 +620,28 @@ impl<S: NodeStorage> DynamicTree<S> {
     #[inline(never)]
     fn enlarge(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
         let fat_now = self.leaf(id)?.aabb;
-        let fat = self.fatten(aabb)?;
+        let fat = join(fat_now, self.fatten(aabb)?);
         self.enlarged = true;
         let nodes = self.nodes.nodes_mut();
-        nodes[id as usize].aabb = join(fat_now, fat);
+        nodes[id as usize].aabb = fat;
         nodes[id as usize].flags |= FLAG_MOVED;
+        self.grow_ancestors(id, fat);
+        Ok(true)
+    }
+
+    /// Grows the boxes of `id`'s ancestors to contain `aabb`, from the parent up while they
+    /// change (above the first that already contains it, all do).
+    fn grow_ancestors(&mut self, id: u32, aabb: Aabb) {
+        let nodes = self.nodes.nodes_mut();
         let mut p = nodes[id as usize].parent_or_next;
         while p != NULL_NODE {
-            let grown = join(nodes[p as usize].aabb, nodes[id as usize].aabb);
+            let grown = join(nodes[p as usize].aabb, aabb);
             if grown == nodes[p as usize].aabb {
                 break;
             }
             nodes[p as usize].aabb = grown;
             p = nodes[p as usize].parent_or_next;
         }
-        Ok(true)
     }
 
     /// [`DynamicTree::move_proxy`] without restructuring the tree (Box2D v3's
@@ -662,22 +669,12 @@ impl<S: NodeStorage> DynamicTree<S> {
         let nodes = self.nodes.nodes_mut();
         nodes[id as usize].aabb = fat;
         nodes[id as usize].flags |= FLAG_MOVED;
+        self.grow_ancestors(id, fat);
+        // Every ancestor is marked, all the way to the root. (Stopping at the first marked
+        // node would be cheaper, but an insertion's rotations can leave a mark below an
+        // unmarked node, and the rebuild would then never reach what lies under it.)
+        let nodes = self.nodes.nodes_mut();
         let mut p = nodes[id as usize].parent_or_next;
-        // Grow the ancestors while they change, marking them...
-        while p != NULL_NODE {
-            let n = &mut nodes[p as usize];
-            let grown = join(n.aabb, fat);
-            let changed = grown != n.aabb;
-            n.aabb = grown;
-            n.flags |= FLAG_ENLARGED;
-            p = n.parent_or_next;
-            if !changed {
-                break;
-            }
-        }
-        // ...then mark the rest of the way to the root. (Stopping at the first marked node
-        // would be cheaper, but an insertion's rotations can leave a mark below an unmarked
-        // node, and the rebuild would then never reach what lies under it.)
         while p != NULL_NODE {
             nodes[p as usize].flags |= FLAG_ENLARGED;
             p = nodes[p as usize].parent_or_next;
