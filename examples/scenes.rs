@@ -252,11 +252,17 @@ fn spinner(with_bar: bool) -> Scene {
 trait Engine {
     fn step(&mut self);
     /// Box2D's own per-phase timing of the last step (ms), for `SCENES_PROFILE=1`.
-    fn profile(&self) -> Option<[(&'static str, f32); 8]> {
+    fn profile(&self) -> Option<[(&'static str, f32); 10]> {
         None
     }
     /// World transform of body `k` of the scene's list.
     fn transform(&self, k: usize) -> Transform;
+}
+
+/// Nanoseconds since the first call: the World's profile clock.
+extern "C" fn clock_ns() -> u64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
 }
 
 struct Ours {
@@ -268,6 +274,9 @@ impl Ours {
     fn new(scene: &Scene, sleep: bool) -> Ours {
         let mut world = World::default();
         world.set_sleep_enabled(sleep);
+        if std::env::var_os("SCENES_PROFILE").is_some() {
+            world.set_profile_clock(Some(clock_ns));
+        }
         let ids = scene
             .bodies
             .iter()
@@ -288,17 +297,21 @@ impl Engine for Ours {
     fn step(&mut self) {
         self.world.step(1.0 / 60.0, 4).unwrap();
     }
-    fn profile(&self) -> Option<[(&'static str, f32); 8]> {
-        // Counts, not times: the World keeps no per-phase timing.
+    fn profile(&self) -> Option<[(&'static str, f32); 10]> {
+        // The World's own phase times (its clock counts nanoseconds), and its pair count.
+        let p = self.world.profile();
+        let ms = |t: u64| t as f32 * 1e-6;
         Some([
-            ("pairs", self.world.pair_count() as f32),
+            ("pairs", ms(p.pairs)),
+            ("narrow", ms(p.narrow)),
+            ("solve", ms(p.solve)),
+            ("finalize", ms(p.finalize)),
+            ("continuous", ms(p.continuous)),
+            ("sleep", ms(p.sleep)),
+            ("", 0.0),
+            ("", 0.0),
+            ("contacts", self.world.pair_count() as f32),
             ("touching", self.world.contact_count() as f32),
-            ("awake_bodies", self.world.awake_body_count() as f32),
-            ("", 0.0),
-            ("", 0.0),
-            ("", 0.0),
-            ("", 0.0),
-            ("", 0.0),
         ])
     }
     fn transform(&self, k: usize) -> Transform {
@@ -383,7 +396,7 @@ impl Engine for Box2d {
         // SAFETY: a live world.
         unsafe { b2::b2World_Step(self.world, 1.0 / 60.0, 4) };
     }
-    fn profile(&self) -> Option<[(&'static str, f32); 8]> {
+    fn profile(&self) -> Option<[(&'static str, f32); 10]> {
         // SAFETY: a live world.
         let p = unsafe { b2::b2World_GetProfile(self.world) };
         Some([
@@ -404,6 +417,12 @@ impl Engine for Box2d {
             ("transforms", p.transforms),
             ("refit", p.refit),
             ("sleep", p.sleepIslands + p.splitIslands),
+            ("bullets", p.bullets),
+            // SAFETY: a live world.
+            (
+                "contacts",
+                unsafe { b2::b2World_GetCounters(self.world) }.contactCount as f32,
+            ),
         ])
     }
     fn transform(&self, k: usize) -> Transform {
@@ -456,7 +475,7 @@ fn run(scene: &Scene, engine: &str, sleep: bool, steps: usize) {
     };
     let mut times = Vec::with_capacity(steps);
     let profiling = std::env::var_os("SCENES_PROFILE").is_some();
-    let mut phases = [0.0f64; 8];
+    let mut phases = [0.0f64; 10];
     for k in 0..steps {
         let t = Instant::now();
         e.step();

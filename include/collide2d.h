@@ -122,6 +122,17 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // times its linear slop). See `World::set_recycle_distance`.
 #define C2D_CONTACT_RECYCLE_DISTANCE 0.05
 
+// Largest fat-box margin (m) of a moving shape's proxy (Box2D v3.1's `B2_MAX_AABB_MARGIN`).
+// A proxy's fat box is its tight box (the shape's box grown by `SPECULATIVE_DISTANCE`)
+// grown by `FAT_MARGIN_FRACTION` of the shape's extent, at most this; a static body's by
+// `SPECULATIVE_DISTANCE`. Pairs exist while fat boxes overlap; a proxy is moved in the
+// tree when its tight box leaves its fat box.
+#define C2D_MAX_FAT_MARGIN 0.05
+
+// Fraction of a moving shape's extent used as its proxy's fat margin (Box2D v3.1's
+// `B2_AABB_MARGIN_FRACTION`); see `MAX_FAT_MARGIN`.
+#define C2D_FAT_MARGIN_FRACTION 0.125
+
 // Recycling also requires each body to have turned by less than `acos` of this (about 11°)
 // since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
 #define C2D_CONTACT_RECYCLE_COS_ANGLE 0.98
@@ -1041,6 +1052,27 @@ typedef struct c2d_Filter {
   int32_t group_index;
 } c2d_Filter;
 
+// How long each phase of the last `World::step` took, in ticks of the clock given to
+// `World::set_profile_clock` (all zero without one, or after a step that failed).
+// Box2D's `b2Profile`, in the world's own phases.
+typedef struct c2d_StepProfile {
+  // The whole step.
+  uint64_t total;
+  // Broad phase: the tree's partial rebuild and the new pairs of moved proxies.
+  uint64_t pairs;
+  // Narrow phase: manifolds of the awake contacts, events, waking, and building this
+  // step's constraints.
+  uint64_t narrow;
+  // The sub-stepped solver (integration, constraint passes, restitution).
+  uint64_t solve;
+  // Copying the solved bodies back, sleep timers and moving the slow bodies' proxies.
+  uint64_t finalize;
+  // Sweeping the fast bodies (continuous collision).
+  uint64_t continuous;
+  // Islands that fell asleep this step.
+  uint64_t sleep;
+} c2d_StepProfile;
+
 // An sRGB colour, `0xRRGGBB` (in C a `uint32_t`; the palette as `C2D_COLOR_*`).
 typedef uint32_t c2d_Color;
 // Static bodies and level geometry (grey green).
@@ -1934,6 +1966,19 @@ c2d_Status c2d_tree_create_proxy(struct c2d_Tree *tree,
                                  uint64_t user_data,
                                  uint32_t *out_id);
 
+// `c2d_tree_create_proxy` with this proxy's own fat margin instead of the tree's (negative
+// and NaN count as 0), e.g. sized by the shape as Box2D v3.1 does (`min(0.05, 0.125 ×
+// extent)`). The tree does not remember it: move the proxy with the `_with_margin` moves.
+//
+// # Safety
+// Pointers must be NULL or valid; `tree` a live handle.
+c2d_Status c2d_tree_create_proxy_with_margin(struct c2d_Tree *tree,
+                                             const struct c2d_Aabb *aabb,
+                                             float margin,
+                                             uint64_t category_bits,
+                                             uint64_t user_data,
+                                             uint32_t *out_id);
+
 // Removes a proxy. Stale or out-of-range ids return `C2D_STATUS_INVALID_PROXY`.
 //
 // # Safety
@@ -1949,6 +1994,17 @@ c2d_Status c2d_tree_move_proxy(struct c2d_Tree *tree,
                                uint32_t id,
                                const struct c2d_Aabb *aabb,
                                bool *out_reinserted);
+
+// `c2d_tree_move_proxy` with the proxy's own fat margin (see
+// `c2d_tree_create_proxy_with_margin`).
+//
+// # Safety
+// Pointers must be NULL or valid; `tree` a live handle.
+c2d_Status c2d_tree_move_proxy_with_margin(struct c2d_Tree *tree,
+                                           uint32_t id,
+                                           const struct c2d_Aabb *aabb,
+                                           float margin,
+                                           bool *out_reinserted);
 
 // Calls `callback(id, user_data, context)` for every proxy whose fat box overlaps `*aabb` and
 // whose category bits intersect `mask`.
@@ -2032,6 +2088,17 @@ c2d_Status c2d_tree_move_proxy_lazy(struct c2d_Tree *tree,
                                     uint32_t id,
                                     const struct c2d_Aabb *aabb,
                                     bool *out_moved);
+
+// `c2d_tree_move_proxy_lazy` with the proxy's own fat margin (see
+// `c2d_tree_create_proxy_with_margin`).
+//
+// # Safety
+// Pointers must be NULL or valid; `tree` a live handle.
+c2d_Status c2d_tree_move_proxy_lazy_with_margin(struct c2d_Tree *tree,
+                                                uint32_t id,
+                                                const struct c2d_Aabb *aabb,
+                                                float margin,
+                                                bool *out_moved);
 
 // Rebuilds the top of the tree that `c2d_tree_move_proxy_lazy` loosened (balanced, tight
 // boxes; leaves keep their ids and data). `scratch` is caller memory for `scratch_count`
@@ -2520,6 +2587,21 @@ c2d_Status c2d_world_set_filter(struct c2d_World *world,
 c2d_Status c2d_filter_should_collide(const struct c2d_Filter *a,
                                      const struct c2d_Filter *b,
                                      bool *out);
+
+// Sets the clock `c2d_world_profile` times each step's phases with: any monotonic tick
+// counter (nanoseconds, CPU cycles...); NULL (the default) times nothing.
+//
+// # Safety
+// `world` NULL or live; `clock` NULL or a function callable from any thread that steps
+// the world.
+c2d_Status c2d_world_set_profile_clock(struct c2d_World *world, uint64_t (*clock)(void));
+
+// Writes how long each phase of the last step took, in ticks of the profile clock (all
+// zero without one, or after a failed step).
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_profile(const struct c2d_World *world, struct c2d_StepProfile *out);
 
 #ifdef __cplusplus
 }  // extern "C"

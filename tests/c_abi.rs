@@ -333,6 +333,12 @@ fn c_broadphase_prints_what_rust_computes() {
         lazy[0],
         lazy[1]
     );
+    // Per-proxy margins, derived by hand: the unit box at (200, 200) grown by 0.5; moved by
+    // 0.25 it stays inside; moved by 1 more it leaves and is grown by 0.25; moved up by 2
+    // with a negative margin (counted as 0) the fat box is the tight box.
+    want += "margin fat 199.50 199.50 201.50 201.50\n";
+    want += "margin moved 0 1 fat 201.00 199.75 202.50 201.25\n";
+    want += "margin lazy 1 fat 201.25 202.00 202.25 203.00\n";
     want += &format!("destroy 0 again {}\n", Status::InvalidProxy as u32);
     want += &format!("null {} validate 0\n", Status::NullPointer as u32);
     assert_eq!(printed, want);
@@ -1683,6 +1689,9 @@ fn c_world_features_print_what_rust_computes() {
         "shot stopped before wall {}",
         (w.transform(shot).unwrap().p.x < 30.0) as u8
     ));
+    // One tick per clock read: each phase spans one tick, the step six (hand-derived).
+    out.push("profile total 6 pairs 1 narrow 1 solve 1 finalize 1 continuous 1 sleep 1".into());
+    out.push("profile without clock 0".into());
     out.push(format!("nan force status {}", Status::InvalidInput as u32));
     out.push(format!("stale set_awake status {}", Status::InvalidBody as u32));
     out.push(format!(

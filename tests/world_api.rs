@@ -534,3 +534,37 @@ fn filtered_world_queries_match_brute_force() {
         assert_eq!(got, best, "cast {q}");
     }
 }
+
+/// The step profile, timed with a clock that counts its own reads: every phase spans one
+/// tick and the step six (hand-derived), whatever the machine; nothing without a clock, and
+/// a refused step leaves an all-zero profile.
+#[test]
+fn step_profile_spans_each_phase_of_the_clock() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static TICKS: AtomicU64 = AtomicU64::new(0);
+    extern "C" fn tick() -> u64 {
+        TICKS.fetch_add(1, Ordering::Relaxed) + 1
+    }
+    let mut w = World::default();
+    unit_box(&mut w, Vec2::new(0.0, 2.0));
+    w.step(1.0 / 60.0, 4).unwrap();
+    assert_eq!(w.profile(), StepProfile::default(), "no clock, no profile");
+    w.set_profile_clock(Some(tick));
+    w.step(1.0 / 60.0, 4).unwrap();
+    let one = StepProfile {
+        total: 6,
+        pairs: 1,
+        narrow: 1,
+        solve: 1,
+        finalize: 1,
+        continuous: 1,
+        sleep: 1,
+    };
+    assert_eq!(w.profile(), one);
+    assert_eq!(w.step(f32::NAN, 4), Err(SolverError::InvalidStep));
+    assert_eq!(w.profile(), StepProfile::default());
+    w.step(1.0 / 60.0, 4).unwrap();
+    assert_eq!(w.profile(), one);
+    w.set_profile_clock(None);
+    assert_eq!(w.profile(), StepProfile::default());
+}

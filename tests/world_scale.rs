@@ -438,3 +438,45 @@ fn determinism_hash_is_identical_across_runs() {
     assert_eq!(first, run(3));
     eprintln!("determinism hash {first:016x}");
 }
+
+/// Fat boxes are sized per shape as Box2D v3.1 sizes them: the tight box (shape box grown by
+/// the speculative distance 0.02) grown by min(0.05, 0.125 × extent), a static body's by 0.02.
+/// Two shapes pair exactly while their fat boxes overlap, so the centre distance at which a
+/// pair appears is derived by hand and checked just inside and just outside it.
+#[test]
+fn fat_margins_follow_the_shape_as_box2d_sizes_them() {
+    let spec = SPECULATIVE_DISTANCE;
+    let margin = |extent: f32| (FAT_MARGIN_FRACTION * extent).min(MAX_FAT_MARGIN);
+    // Hand values of the rule for the radii below: 0.0125, 0.025, 0.05 (capped), 0.05.
+    for (r, m) in [(0.1f32, 0.0125f32), (0.2, 0.025), (1.0, 0.05), (4.0, 0.05)] {
+        assert!((margin(r) - m).abs() < 1e-7);
+        let half = r + spec + m;
+        // Against a static circle of the same radius: its fat margin is the speculative distance.
+        for (scale, kind_b) in [
+            (2.0 * half, BodyKind::Dynamic),
+            (half + r + spec + spec, BodyKind::Static),
+        ] {
+            for (d, want) in [(scale * 0.999, 1), (scale * 1.001, 0)] {
+                let mut w = World::new(solver::SolverSettings {
+                    gravity: Vec2::ZERO,
+                    ..Default::default()
+                });
+                dynamic(&mut w, Vec2::ZERO, Shape::circle(r));
+                w.add_body(&BodyDef::new(
+                    kind_b,
+                    Transform::from_translation(Vec2::new(d, 0.0)),
+                    Shape::circle(r),
+                ))
+                .unwrap();
+                w.step(DT, 4).unwrap();
+                w.check_invariants(true).unwrap();
+                assert_eq!(w.pair_count(), want, "radius {r}, {kind_b:?} at {d}");
+                // Apart by more than the speculative distance: no contact, nothing moved.
+                assert_eq!(w.contact_count(), 0);
+            }
+        }
+    }
+    // A box of half-width 0.125 (the tumbler's): extent √2 · 0.125, margin ≈ 0.0221.
+    let m = margin(0.125 * 2f32.sqrt());
+    assert!((m - 0.022_097).abs() < 1e-6);
+}

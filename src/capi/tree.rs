@@ -210,6 +210,39 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
     }
 }
 
+/// `c2d_tree_create_proxy` with this proxy's own fat margin instead of the tree's (negative
+/// and NaN count as 0), e.g. sized by the shape as Box2D v3.1 does (`min(0.05, 0.125 ×
+/// extent)`). The tree does not remember it: move the proxy with the `_with_margin` moves.
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_create_proxy_with_margin(
+    tree: *mut Tree,
+    aabb: *const Aabb,
+    margin: f32,
+    category_bits: u64,
+    user_data: u64,
+    out_id: *mut u32,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (t, b) = match unsafe { (tree_mut(tree), read(aabb)) } {
+        (Ok(t), Ok(b)) => (t, b),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    if out_id.is_null() {
+        return Status::NullPointer;
+    }
+    let heap = t.heap;
+    match with_tree!(mut t, tr => tr.create_proxy_with_margin(b, margin, category_bits, user_data)) {
+        // SAFETY: `out_id` checked non-null; writable by the caller's contract.
+        Ok(id) => unsafe { write(out_id, id.index()) },
+        // A heap tree is full only when the allocator failed.
+        Err(TreeError::Full) if heap => Status::OutOfMemory,
+        Err(e) => e.into(),
+    }
+}
+
 /// Removes a proxy. Stale or out-of-range ids return `C2D_STATUS_INVALID_PROXY`.
 ///
 /// # Safety
@@ -244,6 +277,31 @@ pub unsafe extern "C" fn c2d_tree_move_proxy(
             aabb,
             out_reinserted,
             |t, id, b| with_tree!(mut t, tr => tr.move_proxy(ProxyId::from_index(id), b)),
+        )
+    }
+}
+
+/// `c2d_tree_move_proxy` with the proxy's own fat margin (see
+/// `c2d_tree_create_proxy_with_margin`).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_move_proxy_with_margin(
+    tree: *mut Tree,
+    id: u32,
+    aabb: *const Aabb,
+    margin: f32,
+    out_reinserted: *mut bool,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        update_proxy(
+            tree,
+            id,
+            aabb,
+            out_reinserted,
+            |t, id, b| with_tree!(mut t, tr => tr.move_proxy_with_margin(ProxyId::from_index(id), b, margin)),
         )
     }
 }
@@ -503,6 +561,31 @@ pub unsafe extern "C" fn c2d_tree_move_proxy_lazy(
             aabb,
             out_moved,
             |t, id, b| with_tree!(mut t, tr => tr.move_proxy_lazy(ProxyId::from_index(id), b)),
+        )
+    }
+}
+
+/// `c2d_tree_move_proxy_lazy` with the proxy's own fat margin (see
+/// `c2d_tree_create_proxy_with_margin`).
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_tree_move_proxy_lazy_with_margin(
+    tree: *mut Tree,
+    id: u32,
+    aabb: *const Aabb,
+    margin: f32,
+    out_moved: *mut bool,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe {
+        update_proxy(
+            tree,
+            id,
+            aabb,
+            out_moved,
+            |t, id, b| with_tree!(mut t, tr => tr.move_proxy_lazy_with_margin(ProxyId::from_index(id), b, margin)),
         )
     }
 }

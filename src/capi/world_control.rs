@@ -5,7 +5,7 @@ use super::status::{read, status, write, Status};
 use super::world::{world_mut, world_ref};
 use crate::math::Vec2;
 use crate::tree::Filter;
-use crate::world::{BodyId, World};
+use crate::world::{BodyId, StepProfile, World};
 
 /// Writes whether the body is awake (static bodies never are).
 ///
@@ -283,5 +283,40 @@ pub unsafe extern "C" fn c2d_filter_should_collide(
         // SAFETY: checked by the helper; writability is the caller's contract.
         (Ok(a), Ok(b)) => unsafe { write(out, a.should_collide(&b)) },
         (Err(e), _) | (_, Err(e)) => e,
+    }
+}
+
+/// Sets the clock `c2d_world_profile` times each step's phases with: any monotonic tick
+/// counter (nanoseconds, CPU cycles...); NULL (the default) times nothing.
+///
+/// # Safety
+/// `world` NULL or live; `clock` NULL or a function callable from any thread that steps
+/// the world.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_profile_clock(
+    world: *mut World,
+    clock: Option<extern "C" fn() -> u64>,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => {
+            w.set_profile_clock(clock);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
+/// Writes how long each phase of the last step took, in ticks of the profile clock (all
+/// zero without one, or after a failed step).
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_profile(world: *const World, out: *mut StepProfile) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { write(out, w.profile()) },
+        Err(e) => e,
     }
 }

@@ -358,6 +358,15 @@ impl<'a> DynamicTree<&'a mut [TreeNode]> {
     }
 }
 
+/// A fat margin as the tree uses it: negative and NaN (and infinite) become 0.
+fn sane_margin(margin: f32) -> f32 {
+    if margin > 0.0 && margin.is_finite() {
+        margin
+    } else {
+        0.0
+    }
+}
+
 impl<S: NodeStorage> DynamicTree<S> {
     /// The fat-AABB margin added around every tight box.
     #[must_use]
@@ -368,11 +377,7 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// Sets the fat-AABB margin (negative and NaN become 0). Applies to boxes inserted or
     /// moved from now on.
     pub fn set_margin(&mut self, margin: f32) {
-        self.margin = if margin > 0.0 && margin.is_finite() {
-            margin
-        } else {
-            0.0
-        };
+        self.margin = sane_margin(margin);
     }
 
     /// Number of proxies.
@@ -534,11 +539,11 @@ impl<S: NodeStorage> DynamicTree<S> {
         self.node_count -= 1;
     }
 
-    fn fatten(&self, aabb: Aabb) -> Result<Aabb, TreeError> {
+    fn fatten(&self, aabb: Aabb, margin: f32) -> Result<Aabb, TreeError> {
         if !aabb.is_valid() {
             return Err(TreeError::InvalidAabb);
         }
-        let fat = aabb.inflated(self.margin);
+        let fat = aabb.inflated(margin);
         if fat.is_valid() {
             Ok(fat)
         } else {
@@ -555,7 +560,21 @@ impl<S: NodeStorage> DynamicTree<S> {
         category_bits: u64,
         user_data: u64,
     ) -> Result<ProxyId, TreeError> {
-        let fat = self.fatten(aabb)?;
+        self.create_proxy_with_margin(aabb, self.margin, category_bits, user_data)
+    }
+
+    /// [`DynamicTree::create_proxy`] with this proxy's own fat margin instead of the tree's
+    /// (negative and NaN count as 0), e.g. sized by the shape as Box2D v3.1 does
+    /// (`min(0.05, 0.125 × extent)`): small shapes then get small fat boxes and fewer false
+    /// pairs. The tree does not remember it: move the proxy with the `_with_margin` moves.
+    pub fn create_proxy_with_margin(
+        &mut self,
+        aabb: Aabb,
+        margin: f32,
+        category_bits: u64,
+        user_data: u64,
+    ) -> Result<ProxyId, TreeError> {
+        let fat = self.fatten(aabb, sane_margin(margin))?;
         self.reserve(if self.root == NULL_NODE { 1 } else { 2 })?;
         let id = self.allocate();
         let n = &mut self.nodes.nodes_mut()[id as usize];
@@ -584,18 +603,30 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// marked as moved for [`DynamicTree::query_pairs`].
     #[inline]
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, TreeError> {
+        self.move_proxy_with_margin(id, aabb, self.margin)
+    }
+
+    /// [`DynamicTree::move_proxy`] with the proxy's own fat margin (see
+    /// [`DynamicTree::create_proxy_with_margin`]).
+    #[inline]
+    pub fn move_proxy_with_margin(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        margin: f32,
+    ) -> Result<bool, TreeError> {
         let id = id.0;
         if self.stays_inside(id, aabb)? {
             return Ok(false);
         }
-        self.reinsert(id, aabb)
+        self.reinsert(id, aabb, sane_margin(margin))
     }
 
     /// The slow path of [`DynamicTree::move_proxy`], kept out of line so the common
     /// "still inside" case inlines into the caller's loop.
     #[inline(never)]
-    fn reinsert(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
-        let fat = self.fatten(aabb)?;
+    fn reinsert(&mut self, id: u32, aabb: Aabb, margin: f32) -> Result<bool, TreeError> {
+        let fat = self.fatten(aabb, margin)?;
         self.remove_leaf(id);
         let n = &mut self.nodes.nodes_mut()[id as usize];
         n.aabb = fat;
@@ -620,7 +651,7 @@ impl<S: NodeStorage> DynamicTree<S> {
     #[inline(never)]
     fn enlarge(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
         let fat_now = self.leaf(id)?.aabb;
-        let fat = join(fat_now, self.fatten(aabb)?);
+        let fat = join(fat_now, self.fatten(aabb, self.margin)?);
         self.enlarged = true;
         let nodes = self.nodes.nodes_mut();
         nodes[id as usize].aabb = fat;
@@ -654,17 +685,29 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// slower as the marked boxes grow. Returns whether the proxy moved.
     #[inline]
     pub fn move_proxy_lazy(&mut self, id: ProxyId, aabb: Aabb) -> Result<bool, TreeError> {
+        self.move_proxy_lazy_with_margin(id, aabb, self.margin)
+    }
+
+    /// [`DynamicTree::move_proxy_lazy`] with the proxy's own fat margin (see
+    /// [`DynamicTree::create_proxy_with_margin`]).
+    #[inline]
+    pub fn move_proxy_lazy_with_margin(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb,
+        margin: f32,
+    ) -> Result<bool, TreeError> {
         let id = id.0;
         if self.stays_inside(id, aabb)? {
             return Ok(false);
         }
-        self.enlarge_lazily(id, aabb)
+        self.enlarge_lazily(id, aabb, sane_margin(margin))
     }
 
     /// The slow path of [`DynamicTree::move_proxy_lazy`] (out of line, as `reinsert`).
     #[inline(never)]
-    fn enlarge_lazily(&mut self, id: u32, aabb: Aabb) -> Result<bool, TreeError> {
-        let fat = self.fatten(aabb)?;
+    fn enlarge_lazily(&mut self, id: u32, aabb: Aabb, margin: f32) -> Result<bool, TreeError> {
+        let fat = self.fatten(aabb, margin)?;
         self.enlarged = true;
         let nodes = self.nodes.nodes_mut();
         nodes[id as usize].aabb = fat;

@@ -58,10 +58,12 @@ impl World {
             Some(&i) => i,
             None => self.slots.len() as u32,
         };
+        let margin = fat_margin(&def.shape, def.kind);
         let proxy = self
             .tree
-            .create_proxy(
+            .create_proxy_with_margin(
                 Self::proxy_box(&def.shape, xf),
+                margin,
                 def.filter.category_bits,
                 u64::from(index),
             )
@@ -71,8 +73,9 @@ impl World {
             ProxyId::from_index(crate::tree::NULL_NODE)
         } else {
             // Cannot fail: the same box was just accepted by the main tree.
-            match self.fixed_tree.create_proxy(
+            match self.fixed_tree.create_proxy_with_margin(
                 Self::proxy_box(&def.shape, xf),
+                margin,
                 def.filter.category_bits,
                 u64::from(index),
             ) {
@@ -111,6 +114,7 @@ impl World {
             filter: def.filter,
             sensor: def.sensor,
             fixed_rotation: def.fixed_rotation && def.kind == BodyKind::Dynamic,
+            margin,
             contact_head: NONE,
             parent: NONE,
             next_shape: NONE,
@@ -210,17 +214,20 @@ impl World {
         };
         let xf = body.transform;
         let aabb = Self::proxy_box(shape, xf);
+        let margin = fat_margin(shape, parent.kind);
         let proxy = self
             .tree
-            .create_proxy(aabb, parent.filter.category_bits, u64::from(index))
+            .create_proxy_with_margin(aabb, margin, parent.filter.category_bits, u64::from(index))
             .map_err(|_| SolverError::InvalidInput)?;
         let fixed_proxy = if parent.kind == BodyKind::Dynamic {
             ProxyId::from_index(crate::tree::NULL_NODE)
         } else {
-            match self
-                .fixed_tree
-                .create_proxy(aabb, parent.filter.category_bits, u64::from(index))
-            {
+            match self.fixed_tree.create_proxy_with_margin(
+                aabb,
+                margin,
+                parent.filter.category_bits,
+                u64::from(index),
+            ) {
                 Ok(p) => p,
                 Err(_) => {
                     let _ = self.tree.destroy_proxy(proxy);
@@ -239,6 +246,7 @@ impl World {
             shape: *shape,
             proxy,
             fixed_proxy,
+            margin,
             contact_head: NONE,
             parent: i as u32,
             next_shape: parent.next_shape,

@@ -202,3 +202,30 @@ pub struct WorldRayHit {
     /// Where and how.
     pub hit: RayHit,
 }
+
+/// A clock for [`World::set_profile_clock`]: returns a monotonic tick count in any unit
+/// (nanoseconds, CPU cycles...). `extern "C"` so that C callers can pass one too.
+pub type ProfileClock = extern "C" fn() -> u64;
+
+/// How long each phase of the last [`World::step`] took, in ticks of the clock given to
+/// [`World::set_profile_clock`] (all zero without one, or after a step that failed).
+/// Box2D's `b2Profile`, in the world's own phases.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepProfile {
+    /// The whole step.
+    pub total: u64,
+    /// Broad phase: the tree's partial rebuild and the new pairs of moved proxies.
+    pub pairs: u64,
+    /// Narrow phase: manifolds of the awake contacts, events, waking, and building this
+    /// step's constraints.
+    pub narrow: u64,
+    /// The sub-stepped solver (integration, constraint passes, restitution).
+    pub solve: u64,
+    /// Copying the solved bodies back, sleep timers and moving the slow bodies' proxies.
+    pub finalize: u64,
+    /// Sweeping the fast bodies (continuous collision).
+    pub continuous: u64,
+    /// Islands that fell asleep this step.
+    pub sleep: u64,
+}
