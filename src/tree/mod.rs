@@ -728,8 +728,9 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// Rebuilds the internal nodes marked by [`DynamicTree::move_proxy_lazy`] (Box2D v3's
     /// partial `b2DynamicTree_Rebuild`): the marked nodes form the top of the tree; they are
     /// freed, and the subtrees below them (single leaves, or unmarked subtrees kept whole) are
-    /// joined again by a top-down build that splits each group at the median of the box
-    /// centres along its longer axis, giving a balanced top with tight boxes. O(k log k) for
+    /// joined again by a top-down build that splits each group at the middle of its box
+    /// centres' extent along the longer axis, as Box2D does (at the median when that split
+    /// is lopsided), giving a balanced top with tight boxes. O(k log k) for
     /// k subtrees below the marked nodes; nothing to do when none is marked. Leaves keep their
     /// ids, fat boxes, data and moved marks.
     ///
@@ -776,8 +777,9 @@ impl<S: NodeStorage> DynamicTree<S> {
     }
 
     /// Joins the subtrees `items` (detached roots) into one and returns its root: split at
-    /// the median box centre along the longer axis of the centres' extent, each half built
-    /// alike. Depth is at most log2 of the count plus one.
+    /// the middle of the box centres' extent along its longer axis (at the median when that
+    /// is lopsided), each half built alike. Each half holds at most three quarters of the
+    /// items, so the depth is at most log4/3 of the count plus one.
     fn build_top(&mut self, items: &mut [u32]) -> u32 {
         match *items {
             [] => NULL_NODE,
@@ -804,8 +806,32 @@ impl<S: NodeStorage> DynamicTree<S> {
                         c.y
                     }
                 };
-                let mid = items.len() / 2;
-                items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
+                // Box2D's split: at the middle of the centres' extent, one pass partitioning
+                // in place. When that leaves fewer than a quarter on one side (clustered
+                // centres), at the median instead, so each level keeps at most three
+                // quarters and the depth stays logarithmic (the build recurses).
+                let split = if x_axis {
+                    0.5 * (lo.x + hi.x)
+                } else {
+                    0.5 * (lo.y + hi.y)
+                };
+                let (mut i, mut j) = (0, items.len());
+                while i < j {
+                    if key(&items[i]) < split {
+                        i += 1;
+                    } else {
+                        j -= 1;
+                        items.swap(i, j);
+                    }
+                }
+                let n = items.len();
+                let mid = if i.min(n - i) >= n / 4 && i > 0 && i < n {
+                    i
+                } else {
+                    let mid = n / 2;
+                    items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
+                    mid
+                };
                 let (left, right) = items.split_at_mut(mid);
                 let c1 = self.build_top(left);
                 let c2 = self.build_top(right);
