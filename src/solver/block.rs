@@ -574,7 +574,26 @@ impl ContactBlock {
     /// What warm starting the next step needs from lane `l` (see [`ContactBlock::lane`]).
     #[cfg(feature = "alloc")]
     pub(crate) fn carried(&self, l: usize, ids: [u32; 2]) -> Carried {
-        Carried::new(&self.lane(l, ids))
+        // Only what warm starting reads (the same values `lane` gives): anchors on A,
+        // impulses and the count of leading active points.
+        let [p0, p1] = &self.lanes.points;
+        let point = |p: &PointLanes<BLOCK>, id: u32| {
+            (
+                id,
+                Vec2::new(p.ra.x.0[l], p.ra.y.0[l]),
+                p.normal_impulse.0[l],
+                p.tangent_impulse.0[l],
+            )
+        };
+        let count = match (p0.active[l] != 0, p1.active[l] != 0) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+        Carried {
+            count,
+            points: [point(p0, ids[0]), point(p1, ids[1])],
+        }
     }
 
     /// Whether some lane has restitution.

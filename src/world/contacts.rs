@@ -473,19 +473,22 @@ impl World {
                 .max(ta.min.y - tb.max.y)
                 .max(tb.min.y - ta.max.y);
             let far = gap > margin - 2.0 * SPECULATIVE_DISTANCE;
-            let recycled = if far {
-                Some(Manifold::default())
-            } else {
-                self.active_memory[k]
-                    .cache
-                    .as_ref()
-                    .and_then(|cache| recycle(cache, (ba, ha), (bb, hb), was_touching, self.recycle_distance))
-            };
-            let m = match recycled {
-                Some(m) => m,
-                None => {
-                    let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
-                    self.active_memory[k].cache = Some(ContactCache {
+            let mut m = Manifold::default();
+            if !far {
+                let memory = &mut self.active_memory[k];
+                let recycled = memory.cache.as_ref().is_some_and(|cache| {
+                    recycle_into(
+                        cache,
+                        (ba, ha),
+                        (bb, hb),
+                        was_touching,
+                        self.recycle_distance,
+                        &mut m,
+                    )
+                });
+                if !recycled {
+                    m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
+                    memory.cache = Some(ContactCache {
                         manifold: m,
                         center_a: ba.center(),
                         center_b: bb.center(),
@@ -493,9 +496,8 @@ impl World {
                         rotation_b: bb.transform.q,
                         relative: ba.transform.inv_mul(bb.transform),
                     });
-                    m
                 }
-            };
+            }
             if m.count == 0 {
                 // No points: no constraint to build, and the sim is written only when it
                 // changes (most apart pairs stay apart, and their sims stay clean in cache).
@@ -744,6 +746,7 @@ impl World {
 /// same normal, points and feature ids, each point carried along by both bodies'
 /// motion and its depth updated from the new positions, as the solver does in sub-steps.
 /// `None` when the manifold must be computed again.
+#[cfg(test)]
 pub(super) fn recycle(
     cache: &ContactCache,
     a: (&Body, &Hot),
@@ -751,6 +754,21 @@ pub(super) fn recycle(
     touching: bool,
     distance: f32,
 ) -> Option<Manifold> {
+    let mut m = Manifold::default();
+    recycle_into(cache, a, b, touching, distance, &mut m).then_some(m)
+}
+
+/// [`recycle`] writing the manifold into `out` (left unchanged when it returns `false`):
+/// the narrow phase's form, with no manifold moved through a temporary.
+#[inline]
+pub(super) fn recycle_into(
+    cache: &ContactCache,
+    a: (&Body, &Hot),
+    b: (&Body, &Hot),
+    touching: bool,
+    distance: f32,
+    out: &mut Manifold,
+) -> bool {
     let ((ba, sa), (bb, sb)) = (a, b);
     // A pair with a kinematic body is recomputed every step: the rules below treat a body of
     // zero inverse mass as fixed (no reach, the contact following the other body), and a turning
@@ -758,14 +776,14 @@ pub(super) fn recycle(
     // bodies are few, so this costs little.
     let kinematic = |body: &Body, hot: &Hot| body.inv_mass == 0.0 && hot.awake_index != super::NONE;
     if kinematic(ba, sa) || kinematic(bb, sb) {
-        return None;
+        return false;
     }
     let (qa, qb) = (ba.transform.q, bb.transform.q);
     let turn = |hot: &Hot, q: Rot, q0: Rot| if hot.round { Rot::IDENTITY } else { q0.inv_mul(q) };
     let turn_a = turn(sa, qa, cache.rotation_a);
     let turn_b = turn(sb, qb, cache.rotation_b);
     if !(turn_a.c.min(turn_b.c) > CONTACT_RECYCLE_COS_ANGLE) {
-        return None;
+        return false;
     }
     let reach = |body: &Body, hot: &Hot| if body.inv_mass == 0.0 { 0.0 } else { hot.reach };
     let relative = ba.transform.inv_mul(bb.transform);
@@ -783,9 +801,10 @@ pub(super) fn recycle(
     // translation + reach·|sin(turn)| < tolerance, without a square root.
     let room = tolerance - reach(ba, sa).max(reach(bb, sb)) * turn.s.abs();
     if !(room > 0.0 && relative.p.distance_squared(cache.relative.p) < room * room) {
-        return None;
+        return false;
     }
-    let mut m = cache.manifold;
+    *out = cache.manifold;
+    let m = out;
     let (ca, cb) = (ba.center(), bb.center());
     let dc = cb - ca;
     let count = m.points().len();
@@ -808,7 +827,7 @@ pub(super) fn recycle(
         };
         mp.point = mid.mul_add(follow, tangent);
     }
-    Some(m)
+    true
 }
 
 /// Room for `total` elements in `v`: exactly what the bound needs plus an eighth (Vec's own
