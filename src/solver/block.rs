@@ -70,6 +70,61 @@ fn independent(bodies: &[Body], run: &[ContactConstraint; BLOCK]) -> Option<[(us
     Some(pairs)
 }
 
+/// What the contact passes read and write of a body: its velocity and its motion since the
+/// step began. [`Body`] has them among its other fields (84 bytes, so the four often straddle
+/// two cache lines); the World's solver keeps them apart in [`BodyState`]s, 32 bytes each,
+/// and its passes gather from those.
+pub(crate) trait Motion {
+    fn velocity(&self) -> (Vec2, f32);
+    fn delta(&self) -> (Vec2, crate::math::Rot);
+    fn set_velocity(&mut self, v: Vec2, w: f32);
+}
+
+impl Motion for Body {
+    #[inline(always)]
+    fn velocity(&self) -> (Vec2, f32) {
+        (self.linear_velocity, self.angular_velocity)
+    }
+    #[inline(always)]
+    fn delta(&self) -> (Vec2, crate::math::Rot) {
+        (self.delta_position, self.delta_rotation)
+    }
+    #[inline(always)]
+    fn set_velocity(&mut self, v: Vec2, w: f32) {
+        self.linear_velocity = v;
+        self.angular_velocity = w;
+    }
+}
+
+/// A body's velocity and motion since the step began, as the World's solver passes use them:
+/// 32 bytes, aligned so one never straddles a cache line.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(32))]
+pub(crate) struct BodyState {
+    pub(crate) v: Vec2,
+    pub(crate) w: f32,
+    pub(crate) dp: Vec2,
+    pub(crate) dq: crate::math::Rot,
+}
+
+#[cfg(feature = "alloc")]
+impl Motion for BodyState {
+    #[inline(always)]
+    fn velocity(&self) -> (Vec2, f32) {
+        (self.v, self.w)
+    }
+    #[inline(always)]
+    fn delta(&self) -> (Vec2, crate::math::Rot) {
+        (self.dp, self.dq)
+    }
+    #[inline(always)]
+    fn set_velocity(&mut self, v: Vec2, w: f32) {
+        self.v = v;
+        self.w = w;
+    }
+}
+
 /// The inverse masses and inverse inertias of the bodies at `index`, as lanes.
 #[inline(always)]
 fn masses<const N: usize>(bodies: &[Body], index: [usize; N]) -> (Wide<N>, Wide<N>) {
@@ -100,42 +155,41 @@ impl<const N: usize> BodyLanes<N> {
     /// As [`BodyLanes::load`], with the masses given (a block packs them once per step: they
     /// do not change during a step), so each pass loads only what the passes change.
     #[inline(always)]
-    fn load_with(
-        bodies: &[Body],
+    fn load_with<B: Motion>(
+        bodies: &[B],
         index: [usize; N],
         inv_mass: Wide<N>,
         inv_inertia: Wide<N>,
     ) -> BodyLanes<N> {
-        let b: [&Body; N] = index.map(|i| &bodies[i]);
-        let g = |f: fn(&Body) -> f32| Wide::from_fn(|l| f(b[l]));
+        let b: [&B; N] = index.map(|i| &bodies[i]);
+        let vel = b.map(Motion::velocity);
+        let delta = b.map(Motion::delta);
         BodyLanes {
             v: V2 {
-                x: g(|b| b.linear_velocity.x),
-                y: g(|b| b.linear_velocity.y),
+                x: Wide::from_fn(|l| vel[l].0.x),
+                y: Wide::from_fn(|l| vel[l].0.y),
             },
-            w: g(|b| b.angular_velocity),
+            w: Wide::from_fn(|l| vel[l].1),
             inv_mass,
             inv_inertia,
             dp: V2 {
-                x: g(|b| b.delta_position.x),
-                y: g(|b| b.delta_position.y),
+                x: Wide::from_fn(|l| delta[l].0.x),
+                y: Wide::from_fn(|l| delta[l].0.y),
             },
             dq: V2 {
-                x: g(|b| b.delta_rotation.c),
-                y: g(|b| b.delta_rotation.s),
+                x: Wide::from_fn(|l| delta[l].1.c),
+                y: Wide::from_fn(|l| delta[l].1.s),
             },
         }
     }
 
     /// Writes the velocities back, except to fixed bodies.
     #[inline(always)]
-    fn store(&self, bodies: &mut [Body], index: [usize; N]) {
+    fn store<B: Motion>(&self, bodies: &mut [B], index: [usize; N]) {
         for (l, i) in index.into_iter().enumerate() {
-            let b = &mut bodies[i];
             // `is_fixed` from the loaded lanes (the same values the body holds).
             if !(self.inv_mass.0[l] == 0.0 && self.inv_inertia.0[l] == 0.0) {
-                b.linear_velocity = Vec2::new(self.v.x.0[l], self.v.y.0[l]);
-                b.angular_velocity = self.w.0[l];
+                bodies[i].set_velocity(Vec2::new(self.v.x.0[l], self.v.y.0[l]), self.w.0[l]);
             }
         }
     }
@@ -606,7 +660,7 @@ impl ContactBlock {
 /// One pass over `blocks` in order, every block processed whole in lanes: for blocks filled
 /// by [`ContactBlock::set_lane`], whose lanes share no moving body.
 #[cfg(feature = "alloc")]
-pub(crate) fn run_blocks(bodies: &mut [Body], blocks: &mut [ContactBlock], pass: &Pass) {
+pub(crate) fn run_blocks<B: Motion>(bodies: &mut [B], blocks: &mut [ContactBlock], pass: &Pass) {
     // The same dispatch as `run_pass`, written out: passed through a shared helper taking a
     // closure, the kernel was compiled once for a run-time pass (the closure is not inlined
     // at four call sites) and a large pyramid's step got about 20 % slower.
@@ -644,7 +698,7 @@ pub(crate) fn any_bouncy_block(blocks: &[ContactBlock]) -> bool {
 
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn blocks_with(bodies: &mut [Body], blocks: &mut [ContactBlock], pass: &Pass) {
+fn blocks_with<B: Motion>(bodies: &mut [B], blocks: &mut [ContactBlock], pass: &Pass) {
     for blk in blocks {
         run_block(bodies, blk, pass);
     }
@@ -652,7 +706,7 @@ fn blocks_with(bodies: &mut [Body], blocks: &mut [ContactBlock], pass: &Pass) {
 
 /// One pass over one block's four lanes.
 #[inline(always)]
-fn run_block(bodies: &mut [Body], blk: &mut ContactBlock, pass: &Pass) {
+fn run_block<B: Motion>(bodies: &mut [B], blk: &mut ContactBlock, pass: &Pass) {
     // A restitution pass changes nothing in a block without a bouncing point (every lane is
     // masked off), so it skips the body loads and stores as well: the same result, bit for
     // bit, and a settled scene with a little restitution pays almost nothing for its
@@ -945,6 +999,19 @@ mod tests {
                     }
                 }
             });
+            // The World's form: `step_blocks`, whose passes run on compact body states.
+            let mut b3 = bodies;
+            let mut blocks3 = blocks.clone();
+            let mut states = [BodyState::default(); 40];
+            let settings = SolverSettings {
+                restitution_threshold: 0.5,
+                ..SolverSettings::default()
+            };
+            super::super::step_blocks(&mut b3, &mut states, &mut blocks3, &settings, 1.0 / 60.0);
+            let mut c3 = contacts;
+            for (c, &(k, l)) in c3[..n].iter_mut().zip(&place) {
+                *c = blocks3[k].lane(l, [c.points[0].id, c.points[1].id]);
+            }
             let (mut b2, mut c2) = (bodies, contacts);
             step_by(&mut b2, &mut c2[..n], |b, _, p| run_blocks(b, &mut blocks, p));
             for (c, &(k, l)) in c2[..n].iter_mut().zip(&place) {
@@ -954,6 +1021,11 @@ mod tests {
                 bits(&b1, &c1),
                 bits(&b2, &c2),
                 "seed {seed}: padded blocks differ"
+            );
+            assert_eq!(
+                bits(&b1, &c1),
+                bits(&b3, &c3),
+                "seed {seed}: step_blocks on body states differs"
             );
         }
         assert!(padded > 30, "empty lanes exercised: {padded}");

@@ -300,6 +300,8 @@ pub struct World {
     free_islands: Vec<u32>,
     /// The awake bodies as the solver sees them this step.
     solver_bodies: Vec<Body>,
+    /// The solver passes' compact copy of `solver_bodies`' velocities and motions.
+    solver_states: Vec<solver::BodyState>,
     /// The touching pairs' constraints, packed into lanes by the narrow phase as it builds
     /// them (see `place_constraint`); between steps, with the impulses of the last step. A
     /// touching sim's `solved` is its place, `block · 4 + lane`.
@@ -458,6 +460,7 @@ impl World {
             islands: Vec::new(),
             free_islands: Vec::new(),
             solver_bodies: Vec::new(),
+            solver_states: Vec::new(),
             blocks: Vec::new(),
             block_ids: Vec::new(),
             prev_blocks: Vec::new(),
@@ -701,7 +704,15 @@ impl World {
         let bodies = &self.bodies;
         self.solver_bodies
             .extend(self.awake.iter().map(|&s| bodies[s as usize]));
-        solver::step_blocks(&mut self.solver_bodies, &mut self.blocks, &settings, dt);
+        let rest = solver::BodyState::default();
+        self.solver_states.resize(self.solver_bodies.len(), rest);
+        solver::step_blocks(
+            &mut self.solver_bodies,
+            &mut self.solver_states,
+            &mut self.blocks,
+            &settings,
+            dt,
+        );
         // The impulses stay in `blocks` for warm starting: each touching sim knows its block
         // lane (no scattered writes).
         let t3 = now();
