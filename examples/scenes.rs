@@ -3,7 +3,9 @@
 //! 4 sub-steps. Prints one `scene bodies engine sleep step0 mean worst end bytes` line per run:
 //! milliseconds for step 0, the mean of steps 100–299 and the worst step after step 0; the
 //! end-state measure of the scene; peak heap bytes (both engines' allocations are counted:
-//! ours through the global allocator, Box2D's through `b2SetAllocator`).
+//! ours through the global allocator, Box2D's through `b2SetAllocator`, each engine's apart).
+//! Unless one engine is named, both worlds run side by side, stepped in turns of 10 steps
+//! so that the shared machine's changes of speed hit both alike.
 //!
 //! `cargo run --release --features solver --example scenes [scene filter] [steps] [engine]`; the bench
 //! script builds Box2D with `-DNDEBUG`. The scenes differ from Box2D's file where our
@@ -22,12 +24,21 @@ use common::b2;
 
 /// Counts live and peak heap bytes (ours and, through `b2SetAllocator`, Box2D's).
 struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Live and peak bytes per engine (0: collide2d, 1: Box2D): with both worlds alive at once
+/// (the interleaved runs), each allocation and free counts for the engine `CURRENT` names,
+/// which the runner sets before building, stepping or dropping that engine's world.
+static LIVE: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+static PEAK: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
 
 fn count_alloc(n: usize) {
-    let live = LIVE.fetch_add(n, Relaxed) + n;
-    PEAK.fetch_max(live, Relaxed);
+    let e = CURRENT.load(Relaxed);
+    let live = LIVE[e].fetch_add(n, Relaxed) + n;
+    PEAK[e].fetch_max(live, Relaxed);
+}
+
+fn count_free(n: usize) {
+    LIVE[CURRENT.load(Relaxed)].fetch_sub(n, Relaxed);
 }
 
 // SAFETY: forwards to the system allocator unchanged; only counts.
@@ -38,13 +49,13 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.alloc(l) }
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        LIVE.fetch_sub(l.size(), Relaxed);
+        count_free(l.size());
         // SAFETY: as above.
         unsafe { System.dealloc(p, l) }
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
         count_alloc(n);
-        LIVE.fetch_sub(l.size(), Relaxed);
+        count_free(l.size());
         // SAFETY: as above.
         unsafe { System.realloc(p, l, n) }
     }
@@ -465,52 +476,117 @@ fn measure(scene: &Scene, e: &dyn Engine, steps: usize) -> f64 {
     }
 }
 
-fn run(scene: &Scene, engine: &str, sleep: bool, steps: usize) {
-    PEAK.store(LIVE.load(Relaxed), Relaxed);
-    let base = LIVE.load(Relaxed);
-    let mut e: Box<dyn Engine> = if engine == "collide2d" {
-        Box::new(Ours::new(scene, sleep))
-    } else {
-        Box::new(Box2d::new(scene, sleep))
-    };
-    let mut times = Vec::with_capacity(steps);
-    let profiling = std::env::var_os("SCENES_PROFILE").is_some();
-    let mut phases = [0.0f64; 10];
-    for k in 0..steps {
+/// One engine's world with its step times and profile sums.
+struct Run {
+    name: &'static str,
+    index: usize,
+    engine: Box<dyn Engine>,
+    times: Vec<f64>,
+    phases: [f64; 10],
+    base: usize,
+}
+
+impl Run {
+    fn new(scene: &Scene, name: &'static str, sleep: bool, steps: usize) -> Run {
+        let index = usize::from(name == "box2d");
+        CURRENT.store(index, Relaxed);
+        PEAK[index].store(LIVE[index].load(Relaxed), Relaxed);
+        let base = LIVE[index].load(Relaxed);
+        let engine: Box<dyn Engine> = if index == 0 {
+            Box::new(Ours::new(scene, sleep))
+        } else {
+            Box::new(Box2d::new(scene, sleep))
+        };
+        Run {
+            name,
+            index,
+            engine,
+            times: Vec::with_capacity(steps),
+            phases: [0.0; 10],
+            base,
+        }
+    }
+
+    fn step(&mut self, profiling: bool) {
+        CURRENT.store(self.index, Relaxed);
+        let k = self.times.len();
         let t = Instant::now();
-        e.step();
-        times.push(t.elapsed().as_secs_f64() * 1e3);
-        if let (true, true, Some(p)) = (profiling, (100..300).contains(&k), e.profile()) {
-            for (acc, (_, ms)) in phases.iter_mut().zip(p) {
+        self.engine.step();
+        self.times.push(t.elapsed().as_secs_f64() * 1e3);
+        if let (true, true, Some(p)) = (profiling, (100..300).contains(&k), self.engine.profile()) {
+            for (acc, (_, ms)) in self.phases.iter_mut().zip(p) {
                 *acc += f64::from(ms) / 200.0;
             }
         }
     }
-    if let (true, Some(p)) = (profiling, e.profile()) {
-        let parts: Vec<String> = p
-            .iter()
-            .zip(phases)
-            .map(|((n, _), ms)| format!("{n} {ms:.3}"))
-            .collect();
-        println!("# {} profile: {}", engine, parts.join(", "));
+
+    fn report(self, scene: &Scene, sleep: bool, profiling: bool) {
+        CURRENT.store(self.index, Relaxed);
+        let steps = self.times.len();
+        if let (true, Some(p)) = (profiling, self.engine.profile()) {
+            let parts: Vec<String> = p
+                .iter()
+                .zip(self.phases)
+                .map(|((n, _), ms)| format!("{n} {ms:.3}"))
+                .collect();
+            println!("# {} profile: {}", self.name, parts.join(", "));
+        }
+        let end = measure(scene, self.engine.as_ref(), steps);
+        let peak = PEAK[self.index].load(Relaxed) - self.base;
+        let times = &self.times;
+        let window = &times[100.min(steps)..300.min(steps)];
+        let mean = window.iter().sum::<f64>() / window.len().max(1) as f64;
+        let worst = times[1..].iter().cloned().fold(0.0, f64::max);
+        println!(
+            "{} {} {} {} {:.3} {:.3} {:.3} {} {}",
+            scene.name,
+            scene.bodies.len(),
+            self.name,
+            if sleep { "sleep" } else { "awake" },
+            times[0],
+            mean,
+            worst,
+            end,
+            peak
+        );
+        drop(self.engine);
     }
-    let end = measure(scene, e.as_ref(), steps);
-    let peak = PEAK.load(Relaxed) - base;
-    let window = &times[100.min(steps)..300.min(steps)];
-    let mean = window.iter().sum::<f64>() / window.len().max(1) as f64;
-    let worst = times[1..].iter().cloned().fold(0.0, f64::max);
-    println!(
-        "{} {} {} {} {:.3} {:.3} {:.3} {} {}",
-        scene.name,
-        scene.bodies.len(),
-        engine,
-        if sleep { "sleep" } else { "awake" },
-        times[0],
-        mean,
-        worst,
-        end,
-        peak
-    );
+}
+
+/// Steps of one engine before the other takes its turn in an interleaved run.
+const CHUNK: usize = 10;
+
+/// Runs the scene in each engine named in `engines`. With both, their worlds live side by side
+/// and are stepped in turns of [`CHUNK`] steps (ours first in even turns, Box2D first in odd
+/// ones): the machine's speed drifts by tens of percent over seconds on a shared VM, and
+/// taking turns makes the drift hit both engines alike, while each turn still runs on caches
+/// warm from the engine's own previous step.
+fn run(scene: &Scene, engines: &[&'static str], sleep: bool, steps: usize) {
+    let profiling = std::env::var_os("SCENES_PROFILE").is_some();
+    let mut runs: Vec<Run> = engines
+        .iter()
+        .map(|&e| Run::new(scene, e, sleep, steps))
+        .collect();
+    let mut done = 0;
+    let mut turn = 0;
+    while done < steps {
+        let n = CHUNK.min(steps - done);
+        let order: Vec<usize> = if turn % 2 == 0 {
+            (0..runs.len()).collect()
+        } else {
+            (0..runs.len()).rev().collect()
+        };
+        for r in order {
+            for _ in 0..n {
+                runs[r].step(profiling);
+            }
+        }
+        done += n;
+        turn += 1;
+    }
+    for r in runs {
+        r.report(scene, sleep, profiling);
+    }
 }
 
 fn main() {
@@ -534,13 +610,12 @@ fn main() {
         if !scene.name.contains(filter.as_str()) {
             continue;
         }
+        let engines: Vec<&'static str> = ["collide2d", "box2d"]
+            .into_iter()
+            .filter(|e| e.contains(only.as_str()))
+            .collect();
         for sleep in [false, true] {
-            for engine in ["collide2d", "box2d"] {
-                if !engine.contains(only.as_str()) {
-                    continue;
-                }
-                run(&scene, engine, sleep, steps);
-            }
+            run(&scene, &engines, sleep, steps);
         }
     }
 }

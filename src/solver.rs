@@ -457,40 +457,67 @@ pub(crate) fn build_constraint(
     if pts.is_empty() {
         return Ok(());
     }
-    let n = manifold.normal;
-    let finite = n.is_finite() && pts.iter().all(|mp| mp.point.is_finite() && mp.depth.is_finite());
-    if !finite || !((n.length_squared() - 1.0).abs() <= 1e-3) {
+    if !usable(manifold) {
         *out = ContactConstraint::default();
         return Err(SolverError::InvalidInput);
     }
-    let t = n.right_perp();
     let (ca, cb) = (ba.center(), bb.center());
-    let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
     for (cp, mp) in out.points.iter_mut().zip(pts) {
-        let ra = mp.point - ca;
-        let rb = mp.point - cb;
-        let rna = ra.cross(n);
-        let rnb = rb.cross(n);
-        let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-        let rta = ra.cross(t);
-        let rtb = rb.cross(t);
-        let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-        let dv = bb.linear_velocity + cross_sv(bb.angular_velocity, rb)
-            - ba.linear_velocity
-            - cross_sv(ba.angular_velocity, ra);
-        cp.anchor_a = ra;
-        cp.anchor_b = rb;
-        cp.base_separation = -mp.depth - (rb - ra).dot(n);
-        cp.normal_mass = if kn > 0.0 { 1.0 / kn } else { 0.0 };
-        cp.tangent_mass = if kt > 0.0 { 1.0 / kt } else { 0.0 };
-        cp.relative_velocity = dv.dot(n);
-        cp.id = mp.id;
+        *cp = constraint_point(mp, manifold.normal, (ca, ba), (cb, bb));
     }
     out.count = pts.len() as u32;
     if let Some(prev) = previous {
         warm_start_from(out, prev);
     }
     Ok(())
+}
+
+/// Whether a manifold with points can be built into a constraint: finite, unit normal.
+#[inline(always)]
+pub(crate) fn usable(manifold: &Manifold) -> bool {
+    let n = manifold.normal;
+    let finite = n.is_finite()
+        && manifold
+            .points()
+            .iter()
+            .all(|mp| mp.point.is_finite() && mp.depth.is_finite());
+    finite && (n.length_squared() - 1.0).abs() <= 1e-3
+}
+
+/// The constraint point of manifold point `mp` (normal `n`) between bodies `ba`, `bb` with
+/// centres of mass `ca`, `cb`, impulses zero.
+#[inline(always)]
+pub(crate) fn constraint_point(
+    mp: &crate::narrowphase::ManifoldPoint,
+    n: Vec2,
+    (ca, ba): (Vec2, &Body),
+    (cb, bb): (Vec2, &Body),
+) -> ConstraintPoint {
+    let t = n.right_perp();
+    let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
+    let ra = mp.point - ca;
+    let rb = mp.point - cb;
+    let rna = ra.cross(n);
+    let rnb = rb.cross(n);
+    let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+    let rta = ra.cross(t);
+    let rtb = rb.cross(t);
+    let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+    let dv = bb.linear_velocity + cross_sv(bb.angular_velocity, rb)
+        - ba.linear_velocity
+        - cross_sv(ba.angular_velocity, ra);
+    ConstraintPoint {
+        anchor_a: ra,
+        anchor_b: rb,
+        base_separation: -mp.depth - (rb - ra).dot(n),
+        normal_impulse: 0.0,
+        tangent_impulse: 0.0,
+        max_normal_impulse: 0.0,
+        normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
+        tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
+        relative_velocity: dv.dot(n),
+        id: mp.id,
+    }
 }
 
 /// Copies accumulated impulses from `prev` into `c`: first points with equal feature ids,
@@ -501,12 +528,19 @@ pub(crate) fn build_constraint(
 /// manifold is swap-symmetric, so it has no preference — which renames the feature ids of
 /// the same two corners.
 fn warm_start_from(c: &mut ContactConstraint, prev: &Carried) {
+    let count = (c.count as usize).min(2);
+    warm_start_points(&mut c.points[..count], prev);
+}
+
+/// [`warm_start_from`] on the constraint's first points.
+#[inline(always)]
+pub(crate) fn warm_start_points(points: &mut [ConstraintPoint], prev: &Carried) {
     const NONE: usize = usize::MAX;
     let old = &prev.points[..prev.count as usize];
-    let count = (c.count as usize).min(2);
+    let count = points.len().min(2);
     let mut used = [false; 2];
     let mut source = [NONE; 2];
-    for (k, cp) in c.points[..count].iter().enumerate() {
+    for (k, cp) in points[..count].iter().enumerate() {
         for (j, o) in old.iter().enumerate() {
             if !used[j] && o.0 == cp.id {
                 used[j] = true;
@@ -515,7 +549,7 @@ fn warm_start_from(c: &mut ContactConstraint, prev: &Carried) {
             }
         }
     }
-    for (k, cp) in c.points[..count].iter().enumerate() {
+    for (k, cp) in points[..count].iter().enumerate() {
         if source[k] != NONE {
             continue;
         }
@@ -531,7 +565,7 @@ fn warm_start_from(c: &mut ContactConstraint, prev: &Carried) {
             source[k] = best.0;
         }
     }
-    for (cp, j) in c.points[..count].iter_mut().zip(source) {
+    for (cp, j) in points[..count].iter_mut().zip(source) {
         if let Some(&(_, _, normal, tangent)) = old.get(j) {
             if normal.is_finite() && tangent.is_finite() {
                 cp.normal_impulse = normal.max(0.0);

@@ -285,14 +285,29 @@ impl<const N: usize> ContactLanes<N> {
     }
 
     /// Puts `c` into lane `l` (the other lanes are untouched).
-    #[cfg(feature = "alloc")]
+    #[cfg(all(test, feature = "alloc"))]
     #[inline(always)]
     fn set(&mut self, l: usize, c: &ContactConstraint) {
-        self.n.x.0[l] = c.normal.x;
-        self.n.y.0[l] = c.normal.y;
-        self.friction.0[l] = c.friction;
-        self.restitution.0[l] = c.restitution;
-        for (j, (p, cp)) in self.points.iter_mut().zip(&c.points).enumerate() {
+        self.set_parts(l, c.normal, c.friction, c.restitution, &c.points, c.count);
+    }
+
+    /// Puts the constraint made of these parts into lane `l` (as [`ContactLanes::set`]).
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    fn set_parts(
+        &mut self,
+        l: usize,
+        normal: Vec2,
+        friction: f32,
+        restitution: f32,
+        points: &[ConstraintPoint; 2],
+        count: u32,
+    ) {
+        self.n.x.0[l] = normal.x;
+        self.n.y.0[l] = normal.y;
+        self.friction.0[l] = friction;
+        self.restitution.0[l] = restitution;
+        for (j, (p, cp)) in self.points.iter_mut().zip(points).enumerate() {
             p.ra.x.0[l] = cp.anchor_a.x;
             p.ra.y.0[l] = cp.anchor_a.y;
             p.rb.x.0[l] = cp.anchor_b.x;
@@ -304,7 +319,7 @@ impl<const N: usize> ContactLanes<N> {
             p.normal_mass.0[l] = cp.normal_mass;
             p.tangent_mass.0[l] = cp.tangent_mass;
             p.relative_velocity.0[l] = cp.relative_velocity;
-            p.active[l] = 0u32.wrapping_sub((c.count as usize > j) as u32);
+            p.active[l] = 0u32.wrapping_sub((count as usize > j) as u32);
         }
     }
 
@@ -600,7 +615,7 @@ impl ContactBlock {
     /// sides, no points, so every pass leaves them (and body 0, when it is fixed) unchanged.
     /// Blocks filled this way are for [`run_blocks`]: the caller guarantees that no moving
     /// body appears in two lanes of a block.
-    #[cfg(feature = "alloc")]
+    #[cfg(all(test, feature = "alloc"))]
     pub(crate) fn set_lane(&mut self, l: usize, c: &ContactConstraint, masses: [(f32, f32); 2]) {
         let [(ma, ia), (mb, ib)] = masses;
         self.lanes.set(l, c);
@@ -610,6 +625,50 @@ impl ContactBlock {
         self.inv_inertia_a.0[l] = ia;
         self.inv_mass_b.0[l] = mb;
         self.inv_inertia_b.0[l] = ib;
+    }
+
+    /// Builds the constraint of `manifold` (with points, and [`usable`](super::usable)) between
+    /// the bodies at solver indices `a` and `b` straight into lane `l`, warm-started from
+    /// `previous`: the lane [`build_constraint`](super::build_constraint) and
+    /// [`ContactBlock::set_lane`] give, bit for bit, without the constraint in between.
+    /// Returns the points' feature ids (the lanes do not hold them).
+    #[cfg(feature = "alloc")]
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn build_lane(
+        &mut self,
+        l: usize,
+        (a, ba): (u32, &Body),
+        (b, bb): (u32, &Body),
+        manifold: &crate::narrowphase::Manifold,
+        friction: f32,
+        restitution: f32,
+        previous: Option<&Carried>,
+    ) -> [u32; 2] {
+        let (ca, cb) = (ba.center(), bb.center());
+        let pts = manifold.points();
+        let mut points = [ConstraintPoint::default(); 2];
+        for (cp, mp) in points.iter_mut().zip(pts) {
+            *cp = super::constraint_point(mp, manifold.normal, (ca, ba), (cb, bb));
+        }
+        if let Some(prev) = previous {
+            super::warm_start_points(&mut points[..pts.len()], prev);
+        }
+        self.lanes.set_parts(
+            l,
+            manifold.normal,
+            friction,
+            restitution,
+            &points,
+            pts.len() as u32,
+        );
+        self.body_a[l] = a;
+        self.body_b[l] = b;
+        self.inv_mass_a.0[l] = ba.inv_mass;
+        self.inv_inertia_a.0[l] = ba.inv_inertia;
+        self.inv_mass_b.0[l] = bb.inv_mass;
+        self.inv_inertia_b.0[l] = bb.inv_inertia;
+        [points[0].id, points[1].id]
     }
 
     /// The body indices of lane `l` (`(0, 0)` for an empty lane).
@@ -954,6 +1013,72 @@ mod tests {
 
     /// The World's path: constraints packed once into blocks, some lanes left empty, every
     /// block run whole. Same bits as solving the constraints one at a time in block order.
+    /// `build_lane` (the World's way) gives the lane `build_constraint` then `set_lane`
+    /// give, bit for bit: from scene manifolds at three scales, warm-started from the
+    /// constraint of a shifted pose (ids kept, anchors moved, so both matching rules run)
+    /// and cold, into every lane position.
+    #[test]
+    fn lanes_built_in_place_match_built_constraints_bit_for_bit() {
+        let mut warm = 0;
+        for seed in 0..30u64 {
+            let scale = [0.01f32, 1.0, 100.0][seed as usize % 3];
+            let (bodies, _, _) = scene(seed, scale);
+            let unit = Shape::Polygon(Polygon::make_box(0.5 * scale, 0.5 * scale).unwrap());
+            let mut rng = Rng(seed ^ 0x5eed);
+            let mut l = 0;
+            for i in 0..40u32 {
+                for j in i + 1..40u32 {
+                    let (ba, bb) = (&bodies[i as usize], &bodies[j as usize]);
+                    let m = collide_with_margin(&unit, ba.transform, &unit, bb.transform, 0.05 * scale);
+                    if m.count == 0 {
+                        continue;
+                    }
+                    // Last step's constraint: the pair a little apart, with made-up impulses.
+                    let mut shifted = *bb;
+                    shifted.transform.p += crate::math::Vec2::new(rng.f(-0.03, 0.03), 0.0) * scale;
+                    let m0 = collide_with_margin(&unit, ba.transform, &unit, shifted.transform, 0.05 * scale);
+                    let mut old = prepare_contact(&bodies, i, j, &m0, 0.6, 0.2, None).unwrap_or_default();
+                    for cp in &mut old.points {
+                        cp.normal_impulse = rng.f(0.0, 2.0);
+                        cp.tangent_impulse = rng.f(-1.0, 1.0);
+                        if rng.next() % 3 == 0 {
+                            cp.id ^= 0x0101;
+                        }
+                    }
+                    let carried = (rng.next() % 4 != 0).then(|| Carried::new(&old));
+                    warm += usize::from(carried.is_some() && old.count > 0);
+                    let mut c = ContactConstraint::default();
+                    super::super::build_constraint(&mut c, (i, ba), (j, bb), &m, 0.6, 0.2, carried.as_ref())
+                        .unwrap();
+                    let (mut one, mut two) = (ContactBlock::default(), ContactBlock::default());
+                    one.set_lane(
+                        l,
+                        &c,
+                        [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)],
+                    );
+                    let ids = two.build_lane(l, (i, ba), (j, bb), &m, 0.6, 0.2, carried.as_ref());
+                    assert_eq!(ids, [c.points[0].id, c.points[1].id]);
+                    assert_eq!(
+                        bytemuck::bytes_of(&one.lane(l, ids)),
+                        bytemuck::bytes_of(&two.lane(l, ids)),
+                        "seed {seed}, pair {i} {j}"
+                    );
+                    assert_eq!(one.lane_bodies(l), two.lane_bodies(l));
+                    for (x, y) in [
+                        (one.inv_mass_a, two.inv_mass_a),
+                        (one.inv_inertia_a, two.inv_inertia_a),
+                        (one.inv_mass_b, two.inv_mass_b),
+                        (one.inv_inertia_b, two.inv_inertia_b),
+                    ] {
+                        assert_eq!(x.0.map(f32::to_bits), y.0.map(f32::to_bits));
+                    }
+                    l = (l + 1) % BLOCK;
+                }
+            }
+        }
+        assert!(warm > 100, "warm starts exercised: {warm}");
+    }
+
     #[test]
     fn padded_blocks_agree_with_one_at_a_time_bit_for_bit() {
         let mut padded = 0;

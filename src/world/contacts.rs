@@ -535,22 +535,30 @@ impl World {
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
             // Bodies and materials are valid by the world's invariants; only the manifold is
             // checked (a non-finite one gives no contact).
-            let mut cc = ContactConstraint::default();
-            let _ = solver::build_constraint(
-                &mut cc,
-                (ia, ba),
-                (ib, bb),
-                &m,
-                friction,
-                restitution,
-                carried.as_ref(),
-            );
-            let touching = cc.count > 0;
+            let touching = solver::usable(&m);
             let place = if touching {
                 let masses = [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)];
-                let at = self.place_constraint(&cc, masses, &mut open);
-                out_of_memory |= at == NONE;
-                at
+                match self.claim_lane((ia, ib), masses, &mut open) {
+                    Some((k, l)) => {
+                        // Built straight into its lane (no constraint in between).
+                        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+                        let ids = self.blocks[k].build_lane(
+                            l,
+                            (ia, ba),
+                            (ib, bb),
+                            &m,
+                            friction,
+                            restitution,
+                            carried.as_ref(),
+                        );
+                        self.block_ids[k][l] = ids;
+                        (k * solver::ContactBlock::LANES + l) as u32
+                    }
+                    None => {
+                        out_of_memory = true;
+                        NONE
+                    }
+                }
             } else {
                 NONE
             };

@@ -737,23 +737,24 @@ impl World {
         Ok(())
     }
 
-    /// Puts the touching constraint `c` (body indices are solver indices; `a`, `b` are its
-    /// bodies' inverse masses and inertias `masses`) into a lane of `blocks`, and returns its place `block · 4 + lane`, or `NONE`
-    /// when the blocks cannot grow (the step then fails with out of memory). A greedy
-    /// colouring of the contact graph in pair order: no two constraints of one colour share a
-    /// moving body (fixed bodies do not count); each colour fills one open block at a time,
-    /// four lanes, so that the solver takes every block whole in SIMD lanes. A constraint
-    /// that finds no free colour among [`COLORS`] gets a block of its own. Blocks follow in
-    /// the order they were opened, and the solver's result is bit for bit that of solving the
-    /// constraints one at a time in that order, lane by lane.
-    fn place_constraint(
+    /// Finds the lane for the touching constraint between the bodies at solver indices `ia`
+    /// and `ib` (inverse masses and inertias `masses`) and returns it as (block, lane), or
+    /// `None` when the blocks cannot grow (the step then fails with out of memory); the
+    /// caller builds the constraint there. A greedy colouring of the contact graph in pair
+    /// order: no two constraints of one colour share a moving body (fixed bodies do not
+    /// count); each colour fills one open block at a time, four lanes, so that the solver
+    /// takes every block whole in SIMD lanes. A constraint that finds no free colour among
+    /// [`COLORS`] gets a block of its own. Blocks follow in the order they were opened, and
+    /// the solver's result is bit for bit that of solving the constraints one at a time in
+    /// that order, lane by lane.
+    fn claim_lane(
         &mut self,
-        c: &ContactConstraint,
+        (ia, ib): (u32, u32),
         masses: [(f32, f32); 2],
         open: &mut [(u32, u32); COLORS],
-    ) -> u32 {
+    ) -> Option<(usize, usize)> {
         const LANES: u32 = solver::ContactBlock::LANES as u32;
-        let (ia, ib) = (c.body_a as usize, c.body_b as usize);
+        let (ia, ib) = (ia as usize, ib as usize);
         // Woken bodies join the solver during the narrow phase (room reserved per step).
         let top = ia.max(ib) + 1;
         if self.used_colors.len() < top {
@@ -776,7 +777,7 @@ impl World {
             if (n == self.blocks.capacity() && self.blocks.try_reserve_exact(more).is_err())
                 || (n == self.block_ids.capacity() && self.block_ids.try_reserve_exact(more).is_err())
             {
-                return NONE;
+                return None;
             }
             self.blocks.push(solver::ContactBlock::default());
             self.block_ids.push([[0; 2]; 4]);
@@ -793,9 +794,7 @@ impl World {
         }
         let (k, l) = (*block as usize, *lane as usize);
         *lane += 1;
-        self.blocks[k].set_lane(l, c, masses);
-        self.block_ids[k][l] = [c.points[0].id, c.points[1].id];
-        (k * solver::ContactBlock::LANES + l) as u32
+        Some((k, l))
     }
 
     /// The warm-starting data of the constraint solved at `at` (`block · 4 + lane`) in the
