@@ -781,45 +781,63 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// is lopsided), each half built alike. Each half holds at most three quarters of the
     /// items, so the depth is at most log4/3 of the count plus one.
     fn build_top(&mut self, items: &mut [u32]) -> u32 {
+        let (lo, hi) = self.centre_bounds(items);
+        self.build_within(items, lo, hi)
+    }
+
+    /// The centre of node `i`'s box.
+    #[inline(always)]
+    fn centre(&self, i: u32) -> Vec2 {
+        let b = self.nodes.nodes()[i as usize].aabb;
+        (b.min + b.max) * 0.5
+    }
+
+    /// The box of the centres of `items`' boxes (`items` not empty).
+    fn centre_bounds(&self, items: &[u32]) -> (Vec2, Vec2) {
+        let first = self.centre(items[0]);
+        items.iter().fold((first, first), |(lo, hi), &i| {
+            let c = self.centre(i);
+            (
+                Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y)),
+                Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y)),
+            )
+        })
+    }
+
+    /// [`DynamicTree::build_top`] with the centres' box `lo`..`hi` known: the partition that
+    /// splits `items` also gathers each side's centre box, so each level reads every node
+    /// once.
+    fn build_within(&mut self, items: &mut [u32], lo: Vec2, hi: Vec2) -> u32 {
         match *items {
             [] => NULL_NODE,
             [one] => one,
             _ => {
-                let centre = |nodes: &[TreeNode], i: u32| {
-                    let b = nodes[i as usize].aabb;
-                    (b.min + b.max) * 0.5
-                };
-                let nodes = self.nodes.nodes();
-                let first = centre(nodes, items[0]);
-                let (mut lo, mut hi) = (first, first);
-                for &i in items.iter() {
-                    let c = centre(nodes, i);
-                    lo = Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y));
-                    hi = Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y));
-                }
                 let x_axis = hi.x - lo.x >= hi.y - lo.y;
-                let key = |i: &u32| {
-                    let c = centre(nodes, *i);
-                    if x_axis {
-                        c.x
-                    } else {
-                        c.y
-                    }
-                };
+                let key = |c: Vec2| if x_axis { c.x } else { c.y };
                 // Box2D's split: at the middle of the centres' extent, one pass partitioning
                 // in place. When that leaves fewer than a quarter on one side (clustered
                 // centres), at the median instead, so each level keeps at most three
                 // quarters and the depth stays logarithmic (the build recurses).
-                let split = if x_axis {
-                    0.5 * (lo.x + hi.x)
-                } else {
-                    0.5 * (lo.y + hi.y)
+                let split = 0.5 * (key(lo) + key(hi));
+                let empty = (
+                    Vec2::new(f32::INFINITY, f32::INFINITY),
+                    Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY),
+                );
+                let (mut left, mut right) = (empty, empty);
+                let grow = |(lo, hi): (Vec2, Vec2), c: Vec2| {
+                    (
+                        Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y)),
+                        Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y)),
+                    )
                 };
                 let (mut i, mut j) = (0, items.len());
                 while i < j {
-                    if key(&items[i]) < split {
+                    let c = self.centre(items[i]);
+                    if key(c) < split {
+                        left = grow(left, c);
                         i += 1;
                     } else {
+                        right = grow(right, c);
                         j -= 1;
                         items.swap(i, j);
                     }
@@ -829,12 +847,19 @@ impl<S: NodeStorage> DynamicTree<S> {
                     i
                 } else {
                     let mid = n / 2;
-                    items.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)));
+                    let nodes = self.nodes.nodes();
+                    let key_of = |i: &u32| {
+                        let b = nodes[*i as usize].aabb;
+                        key((b.min + b.max) * 0.5)
+                    };
+                    items.select_nth_unstable_by(mid, |a, b| key_of(a).total_cmp(&key_of(b)));
+                    left = self.centre_bounds(&items[..mid]);
+                    right = self.centre_bounds(&items[mid..]);
                     mid
                 };
-                let (left, right) = items.split_at_mut(mid);
-                let c1 = self.build_top(left);
-                let c2 = self.build_top(right);
+                let (l, r) = items.split_at_mut(mid);
+                let c1 = self.build_within(l, left.0, left.1);
+                let c2 = self.build_within(r, right.0, right.1);
                 // The marked nodes freed above are exactly as many as the joins made here.
                 let p = self.allocate();
                 let nodes = self.nodes.nodes_mut();
