@@ -376,7 +376,7 @@ impl<const N: usize> ContactLanes<N> {
 /// their velocities exactly (not even the sign of a zero changes), so a missing point is a
 /// no-op.
 #[inline(always)]
-fn apply<const N: usize>(
+fn apply<const N: usize, const FULL: bool>(
     a: &mut BodyLanes<N>,
     b: &mut BodyLanes<N>,
     ra: V2<Wide<N>>,
@@ -386,20 +386,31 @@ fn apply<const N: usize>(
 ) {
     let (va, wa) = a.push(ra, impulse, false);
     let (vb, wb) = b.push(rb, impulse, true);
-    commit(a, b, (va, wa), (vb, wb), active);
+    commit::<N, FULL>(a, b, (va, wa), (vb, wb), active);
+}
+
+/// `new` in the `active` lanes and `old` in the others; with `FULL` (every lane active,
+/// known to the caller) simply `new`.
+#[inline(always)]
+fn keep<const N: usize, const FULL: bool>(active: [u32; N], new: Wide<N>, old: Wide<N>) -> Wide<N> {
+    if FULL {
+        new
+    } else {
+        Wide::select(active, new, old)
+    }
 }
 
 /// Takes the new velocities of A and B in the `active` lanes and keeps the old ones in the
 /// others, exactly (not even the sign of a zero changes).
 #[inline(always)]
-fn commit<const N: usize>(
+fn commit<const N: usize, const FULL: bool>(
     a: &mut BodyLanes<N>,
     b: &mut BodyLanes<N>,
     (va, wa): (V2<Wide<N>>, Wide<N>),
     (vb, wb): (V2<Wide<N>>, Wide<N>),
     active: [u32; N],
 ) {
-    if Wide::all(active) {
+    if FULL || Wide::all(active) {
         (a.v, a.w, b.v, b.w) = (va, wa, vb, wb);
     } else {
         a.v = V2::select(active, va, a.v);
@@ -430,7 +441,7 @@ fn speed_along<const N: usize>(
 /// each velocity is one multiply and one add away from it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn apply_along<const N: usize>(
+fn apply_along<const N: usize, const FULL: bool>(
     a: &mut BodyLanes<N>,
     b: &mut BodyLanes<N>,
     ra: V2<Wide<N>>,
@@ -443,25 +454,31 @@ fn apply_along<const N: usize>(
     let (ka, kb) = (a.inv_inertia * ra.cross(dir), b.inv_inertia * rb.cross(dir));
     let va = (a.v.sub(da.scale(lambda)), a.w - ka * lambda);
     let vb = (b.v.add(db.scale(lambda)), b.w + kb * lambda);
-    commit(a, b, va, vb, active);
+    commit::<N, FULL>(a, b, va, vb, active);
 }
 
 /// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
 #[inline(always)]
-fn run_lanes<const N: usize>(
+///
+/// `FULL`: the caller knows every lane has every point processed, so no update needs
+/// masking (the masks would select every lane: the same result, bit for bit, in fewer
+/// instructions). `ONE`: no lane has a second point, so only the first is processed (the
+/// second's updates would all be masked off).
+fn run_lanes<const N: usize, const FULL: bool, const ONE: bool>(
     a: &mut BodyLanes<N>,
     b: &mut BodyLanes<N>,
     c: &mut ContactLanes<N>,
     pass: &Pass,
 ) {
+    let points = if ONE { 1 } else { 2 };
     let zero = Wide::splat(0.0);
     let n = c.n;
     let t = n.right_perp();
     match *pass {
         Pass::WarmStart => {
-            for cp in &c.points {
+            for cp in &c.points[..points] {
                 let impulse = n.scale(cp.normal_impulse).add(t.scale(cp.tangent_impulse));
-                apply(a, b, cp.ra, cp.rb, impulse, cp.active);
+                apply::<N, FULL>(a, b, cp.ra, cp.rb, impulse, cp.active);
             }
         }
         Pass::Solve {
@@ -483,7 +500,7 @@ fn run_lanes<const N: usize>(
                     Wide::splat(f(&soft_static)),
                 )
             };
-            for cp in &mut c.points {
+            for cp in &mut c.points[..points] {
                 // Current separation from the motion since preparation.
                 let pa = a.dp.add(a.dq.rotate(cp.ra));
                 let pb = b.dp.add(b.dq.rotate(cp.rb));
@@ -508,7 +525,7 @@ fn run_lanes<const N: usize>(
                     // Restitution bounces with the fastest approach seen during the step,
                     // which includes the speed gained (under gravity) after preparation.
                     cp.relative_velocity =
-                        Wide::select(cp.active, min(cp.relative_velocity, vn), cp.relative_velocity);
+                        keep::<N, FULL>(cp.active, min(cp.relative_velocity, vn), cp.relative_velocity);
                 }
                 let impulse = -cp.normal_mass * ms * (vn + bias) - is * cp.normal_impulse;
                 // Clamping the accumulated impulse at 0 is clamping this one at −accumulated;
@@ -516,19 +533,19 @@ fn run_lanes<const N: usize>(
                 // is exactly 0 when clamped and never negative (rounding is monotone).
                 let applied = max(impulse, -cp.normal_impulse);
                 let total = cp.normal_impulse + applied;
-                cp.normal_impulse = Wide::select(cp.active, total, cp.normal_impulse);
-                cp.max_normal_impulse = Wide::select(
+                cp.normal_impulse = keep::<N, FULL>(cp.active, total, cp.normal_impulse);
+                cp.max_normal_impulse = keep::<N, FULL>(
                     cp.active,
                     max(cp.max_normal_impulse, applied),
                     cp.max_normal_impulse,
                 );
-                apply_along(a, b, cp.ra, cp.rb, n, applied, cp.active);
+                apply_along::<N, FULL>(a, b, cp.ra, cp.rb, n, applied, cp.active);
             }
             // Friction only in the relax pass, as Box2D v3.1 does: the biased pass adds
             // push-out velocity that the relax pass then removes, and friction solved against
             // it would resist a motion that is about to disappear.
             if !use_bias {
-                for cp in &mut c.points {
+                for cp in &mut c.points[..points] {
                     let vt = speed_along(a, b, cp.ra, cp.rb, t);
                     let limit = c.friction * cp.normal_impulse;
                     // As for the normal impulse: the increment clamped to what keeps the total
@@ -537,8 +554,8 @@ fn run_lanes<const N: usize>(
                     let ti = cp.tangent_impulse;
                     let applied = min(max(-cp.tangent_mass * vt, -limit - ti), limit - ti);
                     let total = min(max(ti + applied, -limit), limit);
-                    cp.tangent_impulse = Wide::select(cp.active, total, cp.tangent_impulse);
-                    apply_along(a, b, cp.ra, cp.rb, t, applied, cp.active);
+                    cp.tangent_impulse = keep::<N, FULL>(cp.active, total, cp.tangent_impulse);
+                    apply_along::<N, FULL>(a, b, cp.ra, cp.rb, t, applied, cp.active);
                 }
             }
         }
@@ -547,7 +564,7 @@ fn run_lanes<const N: usize>(
             if !Wide::any(bouncy) {
                 return;
             }
-            for cp in &mut c.points {
+            for cp in &mut c.points[..points] {
                 // Only points of bouncy contacts that approached fast enough and actually
                 // pushed bounce; the others are left exactly as they are.
                 let fast = (-cp.relative_velocity).gt(Wide::splat(threshold));
@@ -563,7 +580,7 @@ fn run_lanes<const N: usize>(
                 cp.normal_impulse = Wide::select(active, total, cp.normal_impulse);
                 cp.max_normal_impulse =
                     Wide::select(active, max(cp.max_normal_impulse, applied), cp.max_normal_impulse);
-                apply_along(a, b, cp.ra, cp.rb, n, applied, active);
+                apply_along::<N, false>(a, b, cp.ra, cp.rb, n, applied, active);
             }
         }
     }
@@ -778,7 +795,17 @@ fn run_block<B: Motion>(bodies: &mut [B], blk: &mut ContactBlock, pass: &Pass) {
     let (ia, ib) = (blk.body_a.map(|i| i as usize), blk.body_b.map(|i| i as usize));
     let mut a = BodyLanes::load_with(bodies, ia, blk.inv_mass_a, blk.inv_inertia_a);
     let mut b = BodyLanes::load_with(bodies, ib, blk.inv_mass_b, blk.inv_inertia_b);
-    run_lanes(&mut a, &mut b, &mut blk.lanes, pass);
+    // Most blocks have two points in every lane (box stacks) or one in every lane (round
+    // shapes): their passes skip the masks, and the second point when no lane has one.
+    let [p0, p1] = &blk.lanes.points;
+    let shape = (Wide::all(p0.active), Wide::any(p1.active), Wide::all(p1.active));
+    let lanes = &mut blk.lanes;
+    match shape {
+        (true, true, true) => run_lanes::<BLOCK, true, false>(&mut a, &mut b, lanes, pass),
+        (true, false, _) => run_lanes::<BLOCK, true, true>(&mut a, &mut b, lanes, pass),
+        (false, false, _) => run_lanes::<BLOCK, false, true>(&mut a, &mut b, lanes, pass),
+        _ => run_lanes::<BLOCK, false, false>(&mut a, &mut b, lanes, pass),
+    }
     a.store(bodies, ia);
     b.store(bodies, ib);
 }
@@ -909,7 +936,7 @@ fn run_gathered<const N: usize>(
     let mut a = BodyLanes::load(bodies, ia);
     let mut b = BodyLanes::load(bodies, ib);
     let mut c = ContactLanes::gather(run);
-    run_lanes(&mut a, &mut b, &mut c, pass);
+    run_lanes::<N, false, false>(&mut a, &mut b, &mut c, pass);
     a.store(bodies, ia);
     b.store(bodies, ib);
     c.scatter(run);

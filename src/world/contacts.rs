@@ -429,7 +429,7 @@ impl World {
         self.block_ids.clear();
         self.used_colors.clear();
         self.used_colors.resize(self.awake.len() + 1, 0);
-        let mut open = [(NONE, 0u32); COLORS];
+        let mut open = [(NONE, 0u32); 2 * COLORS];
         let mut out_of_memory = false;
         let mut k = 0;
         // Waking a body appends its contacts to `active`: they are updated in this pass too.
@@ -538,7 +538,7 @@ impl World {
             let touching = solver::usable(&m);
             let place = if touching {
                 let masses = [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)];
-                match self.claim_lane((ia, ib), masses, &mut open) {
+                match self.claim_lane((ia, ib), masses, &mut open, m.count == 2) {
                     Some((k, l)) => {
                         // Built straight into its lane (no constraint in between).
                         let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);

@@ -742,7 +742,8 @@ impl World {
     /// `None` when the blocks cannot grow (the step then fails with out of memory); the
     /// caller builds the constraint there. A greedy colouring of the contact graph in pair
     /// order: no two constraints of one colour share a moving body (fixed bodies do not
-    /// count); each colour fills one open block at a time, four lanes, so that the solver
+    /// count); each colour fills one open block at a time for constraints of one point and
+    /// one for those of two (`two_points`), four lanes, so that the solver
     /// takes every block whole in SIMD lanes. A constraint that finds no free colour among
     /// [`COLORS`] gets a block of its own. Blocks follow in the order they were opened, and
     /// the solver's result is bit for bit that of solving the constraints one at a time in
@@ -751,7 +752,8 @@ impl World {
         &mut self,
         (ia, ib): (u32, u32),
         masses: [(f32, f32); 2],
-        open: &mut [(u32, u32); COLORS],
+        open: &mut [(u32, u32); 2 * COLORS],
+        two_points: bool,
     ) -> Option<(usize, usize)> {
         const LANES: u32 = solver::ContactBlock::LANES as u32;
         let (ia, ib) = (ia as usize, ib as usize);
@@ -766,7 +768,7 @@ impl World {
         let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
         let mut own = (NONE, LANES);
         let (block, lane) = if color < COLORS {
-            &mut open[color]
+            &mut open[2 * color + usize::from(two_points)]
         } else {
             &mut own
         };
