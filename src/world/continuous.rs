@@ -6,9 +6,9 @@ use crate::geometry::Circle;
 use crate::narrowphase::overlaps_aabb_shape;
 use crate::toi::{time_of_impact, Sweep, ToiState};
 
-/// A fast body whose sweep starts overlapping a shape retries with a circle of this fraction
-/// of its smallest extent about its centroid (Box2D's `B2_CORE_FRACTION`): the core still
-/// catches a pass-through while the surface is allowed to start in contact.
+/// A fast body whose sweep starts overlapping or touching a shape retries with a circle of
+/// this fraction of its smallest extent about its centroid (Box2D's `B2_CORE_FRACTION`): the
+/// core still catches a pass-through while the surface is allowed to start in contact.
 const CORE_FRACTION: f32 = 0.25;
 
 /// The point of a shape that stays inside it when it is shrunk: its centroid.
@@ -118,7 +118,15 @@ impl World {
             }
             let still = Sweep::from_transforms(bodies[o as usize].local_center, xf, xf);
             let mut out = time_of_impact(&other.shape, &still, &slot.shape, sweep, fraction);
-            if out.state == ToiState::Overlapped {
+            // Overlapping, or touching, at the start (Box2D's `fraction == 0` fallback): a
+            // body resting on the shape and pushed through it in one step (a spinner's bar
+            // pressing a ball into the ring) must still be caught, by its core.
+            let at_start = match out.state {
+                ToiState::Overlapped => true,
+                ToiState::Hit | ToiState::Failed => out.fraction <= 0.0,
+                _ => false,
+            };
+            if at_start {
                 if let Some(core) = &core {
                     out = time_of_impact(&other.shape, &still, core, sweep, fraction);
                 }
@@ -130,5 +138,49 @@ impl World {
             Visit::Continue
         });
         fraction
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::BodyDef;
+
+    /// A ball that starts its step touching (or barely overlapping) a zero-thickness static
+    /// segment and ends it on the far side: the sweep's time of impact is at fraction 0, and
+    /// the core fallback (Box2D's `fraction == 0` rule) must stop it on the near side. This
+    /// is how the spinner's bar pressed a ball through its ring; with only `Overlapped`
+    /// falling back, a hit at 0 was ignored and the ball passed.
+    #[test]
+    fn a_sweep_starting_in_contact_falls_back_to_the_core() {
+        for scale in [0.01f32, 1.0, 100.0] {
+            for start_gap in [0.0f32, -0.01, -0.05, 0.002] {
+                let mut w = World::default();
+                let seg = Shape::segment(Vec2::new(-2.0 * scale, 0.0), Vec2::new(2.0 * scale, 0.0));
+                w.add_body(&BodyDef::new(BodyKind::Static, Transform::IDENTITY, seg))
+                    .unwrap();
+                let r = 0.35 * scale;
+                let start = Vec2::new(0.0, r + start_gap * r);
+                let b = w
+                    .add_body(&BodyDef::new(
+                        BodyKind::Dynamic,
+                        Transform::from_translation(start),
+                        Shape::circle(r),
+                    ))
+                    .unwrap()
+                    .index as usize;
+                // The solver's outcome, as the spinner's bar left it: moved 1.6 r across.
+                let motion = Vec2::new(0.5 * r, -1.6 * r);
+                w.bodies[b].transform = Transform::from_translation(start + motion);
+                w.bodies[b].delta_position = motion;
+                w.bodies[b].delta_rotation = crate::math::Rot::IDENTITY;
+                w.sweep_fast_body(b as u32);
+                let y = w.bodies[b].transform.p.y;
+                assert!(
+                    y > 0.0 && y < start.y,
+                    "scale {scale}, start gap {start_gap}: stopped at y = {y}"
+                );
+            }
+        }
     }
 }
