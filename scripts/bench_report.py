@@ -187,7 +187,7 @@ def replace_scenes():
         text = text.rstrip("\n") + "\n\n" + section
     else:
         end = text.find("\n## ", start + 1)
-        text = text[:start] + section + ("" if end < 0 else text[end + 1:])
+        text = text[:start] + section.rstrip("\n") + "\n" + ("" if end < 0 else text[end:])
     with open(path, "w") as f:
         f.write(text)
     print(section)
