@@ -618,6 +618,40 @@ pub fn integrate_velocities(bodies: &mut [Body], gravity: Vec2, h: f32) {
     }
 }
 
+/// One body's velocity change per sub-step, as [`integrated_velocity`] makes it:
+/// `v' = (v + dv) · linear_damping`, `w' = (w + dw) · angular_damping` when `moves`.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct VelocityKick {
+    dv: Vec2,
+    dw: f32,
+    linear_damping: f32,
+    angular_damping: f32,
+    moves: bool,
+}
+
+/// [`VelocityKick`] of body `b` for a sub-step `h`: the same operations as
+/// [`integrated_velocity`], so the result is bit for bit the same.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn velocity_kick(b: &Body, gravity: Vec2, h: f32) -> VelocityKick {
+    if b.inv_mass == 0.0 && b.inv_inertia == 0.0 {
+        return VelocityKick::default();
+    }
+    let a = if b.inv_mass > 0.0 {
+        gravity * b.gravity_scale + b.force * b.inv_mass
+    } else {
+        Vec2::ZERO
+    };
+    VelocityKick {
+        dv: a * h,
+        dw: h * b.inv_inertia * b.torque,
+        linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+        angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+        moves: true,
+    }
+}
+
 /// Body `b`'s velocity `(v, w)` after a sub-step `h` of gravity, forces and damping (the
 /// arithmetic of [`integrate_velocities`]), or `None` for a fixed body.
 #[inline(always)]
@@ -864,6 +898,7 @@ fn substeps(
 pub(crate) fn step_blocks(
     bodies: &mut [Body],
     states: &mut [BodyState],
+    kicks: &mut [VelocityKick],
     blocks: &mut [ContactBlock],
     settings: &SolverSettings,
     dt: f32,
@@ -878,12 +913,20 @@ pub(crate) fn step_blocks(
             dq: Rot::IDENTITY,
         };
     }
+    // What a sub-step adds to each body's velocity and its damping factors, worked out once
+    // per step (`integrated_velocity`'s arithmetic, the same values every sub-step); fixed
+    // bodies get the identity (no change, as they get none there).
+    let kicks = &mut kicks[..bodies.len()];
+    for (k, b) in kicks.iter_mut().zip(bodies.iter()) {
+        *k = velocity_kick(b, settings.gravity, h);
+    }
     let bouncy = block::any_bouncy_block(blocks);
     let (solve, relax) = (solve_pass(settings, h, true), solve_pass(settings, h, false));
     for _ in 0..settings.substeps {
-        for (s, b) in states.iter_mut().zip(bodies.iter()) {
-            if let Some((v, w)) = integrated_velocity(b, s.v, s.w, settings.gravity, h) {
-                (s.v, s.w) = (v, w);
+        for (s, k) in states.iter_mut().zip(kicks.iter()) {
+            if k.moves {
+                s.v = (s.v + k.dv) * k.linear_damping;
+                s.w = (s.w + k.dw) * k.angular_damping;
             }
         }
         block::run_blocks(states, blocks, &Pass::WarmStart);

@@ -1155,11 +1155,19 @@ mod tests {
             let mut b3 = bodies;
             let mut blocks3 = blocks.clone();
             let mut states = [BodyState::default(); 40];
+            let mut kicks = [super::super::VelocityKick::default(); 40];
             let settings = SolverSettings {
                 restitution_threshold: 0.5,
                 ..SolverSettings::default()
             };
-            super::super::step_blocks(&mut b3, &mut states, &mut blocks3, &settings, 1.0 / 60.0);
+            super::super::step_blocks(
+                &mut b3,
+                &mut states,
+                &mut kicks,
+                &mut blocks3,
+                &settings,
+                1.0 / 60.0,
+            );
             let mut c3 = contacts;
             for (c, &(k, l)) in c3[..n].iter_mut().zip(&place) {
                 *c = blocks3[k].lane(l, [c.points[0].id, c.points[1].id]);

@@ -855,7 +855,10 @@ impl World {
     /// cold, so no stale index survives) and the bodies have not moved.
     pub(super) fn reserve_solver(&mut self) -> Result<(), SolverError> {
         let bodies = self.awake.len() + 1;
-        if room(&mut self.solver_bodies, bodies).is_ok() && room(&mut self.solver_states, bodies).is_ok() {
+        if room(&mut self.solver_bodies, bodies).is_ok()
+            && room(&mut self.solver_states, bodies).is_ok()
+            && room(&mut self.solver_kicks, bodies).is_ok()
+        {
             return Ok(());
         }
         self.forget_impulses();

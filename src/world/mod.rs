@@ -302,6 +302,8 @@ pub struct World {
     solver_bodies: Vec<Body>,
     /// The solver passes' compact copy of `solver_bodies`' velocities and motions.
     solver_states: Vec<solver::BodyState>,
+    /// Per solver body, its velocity change per sub-step (worked out once per step).
+    solver_kicks: Vec<solver::VelocityKick>,
     /// The touching pairs' constraints, packed into lanes by the narrow phase as it builds
     /// them (see `place_constraint`); between steps, with the impulses of the last step. A
     /// touching sim's `solved` is its place, `block · 4 + lane`.
@@ -327,6 +329,9 @@ pub struct World {
     recycle_distance: f32,
     sleep_enabled: bool,
     continuous_enabled: bool,
+    /// Some awake body has rested for [`TIME_TO_SLEEP`] (set by `finalize_bodies`): without
+    /// one no island can fall asleep, and `update_sleep` skips its grouping.
+    sleepy_body: bool,
     /// The caller's clock for [`World::profile`], if any, and the last step's phase times.
     profile_clock: Option<ProfileClock>,
     profile: StepProfile,
@@ -461,6 +466,7 @@ impl World {
             free_islands: Vec::new(),
             solver_bodies: Vec::new(),
             solver_states: Vec::new(),
+            solver_kicks: Vec::new(),
             blocks: Vec::new(),
             block_ids: Vec::new(),
             prev_blocks: Vec::new(),
@@ -477,6 +483,7 @@ impl World {
             recycle_distance: CONTACT_RECYCLE_DISTANCE,
             sleep_enabled: true,
             continuous_enabled: true,
+            sleepy_body: false,
             profile_clock: None,
             profile: StepProfile::default(),
         }
@@ -706,9 +713,12 @@ impl World {
             .extend(self.awake.iter().map(|&s| bodies[s as usize]));
         let rest = solver::BodyState::default();
         self.solver_states.resize(self.solver_bodies.len(), rest);
+        self.solver_kicks
+            .resize(self.solver_bodies.len(), solver::VelocityKick::default());
         solver::step_blocks(
             &mut self.solver_bodies,
             &mut self.solver_states,
+            &mut self.solver_kicks,
             &mut self.blocks,
             &settings,
             dt,
@@ -815,6 +825,7 @@ impl World {
     /// bodies that are not fast (fast ones go to the continuous phase, which moves them).
     fn finalize_bodies(&mut self, dt: f32) {
         self.fast.clear();
+        self.sleepy_body = false;
         let inv_dt = 1.0 / dt;
         let sleepy = self.sleep_enabled;
         for k in 0..self.awake.len() {
@@ -842,6 +853,7 @@ impl World {
                     && motion > CONTINUOUS_SAFETY_FACTOR * min_extent;
             } else {
                 slot.sleep_time += dt;
+                self.sleepy_body |= slot.sleep_time >= TIME_TO_SLEEP;
             }
             if fast {
                 self.fast.push(s);

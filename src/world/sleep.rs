@@ -144,7 +144,9 @@ impl World {
     /// between non-static bodies) and puts to sleep every island whose bodies have all
     /// rested for [`TIME_TO_SLEEP`].
     pub(super) fn update_sleep(&mut self) {
-        if !self.sleep_enabled || self.awake.is_empty() {
+        // An island sleeps when its least rested body has rested long enough: with no body
+        // rested that long, none can (the grouping below is O(constraints)).
+        if !self.sleep_enabled || self.awake.is_empty() || !self.sleepy_body {
             return;
         }
         let n = self.awake.len();
