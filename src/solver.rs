@@ -618,9 +618,9 @@ pub fn integrate_velocities(bodies: &mut [Body], gravity: Vec2, h: f32) {
     }
 }
 
-/// One body's velocity change per sub-step, as [`integrated_velocity`] makes it:
-/// `v' = (v + dv) · linear_damping`, `w' = (w + dw) · angular_damping` when `moves`.
-#[cfg(feature = "alloc")]
+/// One body's velocity change per sub-step (gravity, force, torque, damping):
+/// `v' = (v + dv) · linear_damping`, `w' = (w + dw) · angular_damping` when `moves`. The
+/// World's step works it out once per step; [`integrate_velocities`] once per sub-step.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct VelocityKick {
     dv: Vec2,
@@ -630,9 +630,20 @@ pub(crate) struct VelocityKick {
     moves: bool,
 }
 
-/// [`VelocityKick`] of body `b` for a sub-step `h`: the same operations as
-/// [`integrated_velocity`], so the result is bit for bit the same.
-#[cfg(feature = "alloc")]
+impl VelocityKick {
+    /// The velocity `(v, w)` after the sub-step, or `None` for a fixed body (no change).
+    #[inline(always)]
+    fn apply(&self, v: Vec2, w: f32) -> Option<(Vec2, f32)> {
+        self.moves.then(|| {
+            (
+                (v + self.dv) * self.linear_damping,
+                (w + self.dw) * self.angular_damping,
+            )
+        })
+    }
+}
+
+/// [`VelocityKick`] of body `b` for a sub-step `h`; fixed bodies get none.
 #[inline(always)]
 fn velocity_kick(b: &Body, gravity: Vec2, h: f32) -> VelocityKick {
     if b.inv_mass == 0.0 && b.inv_inertia == 0.0 {
@@ -656,17 +667,7 @@ fn velocity_kick(b: &Body, gravity: Vec2, h: f32) -> VelocityKick {
 /// arithmetic of [`integrate_velocities`]), or `None` for a fixed body.
 #[inline(always)]
 fn integrated_velocity(b: &Body, v: Vec2, w: f32, gravity: Vec2, h: f32) -> Option<(Vec2, f32)> {
-    if b.inv_mass == 0.0 && b.inv_inertia == 0.0 {
-        return None;
-    }
-    let ld = 1.0 / (1.0 + h * b.linear_damping);
-    let ad = 1.0 / (1.0 + h * b.angular_damping);
-    let a = if b.inv_mass > 0.0 {
-        gravity * b.gravity_scale + b.force * b.inv_mass
-    } else {
-        Vec2::ZERO
-    };
-    Some(((v + a * h) * ld, (w + h * b.inv_inertia * b.torque) * ad))
+    velocity_kick(b, gravity, h).apply(v, w)
 }
 
 /// Rotation `q` advanced by the small angle `da` (first order, renormalised).
@@ -924,9 +925,8 @@ pub(crate) fn step_blocks(
     let (solve, relax) = (solve_pass(settings, h, true), solve_pass(settings, h, false));
     for _ in 0..settings.substeps {
         for (s, k) in states.iter_mut().zip(kicks.iter()) {
-            if k.moves {
-                s.v = (s.v + k.dv) * k.linear_damping;
-                s.w = (s.w + k.dw) * k.angular_damping;
+            if let Some((v, w)) = k.apply(s.v, s.w) {
+                (s.v, s.w) = (v, w);
             }
         }
         block::run_blocks(states, blocks, &Pass::WarmStart);

@@ -192,6 +192,23 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
     user_data: u64,
     out_id: *mut u32,
 ) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { create_proxy(tree, aabb, None, category_bits, user_data, out_id) }
+}
+
+/// Shared body of the two proxy creations: `margin` the proxy's own, or `None` for the
+/// tree's.
+///
+/// # Safety
+/// Pointers must be NULL or valid; `tree` a live handle.
+unsafe fn create_proxy(
+    tree: *mut Tree,
+    aabb: *const Aabb,
+    margin: Option<f32>,
+    category_bits: u64,
+    user_data: u64,
+    out_id: *mut u32,
+) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     let (t, b) = match unsafe { (tree_mut(tree), read(aabb)) } {
         (Ok(t), Ok(b)) => (t, b),
@@ -201,7 +218,11 @@ pub unsafe extern "C" fn c2d_tree_create_proxy(
         return Status::NullPointer;
     }
     let heap = t.heap;
-    match with_tree!(mut t, tr => tr.create_proxy(b, category_bits, user_data)) {
+    let made = match margin {
+        Some(m) => with_tree!(mut t, tr => tr.create_proxy_with_margin(b, m, category_bits, user_data)),
+        None => with_tree!(mut t, tr => tr.create_proxy(b, category_bits, user_data)),
+    };
+    match made {
         // SAFETY: `out_id` checked non-null; writable by the caller's contract.
         Ok(id) => unsafe { write(out_id, id.index()) },
         // A heap tree is full only when the allocator failed.
@@ -225,22 +246,8 @@ pub unsafe extern "C" fn c2d_tree_create_proxy_with_margin(
     user_data: u64,
     out_id: *mut u32,
 ) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (t, b) = match unsafe { (tree_mut(tree), read(aabb)) } {
-        (Ok(t), Ok(b)) => (t, b),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
-    if out_id.is_null() {
-        return Status::NullPointer;
-    }
-    let heap = t.heap;
-    match with_tree!(mut t, tr => tr.create_proxy_with_margin(b, margin, category_bits, user_data)) {
-        // SAFETY: `out_id` checked non-null; writable by the caller's contract.
-        Ok(id) => unsafe { write(out_id, id.index()) },
-        // A heap tree is full only when the allocator failed.
-        Err(TreeError::Full) if heap => Status::OutOfMemory,
-        Err(e) => e.into(),
-    }
+    // SAFETY: forwarded contract.
+    unsafe { create_proxy(tree, aabb, Some(margin), category_bits, user_data, out_id) }
 }
 
 /// Removes a proxy. Stale or out-of-range ids return `C2D_STATUS_INVALID_PROXY`.

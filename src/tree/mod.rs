@@ -358,6 +358,15 @@ impl<'a> DynamicTree<&'a mut [TreeNode]> {
     }
 }
 
+/// The box `lo`..`hi` grown to contain the point `c`.
+#[inline(always)]
+fn grow_point_box((lo, hi): (Vec2, Vec2), c: Vec2) -> (Vec2, Vec2) {
+    (
+        Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y)),
+        Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y)),
+    )
+}
+
 /// A fat margin as the tree uses it: negative and NaN (and infinite) become 0.
 fn sane_margin(margin: f32) -> f32 {
     if margin > 0.0 && margin.is_finite() {
@@ -795,12 +804,8 @@ impl<S: NodeStorage> DynamicTree<S> {
     /// The box of the centres of `items`' boxes (`items` not empty).
     fn centre_bounds(&self, items: &[u32]) -> (Vec2, Vec2) {
         let first = self.centre(items[0]);
-        items.iter().fold((first, first), |(lo, hi), &i| {
-            let c = self.centre(i);
-            (
-                Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y)),
-                Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y)),
-            )
+        items.iter().fold((first, first), |bounds, &i| {
+            grow_point_box(bounds, self.centre(i))
         })
     }
 
@@ -824,20 +829,14 @@ impl<S: NodeStorage> DynamicTree<S> {
                     Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY),
                 );
                 let (mut left, mut right) = (empty, empty);
-                let grow = |(lo, hi): (Vec2, Vec2), c: Vec2| {
-                    (
-                        Vec2::new(fmin(lo.x, c.x), fmin(lo.y, c.y)),
-                        Vec2::new(fmax(hi.x, c.x), fmax(hi.y, c.y)),
-                    )
-                };
                 let (mut i, mut j) = (0, items.len());
                 while i < j {
                     let c = self.centre(items[i]);
                     if key(c) < split {
-                        left = grow(left, c);
+                        left = grow_point_box(left, c);
                         i += 1;
                     } else {
-                        right = grow(right, c);
+                        right = grow_point_box(right, c);
                         j -= 1;
                         items.swap(i, j);
                     }
