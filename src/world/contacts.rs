@@ -429,6 +429,8 @@ impl World {
         self.block_ids.clear();
         self.used_colors.clear();
         self.used_colors.resize(self.awake.len() + 1, 0);
+        self.links.clear();
+        let linking = self.sleep_enabled;
         let mut open = [(NONE, 0u32); 2 * COLORS];
         let mut out_of_memory = false;
         let mut k = 0;
@@ -552,6 +554,9 @@ impl World {
                             carried.as_ref(),
                         );
                         self.block_ids[k][l] = ids;
+                        if linking && ia != 0 && ib != 0 {
+                            self.links.push((ia - 1, ib - 1));
+                        }
                         (k * solver::ContactBlock::LANES + l) as u32
                     }
                     None => {
@@ -909,7 +914,9 @@ impl World {
         room(&mut self.sensor_end, contacts)?;
         room(&mut self.used_colors, bodies + 1)?;
         room(&mut self.parent, bodies)?;
-        room(&mut self.rest, bodies)?;
+        room(&mut self.rested, bodies)?;
+        room(&mut self.tired, bodies)?;
+        room(&mut self.links, contacts)?;
         room(&mut self.fast, bodies)?;
         room(&mut self.awake, bodies)?;
         room(&mut self.move_buffer, bodies)?;

@@ -42,14 +42,17 @@
 //!    against dynamic ones) with [`time_of_impact`](crate::time_of_impact) and stopped at
 //!    the first impact, keeping its velocity, as Box2D's continuous phase does. Box2D sweeps
 //!    non-bullets against static shapes only; kinematic ones are included here (taken at
-//!    their pose after the step) because without them bodies squeezed and flung by a fast
-//!    kinematic body leave the container: in the spinner scene, 3 bodies escape the ring
-//!    without, 0 with (the cost, one time of impact per fast body near the bar, is in the
-//!    scenes table);
+//!    their pose after the step) so that a fast body does not pass through a thin moving
+//!    platform or a turning container wall, as the issue asks and a game expects. In the
+//!    spinner scene 0 bodies escape either way since a sweep that starts touching falls back
+//!    to the body's core (Box2D's `fraction == 0` rule; 3 escaped without kinematic sweeps
+//!    before it); the cost, a time of impact per fast body near a
+//!    kinematic shape, is in the tumbler's continuous phase in BENCHMARKS.md;
 //! 6. **sleep** — a body whose speed (and position correction) stays under
-//!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the awake bodies are grouped into
-//!    islands by union-find over touching contacts between non-static bodies, and an island
-//!    whose every body has slept for [`TIME_TO_SLEEP`] goes to sleep as a whole: its bodies
+//!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the bodies that have rested for
+//!    [`TIME_TO_SLEEP`] are grouped by union-find over touching constraints between
+//!    non-static bodies, and an island whose every body has rested that long (a group
+//!    touching no body that has not) goes to sleep as a whole: its bodies
 //!    and contacts leave the per-step arrays and cost nothing until woken;
 //! 7. **proxies** — every awake body's proxy is moved when its box (grown by the speculative
 //!    distance) leaves its fat box; moved proxies go into the move buffer. Fat boxes are sized
@@ -67,10 +70,14 @@
 //! [bullet](BodyDef::bullet) (Box2D's rule).
 //!
 //! **Sleeping** (Box2D's behaviour, with per-step islands). Islands are found afresh every
-//! step by union-find over the awake bodies and the touching contacts (O(awake bodies +
-//! awake contacts), the same order as the step itself), rather than kept persistently as
-//! in Box2D v3, which needs deferred island splitting when contacts end; the union-find
-//! needs no bookkeeping on contact begin/end and cannot go stale. An island that falls
+//! step, rather than kept persistently as in Box2D v3 (which needs deferred island splitting
+//! when contacts end): only the bodies that have rested for [`TIME_TO_SLEEP`] can sleep, so
+//! only they are grouped, by union-find over this step's touching constraints between
+//! moving bodies, and a group touching a moving body that has not rested is held awake.
+//! A group nothing holds is a whole island of rested bodies. The cost is two flag reads per
+//! touching constraint plus the rested bodies' unions (a jiggling pyramid where most bodies
+//! move pays almost nothing; nothing at all while no body has rested), with no bookkeeping
+//! on contact begin/end and nothing that can go stale. An island that falls
 //! asleep is recorded as a *sleeping island* (its body list), so waking any body of it wakes
 //! exactly the bodies that fell asleep together. Kinematic bodies take part in islands like
 //! dynamic ones (a moving kinematic body keeps what it touches awake); static bodies do not
@@ -319,7 +326,15 @@ pub struct World {
     used_colors: Vec<u64>,
     /// Union-find and continuous-phase scratch.
     parent: Vec<u32>,
-    rest: Vec<f32>,
+    /// Per awake body (by awake index), written by `finalize_bodies`: whether it has rested
+    /// for [`TIME_TO_SLEEP`] (`sleep::RESTED`), then in `update_sleep` whether a touching
+    /// body that has not holds it awake.
+    rested: Vec<u8>,
+    /// The awake indices of the bodies that have rested for [`TIME_TO_SLEEP`] this step.
+    tired: Vec<u32>,
+    /// This step's touching constraints between two moving bodies, as awake indices
+    /// (listed by the narrow phase while sleeping is enabled; the islands' edges).
+    links: Vec<(u32, u32)>,
     fast: Vec<u32>,
     begin: Vec<ContactEvent>,
     end: Vec<ContactEvent>,
@@ -329,9 +344,6 @@ pub struct World {
     recycle_distance: f32,
     sleep_enabled: bool,
     continuous_enabled: bool,
-    /// Some awake body has rested for [`TIME_TO_SLEEP`] (set by `finalize_bodies`): without
-    /// one no island can fall asleep, and `update_sleep` skips its grouping.
-    sleepy_body: bool,
     /// The caller's clock for [`World::profile`], if any, and the last step's phase times.
     profile_clock: Option<ProfileClock>,
     profile: StepProfile,
@@ -473,7 +485,9 @@ impl World {
             prev_block_ids: Vec::new(),
             used_colors: Vec::new(),
             parent: Vec::new(),
-            rest: Vec::new(),
+            rested: Vec::new(),
+            tired: Vec::new(),
+            links: Vec::new(),
             fast: Vec::new(),
             begin: Vec::new(),
             end: Vec::new(),
@@ -483,7 +497,6 @@ impl World {
             recycle_distance: CONTACT_RECYCLE_DISTANCE,
             sleep_enabled: true,
             continuous_enabled: true,
-            sleepy_body: false,
             profile_clock: None,
             profile: StepProfile::default(),
         }
@@ -825,7 +838,8 @@ impl World {
     /// bodies that are not fast (fast ones go to the continuous phase, which moves them).
     fn finalize_bodies(&mut self, dt: f32) {
         self.fast.clear();
-        self.sleepy_body = false;
+        self.rested.clear();
+        self.tired.clear();
         let inv_dt = 1.0 / dt;
         let sleepy = self.sleep_enabled;
         for k in 0..self.awake.len() {
@@ -844,6 +858,7 @@ impl World {
             // Position correction counts half as much as true velocity (Box2D's rule).
             let sleep_speed = speed.max(0.5 * inv_dt * moved);
             let mut fast = false;
+            let mut rested = sleep::AWAKE;
             if !sleepy || !slot.enable_sleep || sleep_speed > SLEEP_VELOCITY {
                 slot.sleep_time = 0.0;
                 let motion = moved.max(speed * dt);
@@ -853,8 +868,12 @@ impl World {
                     && motion > CONTINUOUS_SAFETY_FACTOR * min_extent;
             } else {
                 slot.sleep_time += dt;
-                self.sleepy_body |= slot.sleep_time >= TIME_TO_SLEEP;
+                if slot.sleep_time >= TIME_TO_SLEEP {
+                    rested = sleep::RESTED;
+                    self.tired.push(k as u32);
+                }
             }
+            self.rested.push(rested);
             if fast {
                 self.fast.push(s);
             } else {

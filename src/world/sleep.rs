@@ -1,4 +1,4 @@
-//! Sleeping: per-step islands by union-find, sleeping islands, waking.
+//! Sleeping: per-step islands of rested bodies by union-find, sleeping islands, waking.
 
 use super::*;
 
@@ -11,6 +11,13 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     }
     i
 }
+
+/// `World::rested` of an awake body that has not rested for [`TIME_TO_SLEEP`].
+pub(super) const AWAKE: u8 = 0;
+/// `World::rested` of a body that has rested for [`TIME_TO_SLEEP`].
+pub(super) const RESTED: u8 = 1;
+/// `World::rested` of a rested body touching one that has not (set by `update_sleep`).
+const HELD: u8 = 2;
 
 impl World {
     /// Makes sure the next [`World::new_island`] of one body allocates nothing: a recycled
@@ -140,46 +147,58 @@ impl World {
         }
     }
 
-    /// Groups the awake bodies into islands (union-find over this step's touching contacts
-    /// between non-static bodies) and puts to sleep every island whose bodies have all
-    /// rested for [`TIME_TO_SLEEP`].
+    /// Puts to sleep every island (bodies connected by this step's touching constraints
+    /// between non-static bodies) whose bodies have all rested for [`TIME_TO_SLEEP`].
     pub(super) fn update_sleep(&mut self) {
-        // An island sleeps when its least rested body has rested long enough: with no body
-        // rested that long, none can (the grouping below is O(constraints)).
-        if !self.sleep_enabled || self.awake.is_empty() || !self.sleepy_body {
+        // An island sleeps when every body in it has rested for TIME_TO_SLEEP. Only the
+        // rested bodies (listed by `finalize_bodies`) are grouped, among themselves, by
+        // union-find over this step's touching constraints between moving bodies (`links`,
+        // listed by the narrow phase); a group touching a moving body that has not rested is
+        // held awake. A group of rested bodies that nothing holds is exactly a whole island
+        // of rested bodies. Per constraint this reads two flags; the union-find runs on the
+        // rested pairs only.
+        if !self.sleep_enabled || self.tired.is_empty() {
             return;
         }
+        // Only the rested bodies' entries are read (unions stay among them).
         let n = self.awake.len();
-        self.parent.clear();
-        self.parent.extend(0..n as u32);
-        // Constraint body indices are solver indices: awake position + 1, 0 for static.
-        let lanes = self
-            .blocks
-            .iter()
-            .flat_map(|blk| (0..solver::ContactBlock::LANES).map(|l| blk.lane_bodies(l)));
-        for (a, b) in lanes {
-            // Empty lanes name body 0 on both sides, which is skipped as static.
-            let (ka, kb) = (a.wrapping_sub(1), b.wrapping_sub(1));
-            if ka != NONE && kb != NONE {
-                let (ra, rb) = (find(&mut self.parent, ka), find(&mut self.parent, kb));
-                // The smaller root wins: deterministic, and roots stay the lowest index.
-                let (lo, hi) = (ra.min(rb), ra.max(rb));
-                self.parent[hi as usize] = lo;
+        if self.parent.len() < n {
+            self.parent.resize(n, 0);
+        }
+        for k in 0..self.tired.len() {
+            let t = self.tired[k];
+            self.parent[t as usize] = t;
+        }
+        for k in 0..self.links.len() {
+            let (ka, kb) = self.links[k];
+            match (self.rested[ka as usize], self.rested[kb as usize]) {
+                (AWAKE, AWAKE) => {}
+                (AWAKE, _) => self.rested[kb as usize] = HELD,
+                (_, AWAKE) => self.rested[ka as usize] = HELD,
+                _ => {
+                    let (ra, rb) = (find(&mut self.parent, ka), find(&mut self.parent, kb));
+                    // The smaller root wins: deterministic, and roots stay the lowest index.
+                    let (lo, hi) = (ra.min(rb), ra.max(rb));
+                    self.parent[hi as usize] = lo;
+                }
             }
         }
-        self.rest.clear();
-        self.rest.resize(n, f32::INFINITY);
-        for k in 0..n {
-            let r = find(&mut self.parent, k as u32) as usize;
-            let t = self.slots[self.awake[k] as usize].sleep_time;
-            self.rest[r] = self.rest[r].min(t);
+        // A group is held when any of its bodies is: mark the roots.
+        for k in 0..self.tired.len() {
+            let t = self.tired[k];
+            if self.rested[t as usize] == HELD {
+                let r = find(&mut self.parent, t);
+                self.rested[r as usize] = HELD;
+            }
         }
-        // Sleepy islands in order of their root; `found` is free scratch here.
+        // Sleepy islands in order of their root (the lowest awake index of the island);
+        // `found` is free scratch here.
         self.found.clear();
-        for k in 0..n {
-            let r = find(&mut self.parent, k as u32);
-            if self.rest[r as usize] >= TIME_TO_SLEEP {
-                self.found.push((r, self.awake[k]));
+        for k in 0..self.tired.len() {
+            let t = self.tired[k];
+            let r = find(&mut self.parent, t);
+            if self.rested[r as usize] == RESTED {
+                self.found.push((r, self.awake[t as usize]));
             }
         }
         if self.found.is_empty() {
@@ -309,5 +328,147 @@ impl World {
     /// Whether the body may sleep.
     pub fn body_sleep_enabled(&self, id: BodyId) -> Result<bool, SolverError> {
         self.slot(id).map(|i| self.slots[i].enable_sleep)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::Polygon;
+    use crate::world::BodyDef;
+    use alloc::vec;
+
+    /// The islands of the awake bodies by brute force: breadth-first search over every
+    /// touching, non-sensor contact of the slab between two awake bodies.
+    fn awake_components(w: &World) -> Vec<Vec<u32>> {
+        let awake: Vec<u32> = w.awake.clone();
+        let mut seen = vec![false; w.slots.len()];
+        let mut out = Vec::new();
+        for &start in &awake {
+            if seen[start as usize] {
+                continue;
+            }
+            seen[start as usize] = true;
+            let mut group = vec![start];
+            let mut k = 0;
+            while k < group.len() {
+                let s = group[k];
+                k += 1;
+                for c in &w.contacts {
+                    if c.a == NONE || !c.touching || c.sensor || (c.oa != s && c.ob != s) {
+                        continue;
+                    }
+                    let o = c.other(s);
+                    if w.hot[o as usize].awake_index != NONE && !seen[o as usize] {
+                        seen[o as usize] = true;
+                        group.push(o);
+                    }
+                }
+            }
+            out.push(group);
+        }
+        out
+    }
+
+    /// Rows of small stacks and piles on a ground, some held awake (a body that may not
+    /// sleep, a body nudged every few steps, a kinematic body turning slowly inside a
+    /// pile), stepped with sleeping on. After every step, checked against a brute-force
+    /// grouping: no awake island is left whose bodies have all rested for TIME_TO_SLEEP;
+    /// every body that fell asleep in the step had rested that long, and no sleeping body
+    /// touches an awake moving one (its whole island slept with it).
+    #[test]
+    fn islands_sleep_exactly_when_every_member_has_rested() {
+        for seed in 0..6u32 {
+            let mut w = World::default();
+            let ground = Polygon::make_box(60.0, 0.5).unwrap();
+            w.add_body(&BodyDef::new(
+                BodyKind::Static,
+                Transform::from_translation(Vec2::new(0.0, -0.5)),
+                Shape::Polygon(ground),
+            ))
+            .unwrap();
+            let mut nudged = Vec::new();
+            for col in 0..10u32 {
+                let x = -50.0 + 10.0 * col as f32;
+                let h = 1 + (col * 7 + seed * 3) % 5;
+                for row in 0..h {
+                    let size = 0.3 + 0.05 * ((col + row + seed) % 4) as f32;
+                    let shape = Polygon::make_box(size, 0.4).unwrap();
+                    let mut d = BodyDef::new(
+                        BodyKind::Dynamic,
+                        Transform::from_translation(Vec2::new(
+                            x + 0.02 * row as f32,
+                            0.4 + 0.81 * row as f32,
+                        )),
+                        Shape::Polygon(shape),
+                    );
+                    d.enable_sleep = !(col == 3 && row == h - 1);
+                    let id = w.add_body(&d).unwrap();
+                    if col == (seed % 4) * 2 + 1 && row == 0 {
+                        nudged.push(id);
+                    }
+                }
+                if col == 8 {
+                    let mut k = BodyDef::new(
+                        BodyKind::Kinematic,
+                        Transform::from_translation(Vec2::new(x + 2.0, 0.5)),
+                        Shape::circle(0.3),
+                    );
+                    k.angular_velocity = 0.2;
+                    w.add_body(&k).unwrap();
+                    w.add_body(&BodyDef::new(
+                        BodyKind::Dynamic,
+                        Transform::from_translation(Vec2::new(x + 2.0, 1.1)),
+                        Shape::circle(0.25),
+                    ))
+                    .unwrap();
+                }
+            }
+            let mut slept_some = false;
+            for step in 0..400 {
+                if step % 37 == 0 && step < 200 {
+                    for &id in &nudged {
+                        w.apply_linear_impulse_to_center(id, Vec2::new(0.3, 0.0)).unwrap();
+                    }
+                }
+                let was_awake: Vec<bool> = (0..w.slots.len()).map(|s| w.hot[s].awake_index != NONE).collect();
+                w.step(1.0 / 60.0, 4).unwrap();
+                for group in awake_components(&w) {
+                    let all_rested = group
+                        .iter()
+                        .all(|&s| w.slots[s as usize].sleep_time >= TIME_TO_SLEEP);
+                    assert!(
+                        !all_rested,
+                        "seed {seed} step {step}: a rested island stayed awake: {group:?}"
+                    );
+                }
+                for (s, &awake_before) in was_awake.iter().enumerate() {
+                    let asleep = w.hot[s].island != NONE;
+                    if asleep && awake_before {
+                        slept_some = true;
+                        assert!(
+                            w.slots[s].sleep_time >= TIME_TO_SLEEP,
+                            "seed {seed}: slept unrested"
+                        );
+                    }
+                    if !asleep {
+                        continue;
+                    }
+                    for c in &w.contacts {
+                        if c.a != NONE && c.touching && !c.sensor && (c.oa == s as u32 || c.ob == s as u32) {
+                            let o = c.other(s as u32);
+                            assert_eq!(
+                                w.hot[o as usize].awake_index, NONE,
+                                "seed {seed} step {step}: a sleeping body touches an awake one"
+                            );
+                        }
+                    }
+                }
+            }
+            assert!(slept_some, "seed {seed}: nothing fell asleep");
+            // The stack with a body that may not sleep, and the pile with the kinematic
+            // body, stay awake.
+            assert!(w.awake_body_count() > 0);
+        }
     }
 }
