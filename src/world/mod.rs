@@ -658,8 +658,14 @@ impl World {
     /// kinematic body's copy in the fixed tree follows: same box, same margin, so it leaves
     /// its fat box exactly when the main tree's does).
     fn sync_proxy(&mut self, i: usize) -> Result<(), crate::tree::TreeError> {
+        let aabb = Self::proxy_box(&self.slots[i].shape, self.bodies[i].transform);
+        self.sync_proxy_to(i, aabb)
+    }
+
+    /// [`World::sync_proxy`] with the tight box `aabb` (the proxy box at the slot's current
+    /// pose) already computed.
+    fn sync_proxy_to(&mut self, i: usize, aabb: Aabb) -> Result<(), crate::tree::TreeError> {
         let slot = &self.slots[i];
-        let aabb = Self::proxy_box(&slot.shape, self.bodies[i].transform);
         self.boxes[i].tight = aabb;
         // A proxy already marked moved is in the buffer: the buffer never holds a proxy twice,
         // so it stays within the room reserved for it (one entry per proxy).
