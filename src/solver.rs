@@ -535,6 +535,28 @@ fn warm_start_from(c: &mut ContactConstraint, prev: &Carried) {
 /// [`warm_start_from`] on the constraint's first points.
 #[inline(always)]
 pub(crate) fn warm_start_points(points: &mut [ConstraintPoint], prev: &Carried) {
+    let old = &prev.points[..prev.count as usize];
+    let count = points.len().min(2);
+    // The common case, the same features in the same order: what the matching below gives
+    // (each point takes the first unused old point of its id, which is its own).
+    if old.len() == count && points.iter().zip(old).all(|(cp, o)| cp.id == o.0) {
+        for (cp, &(_, _, normal, tangent)) in points.iter_mut().zip(old) {
+            if normal.is_finite() && tangent.is_finite() {
+                cp.normal_impulse = normal.max(0.0);
+                cp.tangent_impulse = tangent;
+            }
+        }
+        return;
+    }
+    match_points(points, prev);
+}
+
+/// [`warm_start_points`] without its shortcut: each point takes the first unused old point of
+/// its feature id, then a point still without one takes the nearest unused old point within
+/// [`WARM_START_DISTANCE`] of its anchor on A; a matched point takes that point's impulses
+/// when they are finite (the normal one clamped at 0).
+#[inline(always)]
+fn match_points(points: &mut [ConstraintPoint], prev: &Carried) {
     const NONE: usize = usize::MAX;
     let old = &prev.points[..prev.count as usize];
     let count = points.len().min(2);
@@ -958,5 +980,84 @@ pub(crate) fn step_blocks(
         b.angular_velocity = s.w;
         b.delta_position = s.dp;
         b.delta_rotation = s.dq;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(id: u32, anchor: Vec2) -> ConstraintPoint {
+        ConstraintPoint {
+            id,
+            anchor_a: anchor,
+            ..ConstraintPoint::default()
+        }
+    }
+
+    /// The shortcut of `warm_start_points` (same features in the same order) gives what the
+    /// general matching gives, over every combination of counts 0–2, ids drawn from three
+    /// (duplicates, swaps), anchors near and far, and impulses that are negative or not
+    /// finite; and by hand: impulses copied, the normal one clamped at 0, non-finite ones
+    /// ignored.
+    #[test]
+    fn warm_start_shortcut_matches_the_general_rule() {
+        let anchors = [Vec2::new(0.0, 0.0), Vec2::new(0.01, 0.0), Vec2::new(1.0, 0.0)];
+        let impulses = [
+            (1.5f32, -0.25f32),
+            (-2.0, 0.5),
+            (f32::NAN, 1.0),
+            (0.75, f32::INFINITY),
+        ];
+        let mut checked = 0;
+        for old_count in 0..=2u32 {
+            for new_count in 0..=2usize {
+                for ids in 0..81u32 {
+                    let id = |k: u32| 1 + (ids / 3u32.pow(k)) % 3;
+                    for variant in 0..4usize {
+                        let prev = Carried {
+                            count: old_count,
+                            points: [
+                                (
+                                    id(0),
+                                    anchors[variant % 3],
+                                    impulses[variant].0,
+                                    impulses[variant].1,
+                                ),
+                                (
+                                    id(1),
+                                    anchors[(variant + 1) % 3],
+                                    impulses[3 - variant].0,
+                                    impulses[3 - variant].1,
+                                ),
+                            ],
+                        };
+                        let fresh = [
+                            point(id(2), anchors[(variant + 2) % 3]),
+                            point(id(3), anchors[variant % 3]),
+                        ];
+                        let mut shortcut = fresh;
+                        let mut general = fresh;
+                        warm_start_points(&mut shortcut[..new_count], &prev);
+                        match_points(&mut general[..new_count], &prev);
+                        for (x, y) in shortcut.iter().zip(&general) {
+                            assert_eq!(x.normal_impulse.to_bits(), y.normal_impulse.to_bits());
+                            assert_eq!(x.tangent_impulse.to_bits(), y.tangent_impulse.to_bits());
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 3 * 81 * 4);
+        // By hand: ids 7, 9 in order; a negative normal impulse is clamped, a NaN one ignored.
+        let prev = Carried {
+            count: 2,
+            points: [(7, Vec2::ZERO, -1.0, 0.5), (9, Vec2::ZERO, f32::NAN, 2.0)],
+        };
+        let mut pts = [point(7, Vec2::new(5.0, 5.0)), point(9, Vec2::new(-5.0, 5.0))];
+        warm_start_points(&mut pts, &prev);
+        assert_eq!((pts[0].normal_impulse, pts[0].tangent_impulse), (0.0, 0.5));
+        assert_eq!((pts[1].normal_impulse, pts[1].tangent_impulse), (0.0, 0.0));
     }
 }
