@@ -114,12 +114,8 @@ impl World {
         let turn = if dq.c >= 0.0 { dq.s.abs() } else { 1.0 };
         let bulge = self.hot[s as usize].reach * turn;
         let path = swept.inflated(bulge);
-        let core = Circle::new(
-            centroid(&slot.shape),
-            CORE_FRACTION * self.hot[s as usize].min_extent,
-        )
-        .ok()
-        .map(Shape::Circle);
+        // Built only for a sweep that starts in contact (most never do).
+        let core_radius = CORE_FRACTION * self.hot[s as usize].min_extent;
         let (slots, bodies) = (&self.slots, &self.bodies);
         // Non-bullets meet static and kinematic shapes only: their own tree.
         let tree = if bullet { &self.tree } else { &self.fixed_tree };
@@ -163,8 +159,8 @@ impl World {
                 _ => false,
             };
             if at_start {
-                if let Some(core) = &core {
-                    out = time_of_impact(&other.shape, &still, core, sweep, fraction);
+                if let Ok(core) = Circle::new(centroid(&slot.shape), core_radius) {
+                    out = time_of_impact(&other.shape, &still, &Shape::Circle(core), sweep, fraction);
                 }
             }
             let hit = matches!(out.state, ToiState::Hit | ToiState::Failed);
