@@ -645,7 +645,8 @@ impl ContactBlock {
     }
 
     /// Builds the constraint of `manifold` (with points, and [`usable`](super::usable)) between
-    /// the bodies at solver indices `a` and `b` straight into lane `l`, warm-started from
+    /// the bodies at solver indices `a` and `b` (with centres of mass `ca` and `cb`, their
+    /// [`Body::center`]) straight into lane `l`, warm-started from
     /// `previous`: the lane [`build_constraint`](super::build_constraint) and
     /// [`ContactBlock::set_lane`] give, bit for bit, without the constraint in between.
     /// Returns the points' feature ids (the lanes do not hold them).
@@ -655,14 +656,13 @@ impl ContactBlock {
     pub(crate) fn build_lane(
         &mut self,
         l: usize,
-        (a, ba): (u32, &Body),
-        (b, bb): (u32, &Body),
+        (a, ba, ca): (u32, &Body, Vec2),
+        (b, bb, cb): (u32, &Body, Vec2),
         manifold: &crate::narrowphase::Manifold,
         friction: f32,
         restitution: f32,
         previous: Option<&Carried>,
     ) -> [u32; 2] {
-        let (ca, cb) = (ba.center(), bb.center());
         let pts = manifold.points();
         let mut points = [ConstraintPoint::default(); 2];
         for (cp, mp) in points.iter_mut().zip(pts) {
@@ -1083,7 +1083,15 @@ mod tests {
                         &c,
                         [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)],
                     );
-                    let ids = two.build_lane(l, (i, ba), (j, bb), &m, 0.6, 0.2, carried.as_ref());
+                    let ids = two.build_lane(
+                        l,
+                        (i, ba, ba.center()),
+                        (j, bb, bb.center()),
+                        &m,
+                        0.6,
+                        0.2,
+                        carried.as_ref(),
+                    );
                     assert_eq!(ids, [c.points[0].id, c.points[1].id]);
                     assert_eq!(
                         bytemuck::bytes_of(&one.lane(l, ids)),

@@ -98,6 +98,7 @@ impl World {
             speed: 0.0,
             // A circle about its centre of mass looks the same at every rotation.
             round: matches!(def.shape, Shape::Circle(c) if c.center == body.local_center),
+            center: body.center(),
         };
         let slot = Slot {
             generation,

@@ -421,6 +421,7 @@ impl World {
             let b = &self.bodies[s as usize];
             let hot = &mut self.hot[s as usize];
             hot.speed = b.linear_velocity.length() + b.angular_velocity.abs() * hot.reach;
+            hot.center = b.center();
         }
         // Last step's blocks are read for warm starting while this step's are filled.
         core::mem::swap(&mut self.blocks, &mut self.prev_blocks);
@@ -476,13 +477,23 @@ impl World {
                 .max(tb.min.y - ta.max.y);
             let far = gap > margin - 2.0 * SPECULATIVE_DISTANCE;
             let mut m = Manifold::default();
+            // The centres of mass: kept per step for awake bodies (an extra shape's slot holds
+            // a copy of its body, so the owner's centre is the slot's).
+            let center = |h: &Hot, body: &Body| {
+                if h.awake_index != NONE {
+                    h.center
+                } else {
+                    body.center()
+                }
+            };
+            let (ca, cb) = (center(ha, ba), center(hb, bb));
             if !far {
                 let memory = &mut self.active_memory[k];
                 let recycled = memory.cache.as_ref().is_some_and(|cache| {
                     recycle_into(
                         cache,
-                        (ba, ha),
-                        (bb, hb),
+                        (ba, ha, ca),
+                        (bb, hb, cb),
                         was_touching,
                         self.recycle_distance,
                         &mut m,
@@ -492,8 +503,8 @@ impl World {
                     m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
                     memory.cache = Some(ContactCache {
                         manifold: m,
-                        center_a: ba.center(),
-                        center_b: bb.center(),
+                        center_a: ca,
+                        center_b: cb,
                         rotation_a: ba.transform.q,
                         rotation_b: bb.transform.q,
                         relative: ba.transform.inv_mul(bb.transform),
@@ -546,8 +557,8 @@ impl World {
                         let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
                         let ids = self.blocks[k].build_lane(
                             l,
-                            (ia, ba),
-                            (ib, bb),
+                            (ia, ba, ca),
+                            (ib, bb, cb),
                             &m,
                             friction,
                             restitution,
@@ -768,7 +779,17 @@ pub(super) fn recycle(
     distance: f32,
 ) -> Option<Manifold> {
     let mut m = Manifold::default();
-    recycle_into(cache, a, b, touching, distance, &mut m).then_some(m)
+    let (ba, sa) = a;
+    let (bb, sb) = b;
+    recycle_into(
+        cache,
+        (ba, sa, ba.center()),
+        (bb, sb, bb.center()),
+        touching,
+        distance,
+        &mut m,
+    )
+    .then_some(m)
 }
 
 /// [`recycle`] writing the manifold into `out` (left unchanged when it returns `false`):
@@ -776,13 +797,13 @@ pub(super) fn recycle(
 #[inline]
 pub(super) fn recycle_into(
     cache: &ContactCache,
-    a: (&Body, &Hot),
-    b: (&Body, &Hot),
+    a: (&Body, &Hot, Vec2),
+    b: (&Body, &Hot, Vec2),
     touching: bool,
     distance: f32,
     out: &mut Manifold,
 ) -> bool {
-    let ((ba, sa), (bb, sb)) = (a, b);
+    let ((ba, sa, ca), (bb, sb, cb)) = (a, b);
     // A pair with a kinematic body is recomputed every step: the rules below treat a body of
     // zero inverse mass as fixed (no reach, the contact following the other body), and a turning
     // kinematic body breaks both (the spinner's bar pushed bodies through the ring). Kinematic
@@ -818,7 +839,6 @@ pub(super) fn recycle_into(
     }
     *out = cache.manifold;
     let m = out;
-    let (ca, cb) = (ba.center(), bb.center());
     let dc = cb - ca;
     let count = m.points().len();
     for mp in &mut m.points[..count] {

@@ -206,6 +206,10 @@ struct Hot {
     /// The shape is unchanged by rotation about the centre of mass (a circle centred on it):
     /// contact recycling ignores the body's turn, so a rolling ball keeps its support point.
     round: bool,
+    /// The body's centre of mass (world): set for the awake bodies at the start of each
+    /// narrow phase (and for a body woken during it), read there for every contact instead
+    /// of being worked out per contact; not kept for static and sleeping bodies.
+    center: Vec2,
 }
 
 /// A slot's two boxes, read together by the narrow phase for every pair.
@@ -940,6 +944,7 @@ impl World {
     }
 
     fn push_awake(&mut self, s: u32) {
+        self.hot[s as usize].center = self.bodies[s as usize].center();
         self.hot[s as usize].awake_index = self.awake.len() as u32;
         self.awake.push(s);
     }
@@ -962,6 +967,63 @@ mod tests {
     use super::contacts::recycle;
     use super::*;
     use crate::geometry::Polygon;
+
+    /// Two boxes side by side, one sliding along the other, put to sleep in flight (so their
+    /// poses have moved, by different amounts, since their centres were last worked out), then woken in the middle of a narrow phase
+    /// by a third body: their own contact joins that narrow phase after the wake. Its
+    /// constraint's anchors must be taken from the bodies' current centres: both anchors name
+    /// the same point, so `anchor_a − anchor_b` is `centre_b − centre_a` of the poses the step
+    /// started from.
+    #[test]
+    fn a_contact_woken_mid_narrow_phase_uses_the_bodies_current_centres() {
+        for speed in [0.5f32, 3.0, 12.0] {
+            let mut w = World::new(SolverSettings {
+                gravity: Vec2::ZERO,
+                ..Default::default()
+            });
+            let boxed = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+            let add = |x: f32, v: f32, w: &mut World| {
+                let mut d = BodyDef::new(
+                    BodyKind::Dynamic,
+                    Transform::from_translation(Vec2::new(x, 0.0)),
+                    boxed,
+                );
+                d.linear_velocity = Vec2::new(0.0, v);
+                w.add_body(&d).unwrap()
+            };
+            let s = add(0.0, speed, &mut w);
+            let t = add(1.0, 0.0, &mut w);
+            w.step(1.0 / 60.0, 4).unwrap();
+            assert!(w.contact(s, t).unwrap().is_some(), "the pair touches");
+            w.set_awake(s, false).unwrap();
+            assert!(!w.is_awake(s).unwrap() && !w.is_awake(t).unwrap());
+            // A third box just touching S from the left, moving into it.
+            let ys = w.transform(s).unwrap().p.y;
+            let mut d = BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(-1.0, ys)),
+                boxed,
+            );
+            d.linear_velocity = Vec2::new(1.0, 0.0);
+            w.add_body(&d).unwrap();
+            let centre = |w: &World, id: BodyId| w.body(id).unwrap().center();
+            let (cs, ct) = (centre(&w, s), centre(&w, t));
+            w.step(1.0 / 60.0, 4).unwrap();
+            assert!(
+                w.is_awake(s).unwrap() && w.is_awake(t).unwrap(),
+                "the touch wakes the island"
+            );
+            let c = w.contact(s, t).unwrap().expect("the woken pair is solved");
+            let expected = if c.body_a == s.index { ct - cs } else { cs - ct };
+            for p in &c.points[..c.count as usize] {
+                let d = p.anchor_a - p.anchor_b;
+                assert!(
+                    (d - expected).length() < 1e-5,
+                    "speed {speed}: anchors {d:?} against centres {expected:?}"
+                );
+            }
+        }
+    }
 
     /// A static ground box and a unit box resting on it, stepped once so the pair has a
     /// cached manifold. Returns the world and the two slots.
