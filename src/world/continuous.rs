@@ -74,6 +74,7 @@ impl World {
             q2,
         };
         let mut fraction = 1.0f32;
+        // The last swept shape's end box (the body's own, when it has one shape).
         let mut end = Aabb::new(Vec2::ZERO, Vec2::ZERO);
         let mut k = s;
         while k != NONE {
@@ -83,17 +84,17 @@ impl World {
             k = self.slots[k as usize].next_shape;
         }
         // Cannot fail: the proxies are live and the pose finite.
+        if fraction == 1.0 && self.slots[s as usize].next_shape == NONE {
+            // Not stopped, one shape: its box at the end pose is the sweep's.
+            let _ = self.sync_proxy_to(s as usize, end.inflated(SPECULATIVE_DISTANCE));
+            return;
+        }
         if fraction < 1.0 {
             // Stopped at the impact with its velocity kept: next step's contact (now within
             // the speculative distance) takes the impact.
             self.bodies[s as usize].transform = sweep.transform_at(fraction);
-            let _ = self.sync_body(s as usize);
-        } else if self.slots[s as usize].next_shape == NONE {
-            // Not stopped, one shape: its box at the end pose is the sweep's.
-            let _ = self.sync_proxy_to(s as usize, end.inflated(SPECULATIVE_DISTANCE));
-        } else {
-            let _ = self.sync_body(s as usize);
         }
+        let _ = self.sync_body(s as usize);
     }
 
     /// The earliest impact (below `fraction`) of shape slot `k` of body `s` moving along
@@ -181,11 +182,6 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    /// A ball that starts its step touching (or barely overlapping) a zero-thickness static
-    /// segment and ends it on the far side: the sweep's time of impact is at fraction 0, and
-    /// the core fallback (Box2D's `fraction == 0` rule) must stop it on the near side. This
-    /// is how the spinner's bar pressed a ball through its ring; with only `Overlapped`
-    /// falling back, a hit at 0 was ignored and the ball passed.
     /// `misses` is a cull: it may keep a box that only comes close, never drop one that
     /// overlaps. Random rounded polygons (3 to 8 vertices) at random poses and scales from
     /// 0.01 to 10 000, against boxes placed at random, and boxes pushed onto one of the
@@ -259,6 +255,11 @@ mod tests {
         assert!(kept_near > 0);
     }
 
+    /// A ball that starts its step touching (or barely overlapping) a zero-thickness static
+    /// segment and ends it on the far side: the sweep's time of impact is at fraction 0, and
+    /// the core fallback (Box2D's `fraction == 0` rule) must stop it on the near side. This
+    /// is how the spinner's bar pressed a ball through its ring; with only `Overlapped`
+    /// falling back, a hit at 0 was ignored and the ball passed.
     #[test]
     fn a_sweep_starting_in_contact_falls_back_to_the_core() {
         for scale in [0.01f32, 1.0, 100.0] {

@@ -46,8 +46,8 @@
 //!    platform or a turning container wall, as the issue asks and a game expects. In the
 //!    spinner scene 0 bodies escape either way since a sweep that starts touching falls back
 //!    to the body's core (Box2D's `fraction == 0` rule; 3 escaped without kinematic sweeps
-//!    before it); the cost, a time of impact per fast body near a
-//!    kinematic shape, is in the tumbler's continuous phase in BENCHMARKS.md;
+//!    before it); the cost, a time of impact per fast body near a kinematic shape, is in
+//!    the tumbler's continuous phase in BENCHMARKS.md;
 //! 6. **sleep** — a body whose speed (and position correction) stays under
 //!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the bodies that have rested for
 //!    [`TIME_TO_SLEEP`] are grouped by union-find over touching constraints between
@@ -208,7 +208,8 @@ struct Hot {
     round: bool,
     /// The body's centre of mass (world): set for the awake bodies at the start of each
     /// narrow phase (and for a body woken during it), read there for every contact instead
-    /// of being worked out per contact; not kept for static and sleeping bodies.
+    /// of being worked out per contact. Stale between steps, and not read for static and
+    /// sleeping bodies (the narrow phase works theirs out).
     center: Vec2,
 }
 
@@ -969,8 +970,9 @@ mod tests {
     use crate::geometry::Polygon;
 
     /// Two boxes side by side, one sliding along the other, put to sleep in flight (so their
-    /// poses have moved, by different amounts, since their centres were last worked out), then woken in the middle of a narrow phase
-    /// by a third body: their own contact joins that narrow phase after the wake. Its
+    /// poses have moved, by different amounts, since their centres were last worked out),
+    /// then woken in the middle of a narrow phase by a third body: their own contact joins
+    /// that narrow phase after the wake. Its
     /// constraint's anchors must be taken from the bodies' current centres: both anchors name
     /// the same point, so `anchor_a − anchor_b` is `centre_b − centre_a` of the poses the step
     /// started from.
