@@ -2288,7 +2288,8 @@ c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
 c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
 
 // Sets the contact recycling distance in metres (default `C2D_CONTACT_RECYCLE_DISTANCE`;
-// 0 recomputes every manifold every step). Negative or non-finite:
+// 0 recomputes every manifold every step). A recycled contact keeps its normal and
+// feature ids and carries its points along with the two bodies. Negative or non-finite:
 // `C2D_STATUS_INVALID_INPUT`.
 //
 // # Safety

@@ -218,7 +218,8 @@ pub unsafe extern "C" fn c2d_world_step(world: *mut World, dt: f32, substeps: u3
 }
 
 /// Sets the contact recycling distance in metres (default `C2D_CONTACT_RECYCLE_DISTANCE`;
-/// 0 recomputes every manifold every step). Negative or non-finite:
+/// 0 recomputes every manifold every step). A recycled contact keeps its normal and
+/// feature ids and carries its points along with the two bodies. Negative or non-finite:
 /// `C2D_STATUS_INVALID_INPUT`.
 ///
 /// # Safety

@@ -650,7 +650,7 @@ impl ContactBlock {
     /// `previous`: the lane [`build_constraint`](super::build_constraint) and
     /// [`ContactBlock::set_lane`] give, bit for bit, without the constraint in between.
     /// Returns the points' feature ids (the lanes do not hold them).
-    #[cfg(feature = "alloc")]
+    #[cfg(all(test, feature = "alloc"))]
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn build_lane(
@@ -668,17 +668,38 @@ impl ContactBlock {
         for (cp, mp) in points.iter_mut().zip(pts) {
             *cp = super::constraint_point(mp, manifold.normal, (ca, ba), (cb, bb));
         }
-        if let Some(prev) = previous {
-            super::warm_start_points(&mut points[..pts.len()], prev);
-        }
-        self.lanes.set_parts(
+        self.fill_lane(
             l,
-            manifold.normal,
-            friction,
-            restitution,
-            &points,
-            pts.len() as u32,
-        );
+            (a, ba),
+            (b, bb),
+            (manifold.normal, points, pts.len()),
+            (friction, restitution),
+            previous,
+        )
+    }
+
+    /// Puts the constraint with normal `normal` and its first `count` points `points`
+    /// (impulses zero; see [`constraint_point`](super::constraint_point)) between the bodies at
+    /// solver indices `a` and `b` into lane `l`, warm-started from `previous`: the last part of
+    /// [`ContactBlock::build_lane`], for points prepared elsewhere (the World's recycled
+    /// contacts). Returns the points' feature ids.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    pub(crate) fn fill_lane(
+        &mut self,
+        l: usize,
+        (a, ba): (u32, &Body),
+        (b, bb): (u32, &Body),
+        (normal, mut points, count): (Vec2, [ConstraintPoint; 2], usize),
+        (friction, restitution): (f32, f32),
+        previous: Option<&Carried>,
+    ) -> [u32; 2] {
+        let count = count.min(2);
+        if let Some(prev) = previous {
+            super::warm_start_points(&mut points[..count], prev);
+        }
+        self.lanes
+            .set_parts(l, normal, friction, restitution, &points, count as u32);
         self.body_a[l] = a;
         self.body_b[l] = b;
         self.inv_mass_a.0[l] = ba.inv_mass;

@@ -182,6 +182,13 @@ impl World {
     /// Sets the contact recycling distance (m; default [`CONTACT_RECYCLE_DISTANCE`]); 0
     /// computes every manifold in full every step. Negative or non-finite values are
     /// refused with [`SolverError::InvalidInput`].
+    ///
+    /// A recycled contact keeps its last full manifold's normal and feature ids, carries each
+    /// point along with both bodies (midway between their two material points; on the moving
+    /// body against a fixed one) and updates its separation from the bodies' current poses.
+    /// Pairs with a kinematic body, pairs whose speculative margin grew since (they sped up),
+    /// and the contacts of a body whose centre of mass moved (a shape added) are computed
+    /// afresh.
     pub fn set_recycle_distance(&mut self, distance: f32) -> Result<(), SolverError> {
         if !non_negative(distance) {
             return Err(SolverError::InvalidInput);

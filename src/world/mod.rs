@@ -226,12 +226,33 @@ struct SlotBoxes {
     tight: Aabb,
 }
 
-/// What contact recycling needs from the last full manifold of a pair.
+/// One point of a pair's last full manifold, as its constraint was prepared from it.
+#[derive(Clone, Copy, Debug, Default)]
+struct CachedPoint {
+    /// The point relative to body A's and body B's centre of mass (world frame, at the
+    /// time): the material point of each body that was there; recycling turns each with its
+    /// body (a change of a body's centre of mass forgets the cache).
+    anchor_a: Vec2,
+    anchor_b: Vec2,
+    /// The separation at the time (−depth) minus `dot(cB − cA + anchor_b − anchor_a, n)` at
+    /// the time (`cA`, `cB` the centres; zero up to rounding): adding that dot product for
+    /// the bodies' current centres and turned anchors gives the current separation of the
+    /// two material points.
+    separation: f32,
+    /// The manifold point's feature id.
+    id: u32,
+}
+
+/// What contact recycling needs from the last full manifold of a pair: its normal and its
+/// points as material points of the two bodies (no points: the shapes were apart, within
+/// the margin).
 #[derive(Clone, Copy, Debug)]
 struct ContactCache {
-    manifold: Manifold,
-    center_a: Vec2,
-    center_b: Vec2,
+    normal: Vec2,
+    count: u32,
+    /// The speculative margin the manifold was computed with.
+    margin: f32,
+    points: [CachedPoint; 2],
     rotation_a: Rot,
     rotation_b: Rot,
     /// `transform_a⁻¹ · transform_b` at the time.
@@ -907,7 +928,8 @@ impl World {
     }
 
     /// The constraint the last step solved for a pair, if the two bodies touched and were
-    /// awake then, with `body_a`/`body_b` set to their slot indices ([`BodyId::index`]).
+    /// awake then, with `body_a`/`body_b` set to their slot indices ([`BodyId::index`]), its
+    /// anchors relative to the centres of mass the step started from.
     pub fn contact(&self, a: BodyId, b: BodyId) -> Result<Option<ContactConstraint>, SolverError> {
         let (ia, ib) = (self.slot(a)? as u32, self.slot(b)? as u32);
         if ia == ib {
@@ -1057,13 +1079,16 @@ mod tests {
         let cache = w.active_memory[0].cache.expect("cached after a step");
         let mut body = w.bodies[b];
         body.transform = xf;
+        // The recycled points as a manifold: each at its anchor on the ground, its depth
+        // the current separation of the two material points negated.
         let r = recycle(
             &cache,
             (&w.bodies[g], &w.hot[g]),
             (&body, &w.hot[b]),
-            true,
+            (true, cache.margin),
             w.recycle_distance,
-        );
+        )
+        .map(|p| contacts::manifold_of(cache.normal, &p[..cache.count as usize], w.bodies[g].center()));
         // With the recycle distance as margin, so points that recycling keeps as speculative
         // (the box lifted off) are there in the oracle too.
         let margin = CONTACT_RECYCLE_DISTANCE;
@@ -1110,6 +1135,128 @@ mod tests {
         for (p, q) in r.points().iter().zip(fresh.points()) {
             assert!((p.depth - q.depth).abs() < 0.01, "{} vs {}", p.depth, q.depth);
         }
+    }
+
+    /// A recycled contact keeps its material points relative to the bodies' centres of mass,
+    /// which hold only while the centres do: a change forgets the body's caches; its effective
+    /// masses come from the bodies' current masses. A box resting on static ground, recycled
+    /// step after step:
+    /// - its rotation fixed: the normal mass must be exactly `1 / inv_mass` (no inertia term
+    ///   left);
+    /// - a second box added on top of it (not touching the ground): its centre of mass moves
+    ///   up by 0.5 m, and the points of its one contact (centre + anchor on the box) must
+    ///   stay on the ground's top face (`y = 0`).
+    #[test]
+    fn a_change_of_mass_or_centre_forgets_the_bodys_recycled_contacts() {
+        let (mut w, g, b) = resting();
+        let (gid, bid) = (w.id_of(g as u32), w.id_of(b as u32));
+        for _ in 0..3 {
+            w.step(1.0 / 60.0, 4).unwrap();
+        }
+        let c = w.contact(gid, bid).unwrap().expect("resting");
+        let inv_mass = w.bodies[b].inv_mass;
+        assert!(
+            c.points[0].normal_mass < 0.99 / inv_mass,
+            "the corner's lever arm counts"
+        );
+        w.set_fixed_rotation(bid, true).unwrap();
+        w.step(1.0 / 60.0, 4).unwrap();
+        let c = w.contact(gid, bid).unwrap().expect("resting");
+        for p in &c.points[..c.count as usize] {
+            assert_eq!(p.normal_mass, 1.0 / inv_mass);
+        }
+        w.set_fixed_rotation(bid, false).unwrap();
+        for _ in 0..3 {
+            w.step(1.0 / 60.0, 4).unwrap();
+        }
+        let side =
+            Shape::Polygon(Polygon::make_offset_box(0.5, 0.5, Vec2::new(0.0, 1.0), Rot::IDENTITY).unwrap());
+        w.add_shape(bid, &side).unwrap();
+        w.step(1.0 / 60.0, 4).unwrap();
+        let center = w.bodies[b].center();
+        let c = w.contact(gid, bid).unwrap().expect("resting");
+        assert!(c.count >= 1);
+        for p in &c.points[..c.count as usize] {
+            let anchor = if c.body_a == b as u32 {
+                p.anchor_a
+            } else {
+                p.anchor_b
+            };
+            let y = (center + anchor).y;
+            assert!(y.abs() < 0.02, "contact point at y = {y}");
+        }
+    }
+
+    /// A recycled contact acts at one point for both bodies: `centre_a + anchor_a` and
+    /// `centre_b + anchor_b` agree (to rounding) for two dynamic boxes, one sliding and
+    /// turning on the other within the recycle limits; against the fixed ground the point is
+    /// the moving box's own material point, carried along with it.
+    #[test]
+    fn a_recycled_contact_acts_at_one_point_for_both_bodies() {
+        let mut w = World::new(SolverSettings {
+            gravity: Vec2::ZERO,
+            ..Default::default()
+        });
+        let boxed = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
+        let ground = w
+            .add_body(&BodyDef::new(BodyKind::Static, Transform::IDENTITY, boxed))
+            .unwrap();
+        let lower = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(0.2, 0.995)),
+                boxed,
+            ))
+            .unwrap();
+        let mut d = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(0.0, 1.99)),
+            boxed,
+        );
+        d.linear_velocity = Vec2::new(0.6, 0.0);
+        d.angular_velocity = 0.3;
+        let upper = w.add_body(&d).unwrap();
+        w.step(1.0 / 60.0, 4).unwrap();
+        let first = w.contact(lower, upper).unwrap().expect("touching");
+        // The anchors are relative to the centres the step starts from.
+        let centre = |w: &World, id: BodyId| w.body(id).unwrap().center();
+        let (cl, cu) = (centre(&w, lower), centre(&w, upper));
+        w.step(1.0 / 60.0, 4).unwrap();
+        let c = w.contact(lower, upper).unwrap().expect("touching");
+        assert_eq!(c.normal, first.normal, "recycled: same normal");
+        let (ca, cb) = if c.body_a == lower.index {
+            (cl, cu)
+        } else {
+            (cu, cl)
+        };
+        for p in &c.points[..c.count as usize] {
+            assert!((ca + p.anchor_a).distance(cb + p.anchor_b) < 1e-5);
+        }
+        let g = w.contact(ground, lower).unwrap().expect("touching");
+        assert!(g.count == 2);
+    }
+
+    /// The speculative margin grows with the pair's speed; a manifold computed with a smaller
+    /// margin than this step's (by more than [`contacts::MARGIN_GROWTH`]) lacks points the
+    /// new margin would have, and is not recycled.
+    #[test]
+    fn a_manifold_from_a_smaller_margin_is_not_recycled() {
+        let (w, g, b) = resting();
+        let cache = w.active_memory[0].cache.expect("cached after a step");
+        let at = |margin: f32| {
+            recycle(
+                &cache,
+                (&w.bodies[g], &w.hot[g]),
+                (&w.bodies[b], &w.hot[b]),
+                (true, margin),
+                w.recycle_distance,
+            )
+            .is_some()
+        };
+        assert!(at(cache.margin));
+        assert!(at(cache.margin + 0.9 * contacts::MARGIN_GROWTH));
+        assert!(!at(cache.margin + 1.1 * contacts::MARGIN_GROWTH));
+        assert!(!at(f32::NAN));
     }
 
     #[test]
