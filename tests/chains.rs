@@ -776,6 +776,52 @@ fn p_touching_counts(seed: u64, kind: u8, si: u8, ulps: i8) -> quickcheck::TestR
 
 /// The same pair at scale 1 and at scale `s` (everything multiplied): same verdict away from
 /// touching, normals within 1e-4, depths within 1e-4 relative.
+/// Whether the segment's face axis and a convex neighbour's axis separate B (a polygon or
+/// capsule core at `xb`) within round-off of each other: a tie that the manifold breaks by
+/// exact comparison (as Box2D does), so the verdict (the segment's contact, or none because
+/// the neighbour owns it) may differ between scales. f64, B's core vertices.
+fn axis_tie(seg: &ChainSegment, b: &Shape, xb: Transform) -> bool {
+    let core: Vec<Vec2> = match b {
+        Shape::Polygon(p) => p.vertices().to_vec(),
+        Shape::Capsule(c) => vec![c.center1, c.center2],
+        _ => return false,
+    };
+    let pts: Vec<(f64, f64)> = core
+        .iter()
+        .map(|v| {
+            let w = xb.apply(*v);
+            (f64::from(w.x), f64::from(w.y))
+        })
+        .collect();
+    let d = |a: Vec2, b: Vec2| {
+        let (x, y) = (f64::from(b.x - a.x), f64::from(b.y - a.y));
+        let l = (x * x + y * y).sqrt();
+        (x / l, y / l)
+    };
+    // Right perpendicular (the front normal of a segment running along `e`).
+    let sep = |e: (f64, f64), o: Vec2| {
+        let n = (e.1, -e.0);
+        pts.iter()
+            .map(|p| n.0 * (p.0 - f64::from(o.x)) + n.1 * (p.1 - f64::from(o.y)))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (e0, e1, e2) = (
+        d(seg.ghost1, seg.point1),
+        d(seg.point1, seg.point2),
+        d(seg.point2, seg.ghost2),
+    );
+    let face = sep(e1, seg.point1);
+    let size = pts
+        .iter()
+        .map(|p| (p.0 - pts[0].0).hypot(p.1 - pts[0].1))
+        .fold(0.0, f64::max)
+        .max(1e-30);
+    let cross = |a: (f64, f64), b: (f64, f64)| a.0 * b.1 - a.1 * b.0;
+    let tie = |s: f64| (s - face).abs() < 1e-4 * size;
+    (cross(e0, e1) >= 0.009 && tie(sep(e0, seg.point1)))
+        || (cross(e1, e2) >= 0.009 && tie(sep(e2, seg.point2)))
+}
+
 fn p_scale_invariance(seed: u64, kind: u8, si: u8) -> quickcheck::TestResult {
     let s = SCALES[si as usize % SCALES.len()];
     let mut rng = Rng(seed);
@@ -789,8 +835,13 @@ fn p_scale_invariance(seed: u64, kind: u8, si: u8) -> quickcheck::TestResult {
     let ms = collide_with_margin(&sa, Transform::IDENTITY, &sb, xs, 0.02 * s);
     let d1 = deepest(&m1);
     if (d1 + 0.02).abs() < 1e-3 || d1.abs() < 1e-3 || m1.count != ms.count {
-        // Verdicts may differ only at the margin or at touching (round-off of the scaling).
-        return if (d1 + 0.02).abs() < 1e-3 || d1.abs() < 1e-3 || (deepest(&ms) / s + 0.02).abs() < 1e-3 {
+        // Verdicts may differ only at the margin or at touching (round-off of the scaling), or
+        // where the face's and a neighbour's axes tie.
+        return if (d1 + 0.02).abs() < 1e-3
+            || d1.abs() < 1e-3
+            || (deepest(&ms) / s + 0.02).abs() < 1e-3
+            || axis_tie(&seg, &b, xb)
+        {
             quickcheck::TestResult::discard()
         } else {
             quickcheck::TestResult::failed()
@@ -943,4 +994,22 @@ fn chains_in_a_tree_are_one_sided_and_ghost_free() {
         }
         assert!(n >= 1, "x {x}");
     }
+}
+
+/// A box pressed onto a segment's convex end where the face's axis and the neighbour's tie
+/// (found by `chain_properties` at scale 0.01): the property discards it as a tie, and nothing
+/// else differs between the scales.
+#[test]
+fn a_tie_between_the_face_and_a_neighbour_is_recognised() {
+    let mut rng = Rng(1870794510520910975);
+    let seg = random_chain_segment(&mut rng, 1.0);
+    let (b, xb) = near(&mut rng, &seg, 144 % 5, 1.0);
+    assert!(axis_tie(&seg, &b, xb));
+    assert!(!p_scale_invariance(1870794510520910975, 144, 0).is_failure());
+    // Away from the tie (the box lifted off along the face's normal by 1 mm) there is none.
+    let lifted = Transform {
+        p: xb.p + seg.normal() * 0.001,
+        q: xb.q,
+    };
+    assert!(!axis_tie(&seg, &b, lifted));
 }
