@@ -493,10 +493,25 @@ pub(crate) fn constraint_point(
     (ca, ba): (Vec2, &Body),
     (cb, bb): (Vec2, &Body),
 ) -> ConstraintPoint {
-    let t = n.right_perp();
-    let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
     let ra = mp.point - ca;
     let rb = mp.point - cb;
+    constraint_at((ra, rb), -mp.depth - (rb - ra).dot(n), n, (ba, bb), mp.id)
+}
+
+/// The constraint point with anchors `ra`, `rb` (from each body's centre of mass, world
+/// frame), base separation `base_separation` (see [`ConstraintPoint::base_separation`]) and
+/// feature id `id` along normal `n` between bodies `ba`, `bb`: the effective masses and the
+/// approach speed worked out from the bodies' masses and velocities, impulses zero.
+#[inline(always)]
+pub(crate) fn constraint_at(
+    (ra, rb): (Vec2, Vec2),
+    base_separation: f32,
+    n: Vec2,
+    (ba, bb): (&Body, &Body),
+    id: u32,
+) -> ConstraintPoint {
+    let t = n.right_perp();
+    let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
     let rna = ra.cross(n);
     let rnb = rb.cross(n);
     let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
@@ -509,14 +524,14 @@ pub(crate) fn constraint_point(
     ConstraintPoint {
         anchor_a: ra,
         anchor_b: rb,
-        base_separation: -mp.depth - (rb - ra).dot(n),
+        base_separation,
         normal_impulse: 0.0,
         tangent_impulse: 0.0,
         max_normal_impulse: 0.0,
         normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
         tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
         relative_velocity: dv.dot(n),
-        id: mp.id,
+        id,
     }
 }
 

@@ -926,15 +926,8 @@ pub(super) fn recycle_into(
     }
     let n = cache.normal;
     let dc = cb - ca;
-    let (va, wa, vb, wb) = (
-        ba.linear_velocity,
-        ba.angular_velocity,
-        bb.linear_velocity,
-        bb.angular_velocity,
-    );
     let count = (cache.count as usize).min(2);
-    let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
-    let t = n.right_perp();
+    let (ma, mb) = (ba.inv_mass, bb.inv_mass);
     for (cp, p) in out.iter_mut().zip(&cache.points[..count]) {
         // The two material points the manifold point was on, now (the anchors turn with
         // their bodies; a round body's turn moves no contact), and the gap between them.
@@ -951,24 +944,10 @@ pub(super) fn recycle_into(
             ra + gap * 0.5
         };
         let rb = ra - dc;
-        let dv = vb + Vec2::new(-wb * rb.y, wb * rb.x) - va - Vec2::new(-wa * ra.y, wa * ra.x);
-        let (rna, rnb, rta, rtb) = (ra.cross(n), rb.cross(n), ra.cross(t), rb.cross(t));
-        let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
-        let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
-        *cp = ConstraintPoint {
-            anchor_a: ra,
-            anchor_b: rb,
-            // The current separation, `separation + dot(gap, n)` with the cached separation
-            // taken at zero gap, minus `dot(rb − ra, n) = −dot(dc, n)`.
-            base_separation: p.separation + gap.dot(n) + dc.dot(n),
-            normal_impulse: 0.0,
-            tangent_impulse: 0.0,
-            max_normal_impulse: 0.0,
-            normal_mass: if kn > 0.0 { 1.0 / kn } else { 0.0 },
-            tangent_mass: if kt > 0.0 { 1.0 / kt } else { 0.0 },
-            relative_velocity: dv.dot(n),
-            id: p.id,
-        };
+        // The current separation, `separation + dot(gap, n)` with the cached separation
+        // taken at zero gap, minus `dot(rb − ra, n) = −dot(dc, n)`.
+        let base = p.separation + gap.dot(n) + dc.dot(n);
+        *cp = solver::constraint_at((ra, rb), base, n, (ba, bb), p.id);
     }
     true
 }
