@@ -288,7 +288,7 @@ impl World {
         h.min_extent = min_ext;
         h.round = false;
         self.wake_body(i as u32);
-        // The centre of mass and the masses changed: no contact of the body may be recycled.
+        // The centre of mass moved: no contact of the body may be recycled.
         self.forget_manifolds(i as u32);
         if dynamic {
             let _ = self.sync_body(i);

@@ -309,9 +309,8 @@ impl World {
     }
 
     /// Forgets the recycling cache of every contact of body `s`, so that each computes its
-    /// manifold afresh at the next step: for when the body's mass or centre of mass changed
-    /// (a cache's anchors are relative to the centre then, its effective masses from the
-    /// masses then). O(the body's contacts).
+    /// manifold afresh at the next step: for when the body's centre of mass moved (a cache's
+    /// material points are relative to the centre then). O(the body's contacts).
     pub(super) fn forget_manifolds(&mut self, s: u32) {
         let mut e = self.slots[s as usize].contact_head;
         while e != NONE {

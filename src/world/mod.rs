@@ -1138,8 +1138,8 @@ mod tests {
     }
 
     /// A recycled contact keeps its material points relative to the bodies' centres of mass,
-    /// which hold only while the centres do: a change forgets the body's caches; its effective
-    /// masses come from the bodies' current masses. A box resting on static ground, recycled
+    /// which hold only while the centres do: a shape added forgets the body's caches. Its
+    /// effective masses are worked out each step from the bodies' current masses. A box resting on static ground, recycled
     /// step after step:
     /// - its rotation fixed: the normal mass must be exactly `1 / inv_mass` (no inertia term
     ///   left);
@@ -1147,7 +1147,7 @@ mod tests {
     ///   up by 0.5 m, and the points of its one contact (centre + anchor on the box) must
     ///   stay on the ground's top face (`y = 0`).
     #[test]
-    fn a_change_of_mass_or_centre_forgets_the_bodys_recycled_contacts() {
+    fn a_change_of_mass_or_centre_reaches_the_bodys_recycled_contacts() {
         let (mut w, g, b) = resting();
         let (gid, bid) = (w.id_of(g as u32), w.id_of(b as u32));
         for _ in 0..3 {
