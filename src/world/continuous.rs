@@ -117,6 +117,9 @@ impl World {
         let path = swept.inflated(bulge);
         // Built only for a sweep that starts in contact (most never do).
         let core_radius = CORE_FRACTION * self.hot[s as usize].min_extent;
+        // The shape's centroid at the start and end of the sweep (one-sided segments).
+        let c = centroid(&slot.shape);
+        let (c1, c2) = (sweep.transform_at(0.0).apply(c), sweep.transform_at(1.0).apply(c));
         let (slots, bodies) = (&self.slots, &self.bodies);
         // Non-bullets meet static and kinematic shapes only: their own tree.
         let tree = if bullet { &self.tree } else { &self.fixed_tree };
@@ -135,13 +138,21 @@ impl World {
             }
             let xf = bodies[o as usize].transform;
             if let Shape::ChainSegment(c) = &other.shape {
-                // One-sided, as Box2D's continuous phase: a body whose centre starts behind
-                // the segment, or still ends in front of it, has not tunnelled through it.
+                // One-sided, as Box2D's continuous phase: no sweep for a body whose centroid
+                // starts behind the segment, nor for one that ends with its centroid more than
+                // the core distance in front after closing in by less than that (sliding
+                // along the surface). A body that ends deep in the face, its centroid in front
+                // but within the core distance, is still swept: skipping every body whose
+                // centroid stays in front let a ball flung at the spinner's ring end 80 % of
+                // its radius into the face and leave behind it next step.
                 let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
-                let e = p2 - p1;
-                let (o1, o2) = ((sweep.c1 - p1).cross(e), (sweep.c2 - p1).cross(e));
-                if o1 < 0.0 || o2 > 0.0 || o1 == o2 {
-                    return Visit::Continue;
+                let (e, length) = (p2 - p1).normalize_and_length();
+                // Segments shorter than Box2D's linear slop have no reliable side.
+                if length > SPECULATIVE_DISTANCE / 4.0 {
+                    let (s1, s2) = ((c1 - p1).cross(e), (c2 - p1).cross(e));
+                    if s1 < 0.0 || (s1 - s2 < core_radius && s2 > core_radius) {
+                        return Visit::Continue;
+                    }
                 }
             }
             // A shape the path's box does not touch cannot be hit: skip the time of impact
@@ -290,6 +301,70 @@ mod tests {
                     "scale {scale}, start gap {start_gap}: stopped at y = {y}"
                 );
             }
+        }
+    }
+
+    /// Sweeps a ball of radius `r` (scale `scale`) against a lone one-sided chain segment on
+    /// the x axis, front side up, from `start` by `motion`; returns where it stopped.
+    fn sweep_ball_at_chain(scale: f32, start: Vec2, motion: Vec2) -> Vec2 {
+        let mut w = World::default();
+        let seg =
+            crate::geometry::ChainSegment::lone(Vec2::new(4.0 * scale, 0.0), Vec2::new(-4.0 * scale, 0.0))
+                .unwrap();
+        w.add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::IDENTITY,
+            Shape::ChainSegment(seg),
+        ))
+        .unwrap();
+        let b = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(start),
+                Shape::circle(0.35 * scale),
+            ))
+            .unwrap()
+            .index as usize;
+        w.bodies[b].transform = Transform::from_translation(start + motion);
+        w.bodies[b].delta_position = motion;
+        w.bodies[b].delta_rotation = crate::math::Rot::IDENTITY;
+        w.sweep_fast_body(b as u32);
+        w.bodies[b].transform.p
+    }
+
+    /// Box2D's one-sided rule for chain segments, case by case. A ball flung at the front face
+    /// that the solver left deep in it (its centre still in front, within the core distance,
+    /// a quarter of its radius) is swept and stopped at the impact: the spinner's ring let such
+    /// balls out when every sweep ending with the centre in front was skipped. A ball sliding
+    /// along the face (closing in by less than the core distance and ending beyond it) is not
+    /// paused, and one that starts behind the segment passes it (one-sided).
+    #[test]
+    fn one_sided_segments_stop_deep_arrivals_and_let_slides_and_backs_through() {
+        for scale in [0.01f32, 1.0, 100.0] {
+            let r = 0.35 * scale;
+            // Flung down from 2r to 0.2r above the face: 80 % of the radius into it.
+            let end = sweep_ball_at_chain(scale, Vec2::new(0.0, 2.0 * r), Vec2::new(0.3 * r, -1.8 * r));
+            assert!(
+                end.y > 0.5 * r && end.y < 2.0 * r,
+                "scale {scale}: a deep arrival stopped at y = {} (radius {r})",
+                end.y
+            );
+            // Sliding along the face 3 radii while closing in by 0.05 r: not paused.
+            let slide = Vec2::new(3.0 * r, -0.05 * r);
+            let end = sweep_ball_at_chain(scale, Vec2::new(0.0, 1.01 * r), slide);
+            assert_eq!(
+                end,
+                Vec2::new(0.0, 1.01 * r) + slide,
+                "scale {scale}: a slide was paused"
+            );
+            // From behind to the front: one-sided, not stopped.
+            let through = Vec2::new(0.0, 3.0 * r);
+            let end = sweep_ball_at_chain(scale, Vec2::new(0.0, -1.5 * r), through);
+            assert_eq!(
+                end,
+                Vec2::new(0.0, 1.5 * r),
+                "scale {scale}: stopped by the back side"
+            );
         }
     }
 }

@@ -47,7 +47,10 @@
 //!    spinner scene 0 bodies escape either way since a sweep that starts touching falls back
 //!    to the body's core (Box2D's `fraction == 0` rule; 3 escaped without kinematic sweeps
 //!    before it); the cost, a time of impact per fast body near a kinematic shape, is in
-//!    the tumbler's continuous phase in BENCHMARKS.md;
+//!    the tumbler's continuous phase in BENCHMARKS.md. One-sided chain segments follow
+//!    Box2D's rule: no sweep when the body's centroid starts behind the segment, or ends
+//!    more than its core distance in front after closing in by less than that (a slide
+//!    along the surface is not paused);
 //! 6. **sleep** — a body whose speed (and position correction) stays under
 //!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the bodies that have rested for
 //!    [`TIME_TO_SLEEP`] are grouped by union-find over touching constraints between
