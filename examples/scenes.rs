@@ -14,6 +14,9 @@
 //! motor's speed (tumbler, spinner), the spinner's chain loop is 360 static bodies of one
 //! chain segment each (one-sided, facing in, with the loop's ghost vertices), and the
 //! many-pyramids ground is one static body per segment row.
+//!
+//! `SCENES_PROFILE=1` prints each engine's phase times; `SCENES_BAR_SPEED` (rad/s) perturbs the
+//! spinner's bar, and `SCENES_RING=segments` builds its ring of two-sided segments.
 use collide2d::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -222,10 +225,17 @@ fn spinner(with_bar: bool) -> Scene {
         p = q.rotate(p);
     }
     // Box2D's ring is a chain loop; clockwise, so its one-sided faces point inward.
+    // `SCENES_RING=segments` builds it of two-sided segments instead (both engines).
     let ring = Chain::closed(&points).unwrap();
     assert_eq!(ring.segment_count(), n);
+    let two_sided = std::env::var("SCENES_RING").is_ok_and(|v| v == "segments");
     for seg in ring.segments() {
-        let mut s = spec(BodyKind::Static, Vec2::ZERO, Shape::ChainSegment(seg));
+        let shape = if two_sided {
+            Shape::Capsule(seg.segment())
+        } else {
+            Shape::ChainSegment(seg)
+        };
+        let mut s = spec(BodyKind::Static, Vec2::ZERO, shape);
         s.material.friction = 0.1;
         b.push(s);
     }
@@ -271,7 +281,7 @@ fn spinner(with_bar: bool) -> Scene {
 trait Engine {
     fn step(&mut self);
     /// Box2D's own per-phase timing of the last step (ms), for `SCENES_PROFILE=1`.
-    fn profile(&self) -> Option<[(&'static str, f32); 10]> {
+    fn profile(&self) -> Option<[(&'static str, f32); 11]> {
         None
     }
     /// World transform of body `k` of the scene's list.
@@ -316,7 +326,7 @@ impl Engine for Ours {
     fn step(&mut self) {
         self.world.step(1.0 / 60.0, 4).unwrap();
     }
-    fn profile(&self) -> Option<[(&'static str, f32); 10]> {
+    fn profile(&self) -> Option<[(&'static str, f32); 11]> {
         // The World's own phase times (its clock counts nanoseconds), and its pair count.
         let p = self.world.profile();
         let ms = |t: u64| t as f32 * 1e-6;
@@ -327,6 +337,7 @@ impl Engine for Ours {
             ("finalize", ms(p.finalize)),
             ("continuous", ms(p.continuous)),
             ("sleep", ms(p.sleep)),
+            ("", 0.0),
             ("", 0.0),
             ("", 0.0),
             ("contacts", self.world.pair_count() as f32),
@@ -415,7 +426,7 @@ impl Engine for Box2d {
         // SAFETY: a live world.
         unsafe { b2::b2World_Step(self.world, 1.0 / 60.0, 4) };
     }
-    fn profile(&self) -> Option<[(&'static str, f32); 10]> {
+    fn profile(&self) -> Option<[(&'static str, f32); 11]> {
         // SAFETY: a live world.
         let p = unsafe { b2::b2World_GetProfile(self.world) };
         Some([
@@ -441,6 +452,15 @@ impl Engine for Box2d {
             (
                 "contacts",
                 unsafe { b2::b2World_GetCounters(self.world) }.contactCount as f32,
+            ),
+            // The constraint graph's colours hold the awake touching contacts.
+            (
+                "touching",
+                // SAFETY: a live world.
+                unsafe { b2::b2World_GetCounters(self.world) }
+                    .colorCounts
+                    .iter()
+                    .sum::<i32>() as f32,
             ),
         ])
     }
@@ -490,7 +510,7 @@ struct Run {
     index: usize,
     engine: Box<dyn Engine>,
     times: Vec<f64>,
-    phases: [f64; 10],
+    phases: [f64; 11],
     base: usize,
 }
 
@@ -510,7 +530,7 @@ impl Run {
             index,
             engine,
             times: Vec::with_capacity(steps),
-            phases: [0.0; 10],
+            phases: [0.0; 11],
             base,
         }
     }

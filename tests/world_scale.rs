@@ -557,3 +557,48 @@ fn a_spinner_in_a_chain_ring_keeps_every_body_inside() {
         );
     }
 }
+
+/// The speculative margin follows the pair's relative speed: 0.02 m plus the distance the two
+/// can close in the step, `|vB − vA| + |ωA|·reachA + |ωB|·reachB` times `dt`. Two half-metre
+/// boxes 0.05 m apart (no gravity): moving side by side at 3 m/s they close nothing, their
+/// margin stays 0.02 and their pair has no point (the sum of speeds, 6 m/s, gave 0.12 and a
+/// constraint); closing at 3 m/s the margin is 0.02 + 3/60 = 0.07 > 0.05, and the speculative
+/// point stops them before they touch.
+#[test]
+fn the_speculative_margin_follows_the_relative_speed() {
+    for (va, vb, closing) in [(3.0f32, 3.0f32, false), (1.5, -1.5, true)] {
+        let mut w = World::new(solver::SolverSettings {
+            gravity: Vec2::ZERO,
+            ..Default::default()
+        });
+        let mut add = |x: f32, v: f32| {
+            let mut d = BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(x, 0.0)),
+                boxed(0.25, 0.25),
+            );
+            // Side by side: both up; closing: towards each other along x.
+            d.linear_velocity = if closing {
+                Vec2::new(v, 0.0)
+            } else {
+                Vec2::new(0.0, v)
+            };
+            w.add_body(&d).unwrap()
+        };
+        let (a, b) = (add(0.0, va), add(0.55, vb));
+        w.step(DT, 4).unwrap();
+        assert_eq!(w.pair_count(), 1, "the fat boxes overlap: the pair exists");
+        let touching = w.contact(a, b).unwrap().is_some();
+        assert_eq!(
+            touching, closing,
+            "closing {closing}: a speculative constraint iff closing"
+        );
+        let gap = w.transform(b).unwrap().p.x - w.transform(a).unwrap().p.x - 0.5;
+        if closing {
+            assert!(gap > -0.005 && gap < 0.05, "stopped before touching: gap {gap}");
+            assert!(w.body(a).unwrap().linear_velocity.x.abs() < 1.5);
+        } else {
+            assert!((gap - 0.05).abs() < 1e-5, "side by side the gap stays: {gap}");
+        }
+    }
+}

@@ -95,7 +95,8 @@ impl World {
             island: NONE,
             reach,
             min_extent: min_extent(&def.shape),
-            speed: 0.0,
+            spin: 0.0,
+            velocity: Vec2::ZERO,
             // A circle about its centre of mass looks the same at every rotation.
             round: matches!(def.shape, Shape::Circle(c) if c.center == body.local_center),
             center: body.center(),
@@ -256,7 +257,8 @@ impl World {
         let hot = Hot {
             awake_index: NONE,
             island: NONE,
-            speed: 0.0,
+            spin: 0.0,
+            velocity: Vec2::ZERO,
             round: false,
             ..self.hot[i]
         };

@@ -85,15 +85,18 @@ impl Contact {
 }
 
 /// The speculative distance of a pair this step: [`SPECULATIVE_DISTANCE`] plus how far the
-/// two bodies can approach in `dt` (`|vA| + |vB| + |ωA|·reachA + |ωB|·reachB`, times `dt`),
-/// the latter capped at [`CONTINUOUS_SAFETY_FACTOR`] × the larger of the two smallest
-/// extents. Within the cap a contact stops the approach before the surfaces meet (no
-/// penetration, so restitution and stacking see clean first contacts); beyond it the body
-/// moves fast enough for the continuous phase, and the cap keeps ghost points from reaching
-/// further ahead of a body than half its own size (an unbounded `dt × speed` margin puts
-/// them metres ahead of a fast one).
+/// two bodies can approach each other in `dt` (`|vB − vA| + |ωA|·reachA + |ωB|·reachB`,
+/// times `dt`: a bound on the relative speed of any two of their points), the latter capped
+/// at [`CONTINUOUS_SAFETY_FACTOR`] × the larger of the two smallest extents. Within the cap
+/// a contact stops the approach before the surfaces meet (no penetration, so restitution and
+/// stacking see clean first contacts); beyond it the body moves fast enough for the
+/// continuous phase, and the cap keeps ghost points from reaching further ahead of a body
+/// than half its own size (an unbounded `dt × speed` margin puts them metres ahead of a
+/// fast one). Relative, not `|vA| + |vB|`: bodies falling or tumbling together (a tumbler's
+/// load, a falling pile) are not approaching, and the sum gave the tumbler 28 % more
+/// speculative constraints than Box2D's constant margin.
 pub(super) fn speculative_margin(sa: &Hot, sb: &Hot, dt: f32) -> f32 {
-    let speed = sa.speed + sb.speed;
+    let speed = (sb.velocity - sa.velocity).length() + sa.spin + sb.spin;
     let cap = CONTINUOUS_SAFETY_FACTOR * sa.min_extent.max(sb.min_extent);
     // `min` with a NaN-free cap: the speed is finite by the world's invariants.
     SPECULATIVE_DISTANCE + (dt * speed).min(cap)
@@ -438,7 +441,8 @@ impl World {
         for &s in &self.awake {
             let b = &self.bodies[s as usize];
             let hot = &mut self.hot[s as usize];
-            hot.speed = b.linear_velocity.length() + b.angular_velocity.abs() * hot.reach;
+            hot.spin = b.angular_velocity.abs() * hot.reach;
+            hot.velocity = b.linear_velocity;
             hot.center = b.center();
         }
         // Last step's blocks are read for warm starting while this step's are filled.

@@ -66,11 +66,15 @@
 //!    9 600 per step) and cost more in the narrow phase than the extra proxy moves save.
 //!
 //! **Speculative distance.** Contacts are created with points up to
-//! [`SPECULATIVE_DISTANCE`] (Box2D's 4 × linear slop) apart, a bound that does not grow
-//! with speed: a larger, speed-scaled margin makes a fast body collide with ghosts far ahead
-//! of it. Fast bodies are kept from passing through static geometry by the continuous phase
-//! instead; two fast *dynamic* bodies can pass through each other unless one is a
-//! [bullet](BodyDef::bullet) (Box2D's rule).
+//! [`SPECULATIVE_DISTANCE`] (Box2D's 4 × linear slop) apart, plus how far the two bodies
+//! can approach each other in the step (their relative speed bound times `dt`), that extra
+//! capped at half the larger of their smallest extents: a landing box is stopped by a
+//! speculative point before it penetrates (Box2D's constant margin lets it sink in and be
+//! pushed out), and the cap keeps ghost points from reaching far ahead of a fast body (an
+//! unbounded `dt × speed` margin puts them metres ahead). Beyond the cap, fast bodies are
+//! kept from passing through static geometry by the continuous phase; two fast *dynamic*
+//! bodies can pass through each other unless one is a [bullet](BodyDef::bullet) (Box2D's
+//! rule).
 //!
 //! **Sleeping** (Box2D's behaviour, with per-step islands). Islands are found afresh every
 //! step, rather than kept persistently as in Box2D v3 (which needs deferred island splitting
@@ -192,7 +196,7 @@ struct Slot {
 }
 
 /// The per-body data the narrow phase reads for every contact, kept apart from the large
-/// `Slot` (which holds the shape) so that a step's scattered per-body reads touch 16 bytes.
+/// `Slot` (which holds the shape) so that a step's scattered per-body reads touch 40 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Hot {
     /// Index in `World::awake`, or `NONE` for static and sleeping bodies.
@@ -203,12 +207,16 @@ struct Hot {
     reach: f32,
     /// Smallest extent of the shape (the continuous phase's yardstick).
     min_extent: f32,
-    /// Fastest any point of the body moves, `|v| + |ω|·reach` (m/s): refreshed for the
-    /// awake bodies at the start of each narrow phase, 0 for static and sleeping ones.
-    speed: f32,
+    /// Fastest any point of the body moves relative to its centre of mass, `|ω|·reach`
+    /// (m/s): refreshed for the awake bodies at the start of each narrow phase, 0 for
+    /// static and sleeping ones.
+    spin: f32,
     /// The shape is unchanged by rotation about the centre of mass (a circle centred on it):
     /// contact recycling ignores the body's turn, so a rolling ball keeps its support point.
     round: bool,
+    /// The velocity of the body's centre of mass (m/s, world), refreshed with `spin`; zero for
+    /// static and sleeping bodies.
+    velocity: Vec2,
     /// The body's centre of mass (world): set for the awake bodies at the start of each
     /// narrow phase (and for a body woken during it), read there for every contact instead
     /// of being worked out per contact. Stale between steps, and not read for static and

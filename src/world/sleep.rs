@@ -87,7 +87,8 @@ impl World {
         for &s in bodies {
             self.remove_awake(s);
             self.hot[s as usize].island = id;
-            self.hot[s as usize].speed = 0.0;
+            self.hot[s as usize].spin = 0.0;
+            self.hot[s as usize].velocity = Vec2::ZERO;
             let b = &mut self.bodies[s as usize];
             b.linear_velocity = Vec2::ZERO;
             b.angular_velocity = 0.0;
