@@ -50,7 +50,9 @@
 //!    the tumbler's continuous phase in BENCHMARKS.md. One-sided chain segments follow
 //!    Box2D's rule: no sweep when the body's centroid starts behind the segment, or ends
 //!    more than its core distance in front after closing in by less than that (a slide
-//!    along the surface is not paused);
+//!    along the surface is not paused). Beyond Box2D: a body whose core already touches a
+//!    one-sided segment at the start of its sweep, and whose centroid would end behind
+//!    it, stays where it started (Box2D ignores such a hit and lets the body through);
 //! 6. **sleep** — a body whose speed (and position correction) stays under
 //!    [`SLEEP_VELOCITY`] accumulates sleep time; each step the bodies that have rested for
 //!    [`TIME_TO_SLEEP`] are grouped by union-find over touching constraints between
