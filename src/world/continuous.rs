@@ -4,7 +4,7 @@
 use super::*;
 use crate::geometry::Circle;
 use crate::narrowphase::overlaps_aabb_shape;
-use crate::toi::{time_of_impact, Sweep, ToiState};
+use crate::toi::{time_of_impact, Sweep, ToiOutput, ToiState};
 
 /// A fast body whose sweep starts overlapping or touching a shape retries with a circle of
 /// this fraction of its smallest extent about its centroid (Box2D's `B2_CORE_FRACTION`): the
@@ -44,6 +44,16 @@ fn misses(path: Aabb, shape: &Shape, xf: Transform) -> bool {
             let gap = n.dot(c - xf.apply(v)) - (n.x.abs() * h.x + n.y.abs() * h.y);
             gap > beyond
         })
+}
+
+/// Whether a time of impact found the shapes overlapping, or touching, at the start of the
+/// sweep (Box2D's `fraction == 0`).
+fn starts_in_contact(out: &ToiOutput) -> bool {
+    match out.state {
+        ToiState::Overlapped => true,
+        ToiState::Hit | ToiState::Failed => out.fraction <= 0.0,
+        _ => false,
+    }
 }
 
 impl World {
@@ -117,9 +127,13 @@ impl World {
         let path = swept.inflated(bulge);
         // Built only for a sweep that starts in contact (most never do).
         let core_radius = CORE_FRACTION * self.hot[s as usize].min_extent;
-        // The shape's centroid at the start and end of the sweep (one-sided segments).
-        let c = centroid(&slot.shape);
-        let (c1, c2) = (sweep.transform_at(0.0).apply(c), sweep.transform_at(1.0).apply(c));
+        // The shape's centroid (the core's centre), at the start and end of the sweep for
+        // one-sided segments.
+        let local_centroid = centroid(&slot.shape);
+        let (c1, c2) = (
+            sweep.transform_at(0.0).apply(local_centroid),
+            sweep.transform_at(1.0).apply(local_centroid),
+        );
         let (slots, bodies) = (&self.slots, &self.bodies);
         // Non-bullets meet static and kinematic shapes only: their own tree.
         let tree = if bullet { &self.tree } else { &self.fixed_tree };
@@ -168,25 +182,15 @@ impl World {
             // Overlapping, or touching, at the start (Box2D's `fraction == 0` fallback): a
             // body resting on the shape and pushed through it in one step (a spinner's bar
             // pressing a ball into the ring) must still be caught, by its core.
-            let at_start = match out.state {
-                ToiState::Overlapped => true,
-                ToiState::Hit | ToiState::Failed => out.fraction <= 0.0,
-                _ => false,
-            };
-            if at_start {
-                if let Ok(core) = Circle::new(centroid(&slot.shape), core_radius) {
+            if starts_in_contact(&out) {
+                if let Ok(core) = Circle::new(local_centroid, core_radius) {
                     out = time_of_impact(&other.shape, &still, &Shape::Circle(core), sweep, fraction);
                     // The core itself starts on a one-sided segment that the centroid then
                     // crosses: a body already sunk to its core in the face, about to leave
                     // behind it (a box skimming a floor at 280 m/s, embedded by its first
                     // step). Box2D ignores the core's hit at 0 and lets it through; here it
                     // stays where it started, in front, for the next step's contact.
-                    let core_at_start = match out.state {
-                        ToiState::Overlapped => true,
-                        ToiState::Hit | ToiState::Failed => out.fraction <= 0.0,
-                        _ => false,
-                    };
-                    if core_at_start && crosses {
+                    if crosses && starts_in_contact(&out) {
                         fraction = 0.0;
                         return Visit::Continue;
                     }
