@@ -621,6 +621,8 @@ pub const WARM_START_DISTANCE: f32 = 0.05;
 pub(crate) struct Softness {
     bias_rate: f32,
     mass_scale: f32,
+    /// `1 / mass_scale`, for the two-point block solve.
+    inv_mass_scale: f32,
     impulse_scale: f32,
 }
 
@@ -632,6 +634,7 @@ fn softness(hertz: f32, zeta: f32, h: f32) -> Softness {
     Softness {
         bias_rate: omega / a1,
         mass_scale: a2 * a3,
+        inv_mass_scale: 1.0 / (a2 * a3),
         impulse_scale: a3,
     }
 }
@@ -786,7 +789,12 @@ pub fn warm_start(bodies: &mut [Body], contacts: &mut [ContactConstraint]) {
 /// Coulomb friction in the pass without bias (the relax pass, as Box2D v3.1), all with
 /// accumulated clamping.
 ///
-/// Constraints are solved in slice order (Gauss–Seidel). Four consecutive constraints that
+/// Constraints are solved in slice order (Gauss–Seidel). The two normal impulses of a
+/// two-point constraint are solved together, exactly (the 2 × 2 complementarity problem of
+/// their soft rows, Box2D v2.4's block solver): one after the other, each point's impulse
+/// turns the body and disturbs the other, and a box landing flat would come out of its first
+/// contact spinning and hopping. Points too close together for a well-conditioned 2 × 2
+/// system are solved one after the other. Four consecutive constraints that
 /// share no moving body (bodies with zero inverse mass and inertia may be shared; contacts
 /// never change their velocity) are solved together in SIMD lanes; since they cannot affect
 /// each other, the result is bit-for-bit the same as solving them one after another. Callers
@@ -957,6 +965,9 @@ pub(crate) fn step_blocks(
     let kicks = &mut kicks[..bodies.len()];
     for (k, b) in kicks.iter_mut().zip(bodies.iter()) {
         *k = velocity_kick(b, settings.gravity, h);
+    }
+    for blk in blocks.iter_mut() {
+        blk.couple();
     }
     let bouncy = block::any_bouncy_block(blocks);
     let (solve, relax) = (solve_pass(settings, h, true), solve_pass(settings, h, false));

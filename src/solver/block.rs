@@ -207,6 +207,28 @@ impl<const N: usize> BodyLanes<N> {
     }
 }
 
+/// The effective mass matrix `K` of the normal rows of two contact points with anchors
+/// `(rA, rB)` (from each body's centre of mass) along normal `n`, between bodies with inverse
+/// masses and inertias `(m, i)`: `[K₁₁, K₂₂, K₁₂]`, `Kⱼₖ = mA + mB + iA (rAⱼ × n)(rAₖ × n) +
+/// iB (rBⱼ × n)(rBₖ × n)`. `Kⱼⱼ` is the inverse of the point's normal mass, in the same
+/// operations as [`constraint_at`](super::constraint_at). Generic so that a lane of a block
+/// and a single constraint get it from the same operations, bit for bit.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+fn coupling<T>(n: (T, T), points: [((T, T), (T, T)); 2], [(ma, ia), (mb, ib)]: [(T, T); 2]) -> [T; 3]
+where
+    T: Copy + core::ops::Add<Output = T> + core::ops::Sub<Output = T> + core::ops::Mul<Output = T>,
+{
+    let cross = |r: (T, T)| r.0 * n.1 - r.1 * n.0;
+    let [(ra0, rb0), (ra1, rb1)] = points.map(|(ra, rb)| (cross(ra), cross(rb)));
+    let m = ma + mb;
+    [
+        m + ia * ra0 * ra0 + ib * rb0 * rb0,
+        m + ia * ra1 * ra1 + ib * rb1 * rb1,
+        m + ia * ra0 * ra1 + ib * rb0 * rb1,
+    ]
+}
+
 /// One constraint point per lane.
 #[derive(Clone, Copy)]
 #[repr(C)]
@@ -232,6 +254,12 @@ struct ContactLanes<const N: usize> {
     friction: Wide<N>,
     restitution: Wide<N>,
     points: [PointLanes<N>; 2],
+    /// The normal rows' effective mass matrix `K` of the two points, `[K₁₁, K₂₂, K₁₂]`
+    /// (see [`coupling`]), set by [`ContactLanes::couple`]; unused in lanes with one point.
+    k: [Wide<N>; 3],
+    /// The lanes whose two points are solved together: two points, and `K` well conditioned
+    /// (its condition estimate `Kᵢᵢ² / det K` below [`MAX_CONDITION`]); set with `k`.
+    paired: [u32; N],
 }
 
 impl<const N: usize> ContactLanes<N> {
@@ -267,7 +295,22 @@ impl<const N: usize> ContactLanes<N> {
             friction: c(|c| c.friction),
             restitution: c(|c| c.restitution),
             points: [point(0), point(1)],
+            k: [Wide::splat(0.0); 3],
+            paired: [0; N],
         }
+    }
+
+    /// Works out [`ContactLanes::k`] for bodies with inverse masses and inertias `a`, `b`.
+    #[inline(always)]
+    fn couple(&mut self, a: (Wide<N>, Wide<N>), b: (Wide<N>, Wide<N>)) {
+        let [p0, p1] = &self.points;
+        let v = |v: V2<Wide<N>>| (v.x, v.y);
+        self.k = coupling(v(self.n), [(v(p0.ra), v(p0.rb)), (v(p1.ra), v(p1.rb))], [a, b]);
+        let [k11, k22, k12] = self.k;
+        let bound = Wide::splat(MAX_CONDITION) * (k11 * k22 - k12 * k12);
+        // False for NaN; true makes det K > 0 and both diagonals positive.
+        let well = Wide::and(bound.gt(k11 * k11), bound.gt(k22 * k22));
+        self.paired = Wide::and(p1.active, well);
     }
 
     /// Whether some point would bounce in a restitution pass with `threshold` (the same
@@ -457,6 +500,221 @@ fn apply_along<const N: usize, const FULL: bool>(
     commit::<N, FULL>(a, b, va, vb, active);
 }
 
+/// A point's terms in the normal solve: the velocity bias (the speed the point may still
+/// approach at, or must separate at, along the normal) and the soft constraint's mass and
+/// impulse scales (1 and 0 for a rigid row).
+#[derive(Clone, Copy)]
+struct Row<const N: usize> {
+    bias: Wide<N>,
+    mass_scale: Wide<N>,
+    /// `1 / mass_scale`.
+    inv_mass_scale: Wide<N>,
+    impulse_scale: Wide<N>,
+}
+
+/// What a pass's rows are made from: `1/h`, the push-out limit (negated) and, in the biased
+/// pass, the soft terms of this lane's contact (its `bias` is the soft bias rate).
+#[derive(Clone, Copy)]
+struct RowTerms<const N: usize> {
+    inv_h: Wide<N>,
+    push_max: Wide<N>,
+    soft: Option<Row<N>>,
+}
+
+impl<const N: usize> RowTerms<N> {
+    /// The row of point `cp` at its current separation (from the bodies' relative motion
+    /// `dp` since preparation; it does not change within a pass).
+    #[inline(always)]
+    fn row(
+        &self,
+        a: &BodyLanes<N>,
+        b: &BodyLanes<N>,
+        dp: V2<Wide<N>>,
+        n: V2<Wide<N>>,
+        cp: &PointLanes<N>,
+    ) -> Row<N> {
+        let (zero, one) = (Wide::splat(0.0), Wide::splat(1.0));
+        let ds = dp.add(b.dq.rotate(cp.rb).sub(a.dq.rotate(cp.ra)));
+        let s = ds.dot(n) + cp.base_separation;
+        // Speculative points (s > 0) only stop the approach within the sub-step.
+        let speculative = s.gt(zero);
+        match self.soft {
+            Some(soft) => Row {
+                bias: Wide::select(speculative, s * self.inv_h, max(soft.bias * s, self.push_max)),
+                mass_scale: Wide::select(speculative, one, soft.mass_scale),
+                inv_mass_scale: Wide::select(speculative, one, soft.inv_mass_scale),
+                impulse_scale: Wide::select(speculative, zero, soft.impulse_scale),
+            },
+            None => Row {
+                bias: Wide::select(speculative, s * self.inv_h, zero),
+                mass_scale: one,
+                inv_mass_scale: one,
+                impulse_scale: zero,
+            },
+        }
+    }
+}
+
+/// The condition number above which the two points of a constraint are solved one after the
+/// other instead of together (Box2D v2.4's `k_maxConditionNumber`): two points so close that
+/// their rows are nearly parallel give a nearly singular 2 × 2 system.
+const MAX_CONDITION: f32 = 1000.0;
+
+/// One point's normal impulse in the `mask` lanes (Gauss–Seidel, with accumulated clamping).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_normal<const N: usize, const FULL: bool>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    cp: &mut PointLanes<N>,
+    n: V2<Wide<N>>,
+    row: &Row<N>,
+    mask: [u32; N],
+    use_bias: bool,
+) {
+    if !FULL && !Wide::any(mask) {
+        return;
+    }
+    let vn = speed_along(a, b, cp.ra, cp.rb, n);
+    if use_bias {
+        // Restitution bounces with the fastest approach seen during the step, which includes
+        // the speed gained (under gravity) after preparation.
+        cp.relative_velocity = keep::<N, FULL>(mask, min(cp.relative_velocity, vn), cp.relative_velocity);
+    }
+    let impulse = -cp.normal_mass * row.mass_scale * (vn + row.bias) - row.impulse_scale * cp.normal_impulse;
+    // Clamping the accumulated impulse at 0 is clamping this one at −accumulated; written so,
+    // the velocity update does not wait for the accumulator. The total is exactly 0 when
+    // clamped and never negative (rounding is monotone).
+    let applied = max(impulse, -cp.normal_impulse);
+    let total = cp.normal_impulse + applied;
+    cp.normal_impulse = keep::<N, FULL>(mask, total, cp.normal_impulse);
+    cp.max_normal_impulse = keep::<N, FULL>(mask, max(cp.max_normal_impulse, applied), cp.max_normal_impulse);
+    apply_along::<N, FULL>(a, b, cp.ra, cp.rb, n, applied, mask);
+}
+
+/// The normal impulses of the lanes not in `together`, one point after the other.
+#[inline(always)]
+fn solve_normal_apart<const N: usize>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    c: &mut ContactLanes<N>,
+    [r0, r1]: [&Row<N>; 2],
+    together: [u32; N],
+    use_bias: bool,
+) {
+    let n = c.n;
+    let [p0, p1] = &mut c.points;
+    let (m0, m1) = (
+        Wide::and_not(p0.active, together),
+        Wide::and_not(p1.active, together),
+    );
+    solve_normal::<N, false>(a, b, p0, n, r0, m0, use_bias);
+    solve_normal::<N, false>(a, b, p1, n, r1, m1, use_bias);
+}
+
+/// Both points' normal impulses solved together, in the lanes whose constraint has two
+/// points that are not nearly coincident: the 2 × 2 linear complementarity problem of the
+/// two soft rows (Box2D v2.4's block solver, with soft rows), solved exactly by trying its
+/// four cases (both push; only the first; only the second; neither). Returns the lanes it
+/// solved; the others are left exactly as they were.
+///
+/// Solved one after the other, each point's impulse turns the body and disturbs the other
+/// point, and a sub-step's single pass leaves most of that disturbance in the velocities: a
+/// box landing flat on two points gets a spin and a hop from it. Solved together, equal
+/// points get equal impulses.
+///
+/// The soft row of point `i` (Box2D v3's soft step) takes the impulse
+/// `Δλᵢ = −mᵢ sᵢ (vᵢ + bᵢ) − tᵢ λᵢ` with `mᵢ = 1/Kᵢᵢ`, mass scale `sᵢ`, impulse scale
+/// `tᵢ = 1 − sᵢ` and bias `bᵢ`. That is the solution of `vᵢ' + bᵢ + γᵢ λᵢ' = 0` with
+/// `γᵢ = Kᵢᵢ tᵢ / sᵢ`, where `vᵢ'` is the speed after the impulse. With both rows:
+/// `(K + Γ) λ' = K λ − v − b`, so the new totals `λ' ≥ 0` solve the complementarity problem
+/// with matrix `A = K + Γ` (`Aᵢᵢ = Kᵢᵢ / sᵢ`) and vector `q = v + b − K λ`.
+#[inline(always)]
+fn solve_normal_pair<const N: usize>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    c: &mut ContactLanes<N>,
+    [r0, r1]: [&Row<N>; 2],
+    use_bias: bool,
+) -> [u32; N] {
+    let zero = Wide::splat(0.0);
+    let n = c.n;
+    let [k11, k22, k12] = c.k;
+    let [p0, p1] = &mut c.points;
+    let mask = c.paired;
+    if !Wide::any(mask) {
+        return mask;
+    }
+    let (a11, a22) = (k11 * r0.inv_mass_scale, k22 * r1.inv_mass_scale);
+    let det = a11 * a22 - k12 * k12;
+    let vn0 = speed_along(a, b, p0.ra, p0.rb, n);
+    let vn1 = speed_along(a, b, p1.ra, p1.rb, n);
+    if use_bias {
+        // As in `solve_normal`: the fastest approach seen during the step, for restitution.
+        p0.relative_velocity = Wide::select(mask, min(p0.relative_velocity, vn0), p0.relative_velocity);
+        p1.relative_velocity = Wide::select(mask, min(p1.relative_velocity, vn1), p1.relative_velocity);
+    }
+    let (l0, l1) = (p0.normal_impulse, p1.normal_impulse);
+    let q0 = vn0 + r0.bias - (k11 * l0 + k12 * l1);
+    let q1 = vn1 + r1.bias - (k12 * l0 + k22 * l1);
+    // Both push: A x = −q.
+    let inv_det = Wide::splat(1.0) / det;
+    let x0 = (k12 * q1 - a22 * q0) * inv_det;
+    let x1 = (k12 * q0 - a11 * q1) * inv_det;
+    let both = Wide::and(x0.ge(zero), x1.ge(zero));
+    // Neither pushes (a speculative contact still apart, or one pulling apart).
+    let neither = Wide::and(q0.ge(zero), q1.ge(zero));
+    // The other two cases only where some lane needs them: a resting face pushes on both
+    // points, a contact beside a body in a stack on neither.
+    let (t0, t1, solved) = if Wide::all(Wide::or(
+        Wide::or(both, neither),
+        Wide::and_not([u32::MAX; N], mask),
+    )) {
+        (Wide::select(both, x0, zero), Wide::select(both, x1, zero), mask)
+    } else {
+        // Only the first pushes (1/A₁₁ = s₁ m₁); the second's row then holds on its own.
+        let y0 = -q0 * r0.mass_scale * p0.normal_mass;
+        let only_first = Wide::and(y0.ge(zero), (k12 * y0 + q1).ge(zero));
+        // Only the second pushes.
+        let z1 = -q1 * r1.mass_scale * p1.normal_mass;
+        let only_second = Wide::and(z1.ge(zero), (k12 * z1 + q0).ge(zero));
+        let t0 = Wide::select(both, x0, Wide::select(only_first, y0, zero));
+        let t1 = Wide::select(
+            both,
+            x1,
+            Wide::select(only_first, zero, Wide::select(only_second, z1, zero)),
+        );
+        let found = Wide::or(Wide::or(both, only_first), Wide::or(only_second, neither));
+        (t0, t1, Wide::and(mask, found))
+    };
+    let (d0, d1) = (t0 - l0, t1 - l1);
+    if Wide::all(solved) {
+        store_pair::<N, true>(a, b, [p0, p1], n, [t0, t1], [d0, d1], solved);
+    } else {
+        store_pair::<N, false>(a, b, [p0, p1], n, [t0, t1], [d0, d1], solved);
+    }
+    solved
+}
+
+/// Stores the totals `t` of both points and applies their increments `d` in the `solved`
+/// lanes (every lane with `FULL`).
+#[inline(always)]
+fn store_pair<const N: usize, const FULL: bool>(
+    a: &mut BodyLanes<N>,
+    b: &mut BodyLanes<N>,
+    points: [&mut PointLanes<N>; 2],
+    n: V2<Wide<N>>,
+    t: [Wide<N>; 2],
+    d: [Wide<N>; 2],
+    solved: [u32; N],
+) {
+    for ((cp, t), d) in points.into_iter().zip(t).zip(d) {
+        cp.normal_impulse = keep::<N, FULL>(solved, t, cp.normal_impulse);
+        cp.max_normal_impulse = keep::<N, FULL>(solved, max(cp.max_normal_impulse, d), cp.max_normal_impulse);
+        apply_along::<N, FULL>(a, b, cp.ra, cp.rb, n, d, solved);
+    }
+}
+
 /// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
 #[inline(always)]
 ///
@@ -488,61 +746,46 @@ fn run_lanes<const N: usize, const FULL: bool, const ONE: bool>(
             push_max,
             use_bias,
         } => {
-            let one = Wide::splat(1.0);
-            let inv_h = Wide::splat(inv_h);
             // Contacts with an infinite-mass body are twice as stiff (Box2D v3): the ground
             // then yields less under a stack, and nothing behind it can be disturbed.
             let both_finite = Wide::and(a.inv_mass.gt(zero), b.inv_mass.gt(zero));
-            let soft = |f: fn(&Softness) -> f32| {
+            let pick = |f: fn(&Softness) -> f32| {
                 Wide::select(
                     both_finite,
                     Wide::splat(f(&soft_dynamic)),
                     Wide::splat(f(&soft_static)),
                 )
             };
+            let terms = RowTerms {
+                inv_h: Wide::splat(inv_h),
+                push_max: Wide::splat(-push_max),
+                soft: use_bias.then(|| Row {
+                    bias: pick(|s| s.bias_rate),
+                    mass_scale: pick(|s| s.mass_scale),
+                    inv_mass_scale: pick(|s| s.inv_mass_scale),
+                    impulse_scale: pick(|s| s.impulse_scale),
+                }),
+            };
             // The bodies' relative motion since preparation, once for both points (Box2D's
             // form): the separate motions are then dead, two registers fewer in a kernel
             // bound by register spills.
             let dp = b.dp.sub(a.dp);
-            for cp in &mut c.points[..points] {
-                // Current separation from the motion since preparation.
-                let ds = dp.add(b.dq.rotate(cp.rb).sub(a.dq.rotate(cp.ra)));
-                let s = ds.dot(n) + cp.base_separation;
-                // Speculative points (s > 0) only stop the approach within the sub-step.
-                let speculative = s.gt(zero);
-                let (bias, ms, is) = if use_bias {
-                    (
-                        Wide::select(
-                            speculative,
-                            s * inv_h,
-                            max(soft(|s| s.bias_rate) * s, Wide::splat(-push_max)),
-                        ),
-                        Wide::select(speculative, one, soft(|s| s.mass_scale)),
-                        Wide::select(speculative, zero, soft(|s| s.impulse_scale)),
-                    )
+            let row = |cp: &PointLanes<N>| terms.row(a, b, dp, n, cp);
+            let first = row(&c.points[0]);
+            if ONE {
+                let p0 = &mut c.points[0];
+                let active = p0.active;
+                solve_normal::<N, FULL>(a, b, p0, n, &first, active, use_bias);
+            } else {
+                let second = row(&c.points[1]);
+                let together = if Wide::any(c.paired) {
+                    solve_normal_pair(a, b, c, [&first, &second], use_bias)
                 } else {
-                    (Wide::select(speculative, s * inv_h, zero), one, zero)
+                    [0; N]
                 };
-                let vn = speed_along(a, b, cp.ra, cp.rb, n);
-                if use_bias {
-                    // Restitution bounces with the fastest approach seen during the step,
-                    // which includes the speed gained (under gravity) after preparation.
-                    cp.relative_velocity =
-                        keep::<N, FULL>(cp.active, min(cp.relative_velocity, vn), cp.relative_velocity);
+                if !Wide::all(together) {
+                    solve_normal_apart(a, b, c, [&first, &second], together, use_bias);
                 }
-                let impulse = -cp.normal_mass * ms * (vn + bias) - is * cp.normal_impulse;
-                // Clamping the accumulated impulse at 0 is clamping this one at −accumulated;
-                // written so, the velocity update does not wait for the accumulator. The total
-                // is exactly 0 when clamped and never negative (rounding is monotone).
-                let applied = max(impulse, -cp.normal_impulse);
-                let total = cp.normal_impulse + applied;
-                cp.normal_impulse = keep::<N, FULL>(cp.active, total, cp.normal_impulse);
-                cp.max_normal_impulse = keep::<N, FULL>(
-                    cp.active,
-                    max(cp.max_normal_impulse, applied),
-                    cp.max_normal_impulse,
-                );
-                apply_along::<N, FULL>(a, b, cp.ra, cp.rb, n, applied, cp.active);
             }
             // Friction only in the relax pass, as Box2D v3.1 does: the biased pass adds
             // push-out velocity that the relax pass then removes, and friction solved against
@@ -630,6 +873,17 @@ impl Default for ContactBlock {
 }
 
 impl ContactBlock {
+    /// Works out the lanes' two-point coupling (see [`ContactLanes::couple`]) once all are
+    /// filled, before the step's passes.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    pub(crate) fn couple(&mut self) {
+        self.lanes.couple(
+            (self.inv_mass_a, self.inv_inertia_a),
+            (self.inv_mass_b, self.inv_inertia_b),
+        );
+    }
+
     /// Puts constraint `c` into lane `l`, with its bodies' inverse masses and inertias
     /// `masses` (A's, then B's). The lanes never filled stay empty: body 0 on both
     /// sides, no points, so every pass leaves them (and body 0, when it is fixed) unchanged.
@@ -645,6 +899,7 @@ impl ContactBlock {
         self.inv_inertia_a.0[l] = ia;
         self.inv_mass_b.0[l] = mb;
         self.inv_inertia_b.0[l] = ib;
+        self.couple();
     }
 
     /// Builds the constraint of `manifold` (with points, and [`usable`](super::usable)) between
@@ -703,6 +958,7 @@ impl ContactBlock {
         }
         self.lanes
             .set_parts(l, normal, friction, restitution, &points, count as u32);
+
         self.body_a[l] = a;
         self.body_b[l] = b;
         self.inv_mass_a.0[l] = ba.inv_mass;
@@ -857,8 +1113,10 @@ pub(crate) fn pack(bodies: &[Body], contacts: &[ContactConstraint], blocks: &mut
                 let (ia, ib) = (pairs.map(|p| p.0), pairs.map(|p| p.1));
                 let ((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b)) =
                     (masses(bodies, ia), masses(bodies, ib));
+                let mut lanes = ContactLanes::gather(run);
+                lanes.couple((inv_mass_a, inv_inertia_a), (inv_mass_b, inv_inertia_b));
                 blocks[used] = ContactBlock {
-                    lanes: ContactLanes::gather(run),
+                    lanes,
                     body_a: ia.map(|i| i as u32),
                     body_b: ib.map(|i| i as u32),
                     inv_mass_a,
@@ -960,6 +1218,9 @@ fn run_gathered<const N: usize>(
     let mut a = BodyLanes::load(bodies, ia);
     let mut b = BodyLanes::load(bodies, ib);
     let mut c = ContactLanes::gather(run);
+    if matches!(pass, Pass::Solve { .. }) {
+        c.couple((a.inv_mass, a.inv_inertia), (b.inv_mass, b.inv_inertia));
+    }
     run_lanes::<N, false, false>(&mut a, &mut b, &mut c, pass);
     a.store(bodies, ia);
     b.store(bodies, ib);
@@ -1017,6 +1278,63 @@ mod tests {
             contacts.swap(k, (rng.next() % (k as u64 + 1)) as usize);
         }
         (bodies, contacts, n)
+    }
+
+    /// A two-point constraint solved alone by one relax pass (rigid rows, no bias for
+    /// touching points, no friction) ends at the solution of its linear complementarity problem, checked
+    /// against the conditions themselves, from velocities measured after the pass: both
+    /// totals ≥ 0, both points' approach speeds no faster than their speculative allowance
+    /// (`vₙ ≥ −s/h`, 0 when touching), and a point that pushes moves at exactly that speed.
+    #[test]
+    fn a_pair_of_points_solved_together_meets_the_complementarity_conditions() {
+        let (mut pairs, mut pushing_one) = (0, 0);
+        for seed in 0..40u64 {
+            let scale = [0.01f32, 1.0, 100.0][seed as usize % 3];
+            let (bodies, mut contacts, n) = scene(seed, scale);
+            let settings = SolverSettings::default();
+            let h = (1.0 / 60.0) / settings.substeps as f32;
+            let relax = super::super::solve_pass(&settings, h, false);
+            for c in contacts[..n].iter_mut().filter(|c| c.count == 2) {
+                let mut b = bodies;
+                for cp in &mut c.points {
+                    cp.normal_impulse = 0.0;
+                }
+                // Without friction the relax pass ends with the normal solve.
+                c.friction = 0.0;
+                let pair = pair_indices(b.len(), c).unwrap();
+                run_gathered(&mut b, core::array::from_mut(c), [pair], &relax);
+                let (ba, bb) = (&b[pair.0], &b[pair.1]);
+                let speed = |cp: &ConstraintPoint| {
+                    let va = ba.linear_velocity + cp.anchor_a.left_perp() * ba.angular_velocity;
+                    let vb = bb.linear_velocity + cp.anchor_b.left_perp() * bb.angular_velocity;
+                    (vb - va).dot(c.normal)
+                };
+                let vmax = (ba.linear_velocity - bb.linear_velocity).length() + scale;
+                let mut pushing = 0;
+                for cp in &c.points {
+                    // Bodies have not moved: the separation is the manifold's (base
+                    // separation plus the anchors' offset along the normal).
+                    let s = cp.base_separation + (cp.anchor_b - cp.anchor_a).dot(c.normal);
+                    let w = speed(cp) + s.max(0.0) / h;
+                    let tol = 1e-4 * vmax.max(s.abs() / h);
+                    assert!(cp.normal_impulse >= 0.0, "seed {seed}");
+                    assert!(
+                        w >= -tol,
+                        "seed {seed}: point approaches too fast ({w}, tol {tol})"
+                    );
+                    if cp.normal_impulse > 0.0 {
+                        assert!(w.abs() <= tol, "seed {seed}: a pushing point separates ({w})");
+                        pushing += 1;
+                    }
+                }
+                pairs += 1;
+                pushing_one += usize::from(pushing == 1);
+            }
+        }
+        assert!(
+            pairs > 100 && pushing_one > 5,
+            "cases: {pairs} pairs, {pushing_one} with one point pushing"
+        );
     }
 
     /// The step of `solver::step`, with each pass done by `pass`.

@@ -7,11 +7,11 @@
 //! multiply-add, no reassociation — so a constraint solved in a block gives bit-for-bit the
 //! result it gets when solved alone, on every target.
 
-use core::ops::{Add, Mul, Neg, Sub};
+use core::ops::{Add, Div, Mul, Neg, Sub};
 
 /// Several numbers processed in lock step (implemented by [`Wide`]).
 pub(crate) trait Lane:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Div<Output = Self> + Neg<Output = Self>
 {
     /// Per-lane truth value.
     type Mask: Copy;
@@ -19,12 +19,18 @@ pub(crate) trait Lane:
     fn splat(x: f32) -> Self;
     /// Per lane `self > o` (false when either is NaN).
     fn gt(self, o: Self) -> Self::Mask;
+    /// Per lane `self >= o` (false when either is NaN).
+    fn ge(self, o: Self) -> Self::Mask;
     /// Per lane `if m { a } else { b }`.
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
     /// True when every lane of `m` is set.
     fn all(m: Self::Mask) -> bool;
     /// Per lane `a && b`.
     fn and(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Per lane `a || b`.
+    fn or(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// Per lane `a && !b`.
+    fn and_not(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// True when some lane of `m` is set.
     fn any(m: Self::Mask) -> bool;
 }
@@ -101,6 +107,13 @@ impl<const N: usize> Mul for Wide<N> {
         self.zip(o, |a, b| a * b)
     }
 }
+impl<const N: usize> Div for Wide<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        self.zip(o, |a, b| a / b)
+    }
+}
 impl<const N: usize> Neg for Wide<N> {
     type Output = Self;
     #[inline(always)]
@@ -124,6 +137,10 @@ impl<const N: usize> Lane for Wide<N> {
         Wide::mask_from_fn(|i| self.0[i] > o.0[i])
     }
     #[inline(always)]
+    fn ge(self, o: Self) -> [u32; N] {
+        Wide::mask_from_fn(|i| self.0[i] >= o.0[i])
+    }
+    #[inline(always)]
     fn select(m: [u32; N], a: Self, b: Self) -> Self {
         let mut r = [0.0; N];
         each::<N>(|i| r[i] = f32::from_bits((a.0[i].to_bits() & m[i]) | (b.0[i].to_bits() & !m[i])));
@@ -133,6 +150,18 @@ impl<const N: usize> Lane for Wide<N> {
     fn and(a: [u32; N], b: [u32; N]) -> [u32; N] {
         let mut m = a;
         each::<N>(|i| m[i] &= b[i]);
+        m
+    }
+    #[inline(always)]
+    fn or(a: [u32; N], b: [u32; N]) -> [u32; N] {
+        let mut m = a;
+        each::<N>(|i| m[i] |= b[i]);
+        m
+    }
+    #[inline(always)]
+    fn and_not(a: [u32; N], b: [u32; N]) -> [u32; N] {
+        let mut m = a;
+        each::<N>(|i| m[i] &= !b[i]);
         m
     }
     #[inline(always)]
@@ -253,6 +282,9 @@ mod tests {
                 assert!(same(fa - fb, sa - sb) && (sa - sb).0[0].to_bits() == (a - b).to_bits());
                 assert!(same(fa * fb, sa * sb) && (sa * sb).0[0].to_bits() == (a * b).to_bits());
                 assert!(same(-fa, -sa) && (-sa).0[0].to_bits() == (-a).to_bits());
+                assert!(same(fa / fb, sa / sb) && (sa / sb).0[0].to_bits() == (a / b).to_bits());
+                assert_eq!(F4::all(fa.ge(fb)), a >= b);
+                assert_eq!(F1::all(sa.ge(sb)), a >= b);
                 assert!(same(max(fa, fb), max(sa, sb)));
                 assert!(same(min(fa, fb), min(sa, sb)));
                 assert_eq!(F4::all(fa.gt(fb)), a > b);
@@ -271,5 +303,7 @@ mod tests {
         assert_eq!(F4::mask_from_fn(|i| i == 1), [0, u32::MAX, 0, 0]);
         let both = F4::and(m, Wide([5.0, 5.0, 0.0, 5.0]).gt(F4::splat(1.0)));
         assert_eq!(both, [0, 0, 0, u32::MAX]);
+        assert_eq!(F4::or(m, both), m);
+        assert_eq!(F4::and_not(m, both), [0, 0, u32::MAX, 0]);
     }
 }

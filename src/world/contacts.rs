@@ -922,6 +922,18 @@ pub(super) fn recycle_into(
     } else {
         distance.min(SPECULATIVE_DISTANCE)
     };
+    // A manifold with fewer points than the pair can have (two, unless a body is a circle)
+    // leaves out the points that were beyond its margin: the far corner of a box landing
+    // tilted, say. Once the pair has closed in by more than the margin has to spare, such a
+    // point can be inside this step's margin, and the step would miss its speculative
+    // constraint (the box lands on one corner and tips). Every point of a recycled manifold
+    // may move by the pair's motion, so that motion is held within the margin's spare.
+    let count = (cache.count as usize).min(2);
+    let tolerance = if count < 2 && !(sa.round || sb.round) {
+        tolerance.min(cache.margin + MARGIN_GROWTH - margin)
+    } else {
+        tolerance
+    };
     // translation + reach·|sin(turn)| < tolerance, without a square root.
     let room = tolerance - reach(ba, sa).max(reach(bb, sb)) * turn.s.abs();
     if !(room > 0.0 && relative.p.distance_squared(cache.relative.p) < room * room) {
@@ -929,7 +941,6 @@ pub(super) fn recycle_into(
     }
     let n = cache.normal;
     let dc = cb - ca;
-    let count = (cache.count as usize).min(2);
     let (ma, mb) = (ba.inv_mass, bb.inv_mass);
     for (cp, p) in out.iter_mut().zip(&cache.points[..count]) {
         // The two material points the manifold point was on, now (the anchors turn with
