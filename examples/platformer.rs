@@ -140,10 +140,12 @@ pub fn tile_overlap(shape: &Shape, xf: Transform) -> f32 {
 pub fn run(frames: u32) -> Summary {
     let mut summary = Summary::default();
     let mut world = World::default();
-    world.set_settings(SolverSettings {
-        gravity: Vec2::new(0.0, -GRAVITY),
-        ..*world.settings()
-    });
+    world
+        .set_settings(SolverSettings {
+            gravity: Vec2::new(0.0, -GRAVITY),
+            ..*world.settings()
+        })
+        .unwrap();
 
     // The tile map as chains: one static body per closed outline.
     let (w, h, cells) = cells();

@@ -76,6 +76,11 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // segment (Box2D allows an absolute 0.005).
 #define C2D_CAPSULE_FACE_TOLERANCE 0.001
 
+// Fastest angular speed (rad/s) a body keeps through a sub-step's integration (with the
+// rotation per sub-step limited to π/4): with the linear speed limit, it bounds every
+// point's speed, and so every impulse, between sub-steps.
+#define C2D_MAX_ANGULAR_SPEED 1.0e4
+
 // Most sub-steps `step` accepts.
 #define C2D_MAX_SUBSTEPS 64
 
@@ -137,6 +142,35 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
 #define C2D_CONTACT_RECYCLE_COS_ANGLE 0.98
 
+// Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
+// radius of a shape in its body's frame, that a world accepts.
+#define C2D_MAX_COORDINATE 1.0e6
+
+// Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
+// `World::set_velocity` or an impulse must not exceed the
+// world's `max_linear_speed` setting (default 400 m/s).
+#define C2D_MAX_LINEAR_SPEED 1.0e4
+
+// Largest magnitude of the world's gravity (m/s²).
+#define C2D_MAX_GRAVITY 1.0e4
+
+// Largest magnitude of a body's gravity scale.
+#define C2D_MAX_GRAVITY_SCALE 1.0e4
+
+// Largest acceleration (m/s², and rad/s² for torques) the forces and torques applied to a
+// body before a step may add up to: `|ΣF| / m` and `|Στ| / I`.
+#define C2D_MAX_ACCELERATION 1.0e8
+
+// Longest time step (s) `World::step` accepts.
+#define C2D_MAX_TIME_STEP 1.0
+
+// Largest density (kg/m²) of a material; friction and restitution may be up to
+// `MAX_MATERIAL_COEFFICIENT`.
+#define C2D_MAX_DENSITY 1.0e9
+
+// Largest friction coefficient and restitution of a material.
+#define C2D_MAX_MATERIAL_COEFFICIENT 1.0e3
+
 // Result of every C ABI call. Values are stable and never reused.
 enum c2d_Status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -184,12 +218,16 @@ enum c2d_Status
   C2D_STATUS_INVALID_INPUT = 18,
   // A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
   C2D_STATUS_INVALID_BODY_KIND = 19,
-  // Polygon points are finite but their extent overflows f32 (coordinates beyond about
-  // ±1.3e19).
+  // A finite value outside its documented range: shape points whose extent overflows
+  // float (coordinates beyond about ±1.3e19), or a value entering a world beyond the
+  // world's bounds (`C2D_MAX_COORDINATE`, `C2D_MAX_LINEAR_SPEED`, `C2D_MAX_GRAVITY` and the
+  // other `C2D_MAX_*` world bounds: positions, shapes, speeds, gravity, gravity scale,
+  // forces, time step, settings).
   C2D_STATUS_OUT_OF_RANGE = 20,
-  // A polygon does not hold what the constructors guarantee (count outside 3..=8,
-  // non-finite data, not convex and counter-clockwise, or normals that are not the unit
-  // outward normals of its edges): see `c2d_shape_validate`.
+  // A shape does not hold what the constructors guarantee (a polygon with a count outside
+  // 3..=8, non-finite data, not convex and counter-clockwise, or normals that are not the
+  // unit outward normals of its edges; in a world, any shape kind with non-finite data or
+  // a negative radius): see `c2d_shape_validate`.
   C2D_STATUS_INVALID_SHAPE = 21,
   // The operation does not apply to this shape kind (a chain segment cannot be inflated,
   // nor be the shape of a dynamic body or a sensor).
@@ -1795,9 +1833,9 @@ c2d_Status c2d_shape_inflate(const c2d_Shape *shape, float amount, c2d_Shape *ou
 // it is refused (`C2D_STATUS_NULL_POINTER`, `C2D_STATUS_INVALID_SHAPE_TAG`, or
 // `C2D_STATUS_INVALID_SHAPE` for a polygon whose count is outside 3..=8, whose data is not
 // finite, which is not convex and counter-clockwise, or whose normals are not the unit outward
-// normals of its edges). Shapes from the `c2d_make_*` functions always pass. Circles and
-// capsules are not refused: queries turn their non-finite data or negative radius into "no
-// contact".
+// normals of its edges; `C2D_STATUS_NON_FINITE`, `C2D_STATUS_NEGATIVE_RADIUS` or
+// `C2D_STATUS_OUT_OF_RANGE` for a circle or capsule with non-finite data, a negative radius or
+// an extent beyond `float`). Shapes from the `c2d_make_*` functions always pass.
 //
 // # Safety
 // `shape` must be NULL or point to a readable `c2d_Shape`.
@@ -2228,7 +2266,12 @@ c2d_Status c2d_tree_contacts(const struct c2d_Tree *tree,
                              void *context);
 
 // Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
-// `*out`. Free it with `c2d_world_free`.
+// `*out`. Free it with `c2d_world_free`. The settings are checked: `C2D_STATUS_INVALID_INPUT`
+// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above
+// `C2D_MAX_GRAVITY`, `substeps` outside 1..=64 (the world's step takes its own sub-step
+// count; `substeps` is the immediate-mode solver's and must still be valid), a contact hertz
+// that is not positive, a negative damping ratio, push-out speed or restitution threshold, or
+// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`].
 //
 // # Safety
 // `settings` NULL or readable; `out` NULL or writable.
@@ -2240,7 +2283,14 @@ c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2
 // `world` must be NULL or a live handle, not used afterwards.
 void c2d_world_free(struct c2d_World *world);
 
-// Adds a body; writes its id to `*out_id`.
+// Adds a body; writes its id to `*out_id`. Every value of the definition is checked as
+// `World::add_body` checks it: `C2D_STATUS_INVALID_SHAPE` (or the shape maker's status) for a
+// shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
+// `C2D_STATUS_OUT_OF_RANGE` for a position or shape beyond `C2D_MAX_COORDINATE`, a speed
+// above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
+// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_MATERIAL_COEFFICIENT` or
+// `C2D_MAX_GRAVITY_SCALE`; `C2D_STATUS_UNSUPPORTED` for a chain segment on a dynamic body or
+// a sensor without area.
 //
 // # Safety
 // `world` NULL or live; other pointers NULL or valid.
@@ -2266,7 +2316,8 @@ c2d_Status c2d_world_add_chain(struct c2d_World *world,
 
 // Adds another shape (body space) to a body: a compound body, each shape with its own proxy
 // and the body's material and filter; a dynamic body's mass properties become those of all
-// its shapes (Rust: `World::add_shape`).
+// its shapes (Rust: `World::add_shape`). The shape is checked as `c2d_world_add_body`
+// checks one.
 //
 // # Safety
 // `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
@@ -2281,7 +2332,8 @@ c2d_Status c2d_world_add_shape(struct c2d_World *world,
 // `world` NULL or live.
 c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
 
-// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64).
+// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
+// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise).
 //
 // # Safety
 // `world` NULL or live.
@@ -2310,7 +2362,9 @@ c2d_Status c2d_world_get_body(const struct c2d_World *world,
 // `world` NULL or live; `out` NULL or writable.
 c2d_Status c2d_world_user_data(const struct c2d_World *world, struct c2d_BodyId id, uint64_t *out);
 
-// Sets a body's velocities (ignored for static bodies).
+// Sets a body's velocities (ignored for static bodies): non-finite is
+// `C2D_STATUS_INVALID_INPUT`; a speed above the world's `max_linear_speed` or
+// `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (never clamped).
 //
 // # Safety
 // `world` NULL or live; `linear` NULL or readable.
@@ -2319,7 +2373,8 @@ c2d_Status c2d_world_set_velocity(struct c2d_World *world,
                                   const struct c2d_Vec2 *linear,
                                   float angular);
 
-// Teleports a body to `*xf`.
+// Teleports a body to `*xf`: a position beyond `C2D_MAX_COORDINATE` is
+// `C2D_STATUS_OUT_OF_RANGE`.
 //
 // # Safety
 // `world` NULL or live; `xf` NULL or readable.
@@ -2519,7 +2574,8 @@ c2d_Status c2d_world_body_count(const struct c2d_World *world, uint32_t *out);
 c2d_Status c2d_world_awake_body_count(const struct c2d_World *world, uint32_t *out);
 
 // Applies a world force (N) at world point `*point` for the next step (dynamic bodies;
-// wakes the body). `point` NULL: at the centre of mass.
+// wakes the body). `point` NULL: at the centre of mass. Forces and torques adding up to an
+// acceleration above `C2D_MAX_ACCELERATION` are `C2D_STATUS_OUT_OF_RANGE` (nothing added).
 //
 // # Safety
 // `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
@@ -2528,13 +2584,16 @@ c2d_Status c2d_world_apply_force(struct c2d_World *world,
                                  const struct c2d_Vec2 *force,
                                  const struct c2d_Vec2 *point);
 
-// Applies a torque (N·m, counter-clockwise positive) for the next step.
+// Applies a torque (N·m, counter-clockwise positive) for the next step (checked as
+// `c2d_world_apply_force`).
 //
 // # Safety
 // `world` NULL or live.
 c2d_Status c2d_world_apply_torque(struct c2d_World *world, struct c2d_BodyId id, float torque);
 
 // Applies a linear impulse (N·s) at world point `*point` now (`point` NULL: at the centre).
+// An impulse that would leave the body faster than the world's `max_linear_speed` or
+// `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (nothing changes).
 //
 // # Safety
 // `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
@@ -2543,7 +2602,7 @@ c2d_Status c2d_world_apply_linear_impulse(struct c2d_World *world,
                                           const struct c2d_Vec2 *impulse,
                                           const struct c2d_Vec2 *point);
 
-// Applies an angular impulse (N·m·s) now.
+// Applies an angular impulse (N·m·s) now (checked as `c2d_world_apply_linear_impulse`).
 //
 // # Safety
 // `world` NULL or live.
@@ -2560,7 +2619,8 @@ c2d_Status c2d_world_set_damping(struct c2d_World *world,
                                  float linear,
                                  float angular);
 
-// Sets a dynamic body's gravity scale (finite).
+// Sets a dynamic body's gravity scale: non-finite is `C2D_STATUS_INVALID_INPUT`, beyond
+// ±`C2D_MAX_GRAVITY_SCALE` `C2D_STATUS_OUT_OF_RANGE`.
 //
 // # Safety
 // `world` NULL or live.

@@ -77,6 +77,17 @@ pub enum SolverError {
     /// The allocator could not provide the memory for a new body, shape or chain; the world
     /// is unchanged.
     OutOfMemory = 4,
+    /// A shape its constructors would not make ([`Shape::validate`](crate::Shape::validate)):
+    /// non-finite data, a negative radius, a hand-filled polygon that fails
+    /// [`Polygon::is_valid`](crate::Polygon::is_valid).
+    InvalidShape = 5,
+    /// A finite value outside its documented range (see [`crate::world::limits`]): a position
+    /// or shape beyond the world's extent, a speed above the speed limit, a gravity scale,
+    /// force or setting beyond its bound. Nothing is changed; nothing is ever clamped silently.
+    OutOfRange = 6,
+    /// A valid shape the world cannot give this body: a chain segment (no area, no mass) on a
+    /// dynamic body, a segment as a sensor.
+    Unsupported = 7,
 }
 
 impl core::error::Error for SolverError {}
@@ -88,9 +99,21 @@ impl core::fmt::Display for SolverError {
             SolverError::InvalidBody => "body index out of range, stale, or the same body twice",
             SolverError::InvalidInput => "non-finite or out-of-range input",
             SolverError::OutOfMemory => "out of memory",
+            SolverError::InvalidShape => {
+                "shape not valid (non-finite, negative radius, or a polygon failing is_valid)"
+            }
+            SolverError::OutOfRange => "value outside its documented range",
+            SolverError::Unsupported => {
+                "shape not supported for this body (chain segment on a dynamic body, segment as a sensor)"
+            }
         })
     }
 }
+
+/// Fastest angular speed (rad/s) a body keeps through a sub-step's integration (with the
+/// rotation per sub-step limited to π/4): with the linear speed limit, it bounds every
+/// point's speed, and so every impulse, between sub-steps.
+pub const MAX_ANGULAR_SPEED: f32 = 1.0e4;
 
 /// Most sub-steps [`step`] accepts.
 pub const MAX_SUBSTEPS: u32 = 64;
@@ -299,9 +322,9 @@ impl SolverSettings {
             && (1..=MAX_SUBSTEPS).contains(&self.substeps)
             && positive(self.contact_hertz)
             && non_negative(self.contact_damping_ratio)
-            && self.contact_push_max_velocity >= 0.0
+            && non_negative(self.contact_push_max_velocity)
             && non_negative(self.restitution_threshold)
-            && self.max_linear_speed > 0.0
+            && positive(self.max_linear_speed)
     }
 }
 
@@ -723,7 +746,7 @@ fn integrate_rotation(q: Rot, da: f32) -> Rot {
 }
 
 /// Moves every body by its velocity for a sub-step `h` (speed limited to `max_speed`, rotation
-/// limited to π/4 per sub-step) and accumulates `delta_position` / `delta_rotation`.
+/// limited to π/4 per sub-step and to [`MAX_ANGULAR_SPEED`]) and accumulates `delta_position` / `delta_rotation`.
 pub fn integrate_positions(bodies: &mut [Body], h: f32, max_speed: f32) {
     for b in bodies.iter_mut() {
         let mut m = (
@@ -766,6 +789,7 @@ fn integrate_position(
     if (*w * h).abs() > MAX_ROTATION {
         *w = w.signum() * MAX_ROTATION / h;
     }
+    *w = w.clamp(-MAX_ANGULAR_SPEED, MAX_ANGULAR_SPEED);
     let c = transform.apply(local_center) + *v * h;
     let q = integrate_rotation(transform.q, h * *w);
     *transform = Transform {

@@ -1907,7 +1907,7 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
         };
         assert_eq!(
             c2d_world_add_chain(w, &dynamic, floor.as_ptr(), 3, false, &mut chain_id),
-            Status::InvalidInput
+            Status::Unsupported
         );
         assert_eq!((*w).body_count(), 0);
         assert_eq!(
@@ -1947,7 +1947,7 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
         let seg = Shape::ChainSegment(ChainSegment::lone(Vec2::ZERO, Vec2::X).unwrap());
         let mut id = BodyId::default();
         let bad = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, seg);
-        assert_eq!(c2d_world_add_body(w, &bad, &mut id), Status::InvalidInput);
+        assert_eq!(c2d_world_add_body(w, &bad, &mut id), Status::Unsupported);
         c2d_world_free(w);
     }
 }
@@ -2274,5 +2274,108 @@ fn mover_through_the_c_abi_matches_rust_and_rejects_bad_input() {
             ),
             Status::NullPointer
         );
+    }
+}
+
+/// The C door checks what the Rust door checks: a circle with a negative or NaN radius is
+/// refused by `c2d_shape_aabb`, `c2d_shape_mass` and `c2d_world_move_and_slide` (they returned
+/// OK with garbage, or without moving); `c2d_world_create` refuses NaN gravity, zero sub-steps,
+/// a negative contact stiffness and a NaN speed limit (every step then failed); velocities
+/// above the speed limit are refused, not clamped (1e30 became 0, 1000 became 400); a step of
+/// 1e20 s is refused (it froze a falling box asleep in mid-air).
+#[test]
+fn the_c_door_refuses_what_the_rust_door_refuses() {
+    unsafe {
+        let id = Transform::IDENTITY;
+        for radius in [-1.0f32, f32::NAN, 1.0e30] {
+            let bad = Shape::Circle(Circle {
+                center: Vec2::ZERO,
+                radius,
+            });
+            let mut aabb = Aabb::default();
+            let mut mass = MassData::default();
+            assert_ne!(
+                c2d_shape_aabb(&bad, &id, &mut aabb),
+                Status::Ok,
+                "radius {radius}"
+            );
+            assert_ne!(
+                c2d_shape_mass(&bad, 1.0, &mut mass),
+                Status::Ok,
+                "radius {radius}"
+            );
+            assert_ne!(c2d_shape_validate(&bad), Status::Ok, "radius {radius}");
+            let mut w: *mut World = core::ptr::null_mut();
+            assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+            let opts = MoveOptions::default();
+            let mut out = MoveResult::default();
+            assert_ne!(
+                c2d_world_move_and_slide(
+                    w,
+                    &bad,
+                    &id,
+                    Vec2::new(1.0, 0.0),
+                    Vec2::new(60.0, 0.0),
+                    &opts,
+                    core::ptr::null(),
+                    &mut out
+                ),
+                Status::Ok,
+                "radius {radius}"
+            );
+            c2d_world_free(w);
+        }
+        let good = SolverSettings::default();
+        for (s, e) in [
+            (
+                SolverSettings {
+                    gravity: Vec2::new(f32::NAN, 0.0),
+                    ..good
+                },
+                Status::InvalidInput,
+            ),
+            (SolverSettings { substeps: 0, ..good }, Status::OutOfRange),
+            (
+                SolverSettings {
+                    contact_hertz: -1.0,
+                    ..good
+                },
+                Status::OutOfRange,
+            ),
+            (
+                SolverSettings {
+                    max_linear_speed: f32::NAN,
+                    ..good
+                },
+                Status::InvalidInput,
+            ),
+        ] {
+            let mut w: *mut World = core::ptr::null_mut();
+            assert_eq!(c2d_world_create(&s, &mut w), e, "{s:?}");
+            assert!(w.is_null());
+        }
+        let mut w: *mut World = core::ptr::null_mut();
+        assert_eq!(c2d_world_create(&good, &mut w), Status::Ok);
+        let def = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(0.0, 5.0)),
+            Shape::rect(0.5, 0.5),
+        );
+        let mut body = BodyId::default();
+        assert_eq!(c2d_world_add_body(w, &def, &mut body), Status::Ok);
+        for speed in [1.0e30f32, 1000.0] {
+            let v = Vec2::new(speed, 0.0);
+            assert_eq!(c2d_world_set_velocity(w, body, &v, 0.0), Status::OutOfRange);
+        }
+        assert_eq!(c2d_world_set_gravity_scale(w, body, f32::MAX), Status::OutOfRange);
+        assert_eq!(
+            c2d_world_apply_angular_impulse(w, body, f32::MAX),
+            Status::OutOfRange
+        );
+        assert_eq!(c2d_world_step(w, 1.0e20, 4), Status::InvalidStep);
+        assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
+        let b = (*w).body(body).unwrap();
+        assert!(b.linear_velocity.x == 0.0 && b.linear_velocity.y < 0.0 && b.transform.p.y < 5.0);
+        c2d_world_free(w);
     }
 }

@@ -210,7 +210,7 @@ fn free_two_body_collision_conserves_momentum() {
     ];
     for (sa, sb) in cases {
         for restitution in [0.0f32, 0.5, 1.0] {
-            let mut w = World::new(settings);
+            let mut w = World::new(settings).unwrap();
             let mut da = BodyDef::new(BodyKind::Dynamic, Transform::new(Vec2::new(-2.0, 0.1), 0.2), sa);
             da.linear_velocity = Vec2::new(4.0, 0.5);
             da.angular_velocity = 1.0;
@@ -589,7 +589,8 @@ fn p_momentum(seed: u64, count: u8, scale: u8) -> TestResult {
     let mut w = World::new(SolverSettings {
         gravity: Vec2::ZERO,
         ..SolverSettings::default()
-    });
+    })
+    .unwrap();
     // Slow free bodies would fall asleep, and sleeping zeroes their velocity.
     w.set_sleep_enabled(false);
     let n = 2 + count as usize % 5;

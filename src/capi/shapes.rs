@@ -200,9 +200,9 @@ pub unsafe extern "C" fn c2d_shape_inflate(shape: *const Shape, amount: f32, out
 /// it is refused (`C2D_STATUS_NULL_POINTER`, `C2D_STATUS_INVALID_SHAPE_TAG`, or
 /// `C2D_STATUS_INVALID_SHAPE` for a polygon whose count is outside 3..=8, whose data is not
 /// finite, which is not convex and counter-clockwise, or whose normals are not the unit outward
-/// normals of its edges). Shapes from the `c2d_make_*` functions always pass. Circles and
-/// capsules are not refused: queries turn their non-finite data or negative radius into "no
-/// contact".
+/// normals of its edges; `C2D_STATUS_NON_FINITE`, `C2D_STATUS_NEGATIVE_RADIUS` or
+/// `C2D_STATUS_OUT_OF_RANGE` for a circle or capsule with non-finite data, a negative radius or
+/// an extent beyond `float`). Shapes from the `c2d_make_*` functions always pass.
 ///
 /// # Safety
 /// `shape` must be NULL or point to a readable `c2d_Shape`.

@@ -51,12 +51,16 @@ pub enum Status {
     InvalidInput = 18,
     /// A `c2d_BodyDef` kind is not static (0), kinematic (1) or dynamic (2).
     InvalidBodyKind = 19,
-    /// Polygon points are finite but their extent overflows f32 (coordinates beyond about
-    /// ±1.3e19).
+    /// A finite value outside its documented range: shape points whose extent overflows
+    /// float (coordinates beyond about ±1.3e19), or a value entering a world beyond the
+    /// world's bounds (`C2D_MAX_COORDINATE`, `C2D_MAX_LINEAR_SPEED`, `C2D_MAX_GRAVITY` and the
+    /// other `C2D_MAX_*` world bounds: positions, shapes, speeds, gravity, gravity scale,
+    /// forces, time step, settings).
     OutOfRange = 20,
-    /// A polygon does not hold what the constructors guarantee (count outside 3..=8,
-    /// non-finite data, not convex and counter-clockwise, or normals that are not the unit
-    /// outward normals of its edges): see `c2d_shape_validate`.
+    /// A shape does not hold what the constructors guarantee (a polygon with a count outside
+    /// 3..=8, non-finite data, not convex and counter-clockwise, or normals that are not the
+    /// unit outward normals of its edges; in a world, any shape kind with non-finite data or
+    /// a negative radius): see `c2d_shape_validate`.
     InvalidShape = 21,
     /// The operation does not apply to this shape kind (a chain segment cannot be inflated,
     /// nor be the shape of a dynamic body or a sensor).
@@ -113,29 +117,36 @@ pub(crate) unsafe fn read_shape(p: *const Shape) -> Result<Shape, Status> {
     check_shape(unsafe { core::ptr::read_unaligned(p) })
 }
 
-/// A shape from C as the queries may take it: polygons must pass [`Polygon::is_valid`] (a
-/// hand-filled polygon with bad normals or vertices could otherwise give outputs outside their
-/// documented ranges). Circles and capsules need no check: the queries themselves turn
-/// non-finite data and negative radii into "no contact".
+/// A shape from C as the queries may take it: one its constructors would make
+/// ([`Shape::validate`]: finite data, radius `>= 0`, an extent within `f32`, a polygon that
+/// passes [`Polygon::is_valid`], a chain segment [`ChainSegment::new`] accepts). A hand-filled
+/// shape that is not is refused with the constructor's status for it
+/// (`C2D_STATUS_INVALID_SHAPE` for a polygon), so no query reports garbage for it.
 pub(crate) fn check_shape(s: Shape) -> Result<Shape, Status> {
-    match &s {
-        Shape::Polygon(p) if !p.is_valid() => Err(Status::InvalidShape),
-        Shape::ChainSegment(c) => (*c).checked().map(|_| s),
-        _ => Ok(s),
-    }
+    s.validate().map(|_| s).map_err(Status::from)
 }
 
 /// A shape type the typed C functions read: checked as [`check_shape`] checks its kind.
 pub(crate) trait Checked: Copy {
     /// `Ok(self)` when the queries may take it.
+    fn checked(self) -> Result<Self, Status>;
+}
+impl Checked for Circle {
+    fn checked(self) -> Result<Self, Status> {
+        self.validate().map(|_| self).map_err(Status::from)
+    }
+}
+impl Checked for Capsule {
+    fn checked(self) -> Result<Self, Status> {
+        self.validate().map(|_| self).map_err(Status::from)
+    }
+}
+// GJK validates a proxy itself (count, finiteness) and any point cloud is a convex hull.
+impl Checked for ShapeProxy {
     fn checked(self) -> Result<Self, Status> {
         Ok(self)
     }
 }
-impl Checked for Circle {}
-impl Checked for Capsule {}
-// GJK validates a proxy itself (count, finiteness) and any point cloud is a convex hull.
-impl Checked for ShapeProxy {}
 impl Checked for ChainSegment {
     fn checked(self) -> Result<Self, Status> {
         ChainSegment::new(self.ghost1, self.point1, self.point2, self.ghost2).map_err(Status::from)
@@ -195,6 +206,9 @@ impl From<SolverError> for Status {
             SolverError::InvalidBody => Status::InvalidBody,
             SolverError::InvalidInput => Status::InvalidInput,
             SolverError::OutOfMemory => Status::OutOfMemory,
+            SolverError::InvalidShape => Status::InvalidShape,
+            SolverError::OutOfRange => Status::OutOfRange,
+            SolverError::Unsupported => Status::Unsupported,
         }
     }
 }

@@ -70,7 +70,12 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
 }
 
 /// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
-/// `*out`. Free it with `c2d_world_free`.
+/// `*out`. Free it with `c2d_world_free`. The settings are checked: `C2D_STATUS_INVALID_INPUT`
+/// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above
+/// `C2D_MAX_GRAVITY`, `substeps` outside 1..=64 (the world's step takes its own sub-step
+/// count; `substeps` is the immediate-mode solver's and must still be valid), a contact hertz
+/// that is not positive, a negative damping ratio, push-out speed or restitution threshold, or
+/// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`].
 ///
 /// # Safety
 /// `settings` NULL or readable; `out` NULL or writable.
@@ -85,7 +90,11 @@ pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: 
         // SAFETY: non-null and readable by the caller's contract.
         unsafe { core::ptr::read_unaligned(settings) }
     };
-    let Some(w) = super::status::try_box(World::new(s)) else {
+    let w = match World::new(s) {
+        Ok(w) => w,
+        Err(e) => return e.into(),
+    };
+    let Some(w) = super::status::try_box(w) else {
         return Status::OutOfMemory;
     };
     let w = Box::into_raw(w);
@@ -106,7 +115,14 @@ pub unsafe extern "C" fn c2d_world_free(world: *mut World) {
     }
 }
 
-/// Adds a body; writes its id to `*out_id`.
+/// Adds a body; writes its id to `*out_id`. Every value of the definition is checked as
+/// `World::add_body` checks it: `C2D_STATUS_INVALID_SHAPE` (or the shape maker's status) for a
+/// shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
+/// `C2D_STATUS_OUT_OF_RANGE` for a position or shape beyond `C2D_MAX_COORDINATE`, a speed
+/// above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
+/// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_MATERIAL_COEFFICIENT` or
+/// `C2D_MAX_GRAVITY_SCALE`; `C2D_STATUS_UNSUPPORTED` for a chain segment on a dynamic body or
+/// a sensor without area.
 ///
 /// # Safety
 /// `world` NULL or live; other pointers NULL or valid.
@@ -176,7 +192,8 @@ pub unsafe extern "C" fn c2d_world_add_chain(
 
 /// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
 /// and the body's material and filter; a dynamic body's mass properties become those of all
-/// its shapes (Rust: `World::add_shape`).
+/// its shapes (Rust: `World::add_shape`). The shape is checked as `c2d_world_add_body`
+/// checks one.
 ///
 /// # Safety
 /// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
@@ -204,7 +221,8 @@ pub unsafe extern "C" fn c2d_world_remove_body(world: *mut World, id: BodyId) ->
     }
 }
 
-/// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64).
+/// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
+/// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise).
 ///
 /// # Safety
 /// `world` NULL or live.
@@ -269,7 +287,9 @@ pub unsafe extern "C" fn c2d_world_user_data(world: *const World, id: BodyId, ou
     }
 }
 
-/// Sets a body's velocities (ignored for static bodies).
+/// Sets a body's velocities (ignored for static bodies): non-finite is
+/// `C2D_STATUS_INVALID_INPUT`; a speed above the world's `max_linear_speed` or
+/// `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (never clamped).
 ///
 /// # Safety
 /// `world` NULL or live; `linear` NULL or readable.
@@ -287,7 +307,8 @@ pub unsafe extern "C" fn c2d_world_set_velocity(
     }
 }
 
-/// Teleports a body to `*xf`.
+/// Teleports a body to `*xf`: a position beyond `C2D_MAX_COORDINATE` is
+/// `C2D_STATUS_OUT_OF_RANGE`.
 ///
 /// # Safety
 /// `world` NULL or live; `xf` NULL or readable.

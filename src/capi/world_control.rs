@@ -124,7 +124,8 @@ pub unsafe extern "C" fn c2d_world_awake_body_count(world: *const World, out: *m
 }
 
 /// Applies a world force (N) at world point `*point` for the next step (dynamic bodies;
-/// wakes the body). `point` NULL: at the centre of mass.
+/// wakes the body). `point` NULL: at the centre of mass. Forces and torques adding up to an
+/// acceleration above `C2D_MAX_ACCELERATION` are `C2D_STATUS_OUT_OF_RANGE` (nothing added).
 ///
 /// # Safety
 /// `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
@@ -150,7 +151,8 @@ pub unsafe extern "C" fn c2d_world_apply_force(
     }
 }
 
-/// Applies a torque (N·m, counter-clockwise positive) for the next step.
+/// Applies a torque (N·m, counter-clockwise positive) for the next step (checked as
+/// `c2d_world_apply_force`).
 ///
 /// # Safety
 /// `world` NULL or live.
@@ -164,6 +166,8 @@ pub unsafe extern "C" fn c2d_world_apply_torque(world: *mut World, id: BodyId, t
 }
 
 /// Applies a linear impulse (N·s) at world point `*point` now (`point` NULL: at the centre).
+/// An impulse that would leave the body faster than the world's `max_linear_speed` or
+/// `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (nothing changes).
 ///
 /// # Safety
 /// `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
@@ -189,7 +193,7 @@ pub unsafe extern "C" fn c2d_world_apply_linear_impulse(
     }
 }
 
-/// Applies an angular impulse (N·m·s) now.
+/// Applies an angular impulse (N·m·s) now (checked as `c2d_world_apply_linear_impulse`).
 ///
 /// # Safety
 /// `world` NULL or live.
@@ -224,7 +228,8 @@ pub unsafe extern "C" fn c2d_world_set_damping(
     }
 }
 
-/// Sets a dynamic body's gravity scale (finite).
+/// Sets a dynamic body's gravity scale: non-finite is `C2D_STATUS_INVALID_INPUT`, beyond
+/// ±`C2D_MAX_GRAVITY_SCALE` `C2D_STATUS_OUT_OF_RANGE`.
 ///
 /// # Safety
 /// `world` NULL or live.

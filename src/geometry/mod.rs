@@ -186,13 +186,29 @@ fn check_radius(radius: f32) -> Result<(), GeometryError> {
 }
 
 impl Circle {
-    /// A circle; errors on a negative or non-finite radius or centre.
+    /// A circle; errors on a negative or non-finite radius or centre, and with
+    /// [`GeometryError::OutOfRange`] when its extent overflows `f32` (a radius above about
+    /// 6e18: the range rule of every shape maker, see [`Polygon::new`]).
     pub fn new(center: Vec2, radius: f32) -> Result<Circle, GeometryError> {
-        if !center.is_finite() {
+        let c = Circle { center, radius };
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// Why the circle is not one [`Circle::new`] would make, or `Ok`.
+    pub fn validate(&self) -> Result<(), GeometryError> {
+        if !self.center.is_finite() {
             return Err(GeometryError::NonFinite);
         }
-        check_radius(radius)?;
-        Ok(Circle { center, radius })
+        check_radius(self.radius)?;
+        round_extent(&[self.center], self.radius)
+    }
+
+    /// Whether [`Circle::new`] would make this circle: finite centre, radius `>= 0` and an
+    /// extent within `f32`.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.validate().is_ok()
     }
 
     /// Mass properties for `density`.
@@ -227,6 +243,15 @@ impl Circle {
     }
 }
 
+/// The range rule of every shape maker for a round shape: the box of its centres grown by
+/// its radius has a diagonal within `f32` (finite centres and radius checked by the caller).
+fn round_extent(centers: &[Vec2], radius: f32) -> Result<(), GeometryError> {
+    let r = Vec2::new(radius, radius);
+    let lo = centers.iter().fold(centers[0], |m, &c| m.min(c)) - r;
+    let hi = centers.iter().fold(centers[0], |m, &c| m.max(c)) + r;
+    finite_extent(&[lo, hi]).map(|_| ())
+}
+
 fn inflate_radius(radius: f32, amount: f32) -> Result<f32, GeometryError> {
     if !amount.is_finite() {
         return Err(GeometryError::NonFinite);
@@ -242,16 +267,32 @@ fn inflate_radius(radius: f32, amount: f32) -> Result<f32, GeometryError> {
 impl Capsule {
     /// A capsule; errors on a negative or non-finite radius or centre. Equal centres are allowed
     /// (the capsule then behaves as a circle).
+    ///
+    /// Errors with [`GeometryError::OutOfRange`] when its extent overflows `f32` (as
+    /// [`Circle::new`]).
     pub fn new(center1: Vec2, center2: Vec2, radius: f32) -> Result<Capsule, GeometryError> {
-        if !center1.is_finite() || !center2.is_finite() {
-            return Err(GeometryError::NonFinite);
-        }
-        check_radius(radius)?;
-        Ok(Capsule {
+        let c = Capsule {
             center1,
             center2,
             radius,
-        })
+        };
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// Why the capsule is not one [`Capsule::new`] would make, or `Ok`.
+    pub fn validate(&self) -> Result<(), GeometryError> {
+        if !self.center1.is_finite() || !self.center2.is_finite() {
+            return Err(GeometryError::NonFinite);
+        }
+        check_radius(self.radius)?;
+        round_extent(&[self.center1, self.center2], self.radius)
+    }
+
+    /// Whether [`Capsule::new`] would make this capsule.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.validate().is_ok()
     }
 
     /// A segment: a capsule with radius 0.
@@ -626,6 +667,27 @@ const fn usable(x: f32) -> bool {
 }
 
 impl Shape {
+    /// Why the shape is not one its constructors would make, or `Ok`: a circle or capsule
+    /// with a non-finite or negative radius, a non-finite centre or an extent beyond `f32`
+    /// ([`Circle::validate`]); a polygon failing [`Polygon::is_valid`]
+    /// ([`GeometryError::InvalidPolygon`]); a chain segment [`ChainSegment::new`] refuses.
+    pub fn validate(&self) -> Result<(), GeometryError> {
+        match self {
+            Shape::Circle(c) => c.validate(),
+            Shape::Capsule(c) => c.validate(),
+            Shape::Polygon(p) if p.is_valid() => Ok(()),
+            Shape::Polygon(_) => Err(GeometryError::InvalidPolygon),
+            Shape::ChainSegment(c) => ChainSegment::new(c.ghost1, c.point1, c.point2, c.ghost2).map(|_| ()),
+        }
+    }
+
+    /// Whether the shape is one its constructors would make (see [`Shape::validate`]). The
+    /// [`World`](crate::World) and every C entry point refuse shapes that are not.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        self.validate().is_ok()
+    }
+
     /// A circle of radius `r` centred on the local origin, for shapes known when the program
     /// is written (`const` where the value is). For untrusted sizes use [`Circle::new`].
     ///

@@ -306,10 +306,13 @@ impl<const N: usize> ContactLanes<N> {
         let [p0, p1] = &self.points;
         let v = |v: V2<Wide<N>>| (v.x, v.y);
         self.k = coupling(v(self.n), [(v(p0.ra), v(p0.rb)), (v(p1.ra), v(p1.rb))], [a, b]);
-        let [k11, k22, k12] = self.k;
-        let bound = Wide::splat(MAX_CONDITION) * (k11 * k22 - k12 * k12);
-        // False for NaN; true makes det K > 0 and both diagonals positive.
-        let well = Wide::and(bound.gt(k11 * k11), bound.gt(k22 * k22));
+        let [_, k22, k12] = self.k;
+        // K scaled by 1/K₁₁ (the first point's normal mass), so that its numbers stay near 1
+        // whatever the bodies' masses: `K₁₁² < c · det K` is `1 < c · det`, `K₂₂² < c · det K`
+        // is `b₂₂² < c · det`, with `det = b₂₂ − b₁₂²` (false for NaN; true makes det > 0).
+        let (b12, b22) = (k12 * p0.normal_mass, k22 * p0.normal_mass);
+        let bound = Wide::splat(MAX_CONDITION) * (b22 - b12 * b12);
+        let well = Wide::and(bound.gt(Wide::splat(1.0)), bound.gt(b22 * b22));
         self.paired = Wide::and(p1.active, well);
     }
 
@@ -645,8 +648,6 @@ fn solve_normal_pair<const N: usize>(
     if !Wide::any(mask) {
         return mask;
     }
-    let (a11, a22) = (k11 * r0.inv_mass_scale, k22 * r1.inv_mass_scale);
-    let det = a11 * a22 - k12 * k12;
     let vn0 = speed_along(a, b, p0.ra, p0.rb, n);
     let vn1 = speed_along(a, b, p1.ra, p1.rb, n);
     if use_bias {
@@ -657,10 +658,16 @@ fn solve_normal_pair<const N: usize>(
     let (l0, l1) = (p0.normal_impulse, p1.normal_impulse);
     let q0 = vn0 + r0.bias - (k11 * l0 + k12 * l1);
     let q1 = vn1 + r1.bias - (k12 * l0 + k22 * l1);
-    // Both push: A x = −q.
-    let inv_det = Wide::splat(1.0) / det;
-    let x0 = (k12 * q1 - a22 * q0) * inv_det;
-    let x1 = (k12 * q0 - a11 * q1) * inv_det;
+    // The system divided by A₁₁ (1/A₁₁ = s₁ m₁): `[[1, b₁₂], [b₁₂, b₂₂]] x = −q'` with numbers
+    // near 1 whatever the masses (for a 1e20 kg body K is about 1e-21 and det A would
+    // underflow).
+    let scale = r0.mass_scale * p0.normal_mass;
+    let (b12, b22) = (k12 * scale, k22 * r1.inv_mass_scale * scale);
+    let (q0, q1) = (q0 * scale, q1 * scale);
+    // Both push.
+    let det = b22 - b12 * b12;
+    let x0 = (b12 * q1 - b22 * q0) / det;
+    let x1 = (b12 * q0 - q1) / det;
     let both = Wide::and(x0.ge(zero), x1.ge(zero));
     // Neither pushes (a speculative contact still apart, or one pulling apart).
     let neither = Wide::and(q0.ge(zero), q1.ge(zero));
@@ -672,12 +679,12 @@ fn solve_normal_pair<const N: usize>(
     )) {
         (Wide::select(both, x0, zero), Wide::select(both, x1, zero), mask)
     } else {
-        // Only the first pushes (1/A₁₁ = s₁ m₁); the second's row then holds on its own.
-        let y0 = -q0 * r0.mass_scale * p0.normal_mass;
-        let only_first = Wide::and(y0.ge(zero), (k12 * y0 + q1).ge(zero));
+        // Only the first pushes; the second's row then holds on its own.
+        let y0 = -q0;
+        let only_first = Wide::and(y0.ge(zero), (b12 * y0 + q1).ge(zero));
         // Only the second pushes.
-        let z1 = -q1 * r1.mass_scale * p1.normal_mass;
-        let only_second = Wide::and(z1.ge(zero), (k12 * z1 + q0).ge(zero));
+        let z1 = -q1 / b22;
+        let only_second = Wide::and(z1.ge(zero), (b12 * z1 + q0).ge(zero));
         let t0 = Wide::select(both, x0, Wide::select(only_first, y0, zero));
         let t1 = Wide::select(
             both,

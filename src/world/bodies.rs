@@ -3,26 +3,19 @@
 use super::*;
 
 impl World {
-    /// Adds a body. Errors with [`SolverError::InvalidInput`] for an invalid transform,
-    /// non-finite velocity, negative or non-finite friction/restitution, or a dynamic body
-    /// whose density is not positive (or whose mass is not finite and positive), and with
-    /// [`SolverError::OutOfMemory`] when the allocator cannot provide the room (the world is
-    /// then unchanged).
+    /// Adds a body. Every value of `def` is checked at the door ([`limits`]): errors with
+    /// [`SolverError::InvalidShape`] for a shape its constructors would not make,
+    /// [`SolverError::InvalidInput`] for non-finite numbers or a rotation that is not unit
+    /// length, [`SolverError::OutOfRange`] for a position or shape beyond
+    /// [`limits::MAX_COORDINATE`], a speed above the world's `max_linear_speed` or
+    /// [`limits::MAX_ANGULAR_SPEED`], a material, damping or gravity scale beyond its bound,
+    /// [`SolverError::Unsupported`] for a chain segment on a dynamic body or a sensor without
+    /// area, [`SolverError::InvalidInput`] for a dynamic body whose mass is not positive, and
+    /// with [`SolverError::OutOfMemory`] when the allocator cannot provide the room. On error
+    /// the world is unchanged.
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, SolverError> {
+        limits::check_body_def(def, &self.settings)?;
         let m = def.material;
-        let material_ok = non_negative(m.friction) && non_negative(m.restitution) && non_negative(m.density);
-        let motion_ok = def.linear_velocity.is_finite()
-            && def.angular_velocity.is_finite()
-            && non_negative(def.linear_damping)
-            && non_negative(def.angular_damping)
-            && def.gravity_scale.is_finite();
-        // A sensor needs an area to be inside of (a segment has none).
-        let sensor_ok = !def.sensor || positive(def.shape.mass(1.0).mass);
-        // Chain segments are level geometry: no mass, so static or kinematic only.
-        let chain_ok = !(def.kind == BodyKind::Dynamic && matches!(def.shape, Shape::ChainSegment(_)));
-        if !material_ok || !motion_ok || !sensor_ok || !chain_ok {
-            return Err(SolverError::InvalidInput);
-        }
         let xf = def.transform;
         let mut body = match def.kind {
             BodyKind::Static => Body::new_static(xf),
@@ -140,14 +133,18 @@ impl World {
     /// Adds a chain as level geometry: one body with `def`'s kind, transform, material,
     /// filter and user data (its `shape` is ignored) whose shapes are the chain's segments,
     /// each with its own proxy. The kind must be static or kinematic (a chain has no mass);
-    /// a dynamic kind or a sensor is [`SolverError::InvalidInput`] and nothing is added.
+    /// a dynamic kind or a sensor is [`SolverError::Unsupported`], and every segment is
+    /// checked as [`World::add_shape`] checks a shape; on error nothing is added.
     pub fn add_chain(
         &mut self,
         def: &BodyDef,
         chain: &crate::geometry::Chain,
     ) -> Result<BodyId, SolverError> {
         if def.kind == BodyKind::Dynamic || def.sensor {
-            return Err(SolverError::InvalidInput);
+            return Err(SolverError::Unsupported);
+        }
+        for seg in chain.segments() {
+            limits::check_shape(&Shape::ChainSegment(seg))?;
         }
         let mut segments = chain.segments();
         // Room for every segment first, so that running out of memory adds nothing.
@@ -174,18 +171,19 @@ impl World {
     ///
     /// Contacts, events and queries stay per body: a contact between two shapes reports the
     /// two bodies, and a body touching another with two shapes has two contacts (two begin
-    /// events). Errors: [`SolverError::InvalidBody`] for a stale id,
-    /// [`SolverError::InvalidInput`] for a chain segment on a dynamic body, a sensor shape
-    /// without area, or a shape that makes the mass invalid.
+    /// events). Errors: [`SolverError::InvalidBody`] for a stale id; the shape is checked as
+    /// [`World::add_body`] checks one ([`SolverError::InvalidShape`],
+    /// [`SolverError::OutOfRange`]); [`SolverError::Unsupported`] for a shape without area
+    /// (a chain segment or a segment) on a dynamic body or a sensor;
+    /// [`SolverError::InvalidInput`] for a shape that makes the mass invalid.
     pub fn add_shape(&mut self, id: BodyId, shape: &Shape) -> Result<(), SolverError> {
         let i = self.slot(id)?;
         let parent = self.slots[i];
+        limits::check_shape(shape)?;
         let area = positive(shape.mass(1.0).mass);
         // Dynamic bodies and sensors need area.
-        let needs_area = parent.kind == BodyKind::Dynamic || parent.sensor;
-        let shape_ok = shape.aabb(Transform::IDENTITY).is_valid() && (area || !needs_area);
-        if !shape_ok {
-            return Err(SolverError::InvalidInput);
+        if !area && (parent.kind == BodyKind::Dynamic || parent.sensor) {
+            return Err(SolverError::Unsupported);
         }
         // The body's new mass first: nothing changes when it is invalid.
         let mut body = self.bodies[i];

@@ -1041,6 +1041,7 @@ impl World {
         room(&mut self.tired, bodies)?;
         room(&mut self.links, contacts)?;
         room(&mut self.fast, bodies)?;
+        room(&mut self.faults, bodies)?;
         room(&mut self.awake, bodies)?;
         room(&mut self.move_buffer, bodies)?;
         room(&mut self.free, bodies)?;

@@ -4,8 +4,8 @@
 use super::*;
 
 impl World {
-    /// A dynamic body's slot after validating `values` are finite, waking it; `None` for
-    /// static and kinematic bodies (forces do not move them).
+    /// A dynamic body's slot after validating `values` are finite; `None` for static and
+    /// kinematic bodies (forces do not move them).
     pub(super) fn dynamic_for_force(
         &mut self,
         id: BodyId,
@@ -18,19 +18,53 @@ impl World {
         if self.slots[i].kind != BodyKind::Dynamic {
             return Ok(None);
         }
-        self.wake_body(i as u32);
         Ok(Some(i))
+    }
+
+    /// Adds `force` and `torque` to dynamic body `i`'s totals for the next step and wakes it,
+    /// when the
+    /// totals stay finite and within [`limits::MAX_ACCELERATION`] (`|ΣF|/m`, `|Στ|/I`);
+    /// [`SolverError::OutOfRange`] (nothing added) otherwise.
+    fn add_force(&mut self, i: usize, force: Vec2, torque: f32) -> Result<(), SolverError> {
+        let b = &self.bodies[i];
+        let (f, t) = (b.force + force, b.torque + torque);
+        let ok = f.is_finite()
+            && t.is_finite()
+            && f.length() * b.inv_mass <= limits::MAX_ACCELERATION
+            && t.abs() * b.inv_inertia <= limits::MAX_ACCELERATION;
+        if !ok {
+            return Err(SolverError::OutOfRange);
+        }
+        self.wake_body(i as u32);
+        let b = &mut self.bodies[i];
+        (b.force, b.torque) = (f, t);
+        Ok(())
+    }
+
+    /// Gives dynamic body `i` the velocity change of `impulse` at the centre of mass and of
+    /// `angular` (N·m·s), waking it, when the new velocity is within the world's speed limits
+    /// ([`limits`]); [`SolverError::OutOfRange`] (nothing changed) otherwise.
+    fn add_impulse(&mut self, i: usize, impulse: Vec2, angular: f32) -> Result<(), SolverError> {
+        let b = &self.bodies[i];
+        let v = b.linear_velocity + impulse * b.inv_mass;
+        let w = b.angular_velocity + b.inv_inertia * angular;
+        limits::check_velocity(v, w, self.settings.max_linear_speed).map_err(|_| SolverError::OutOfRange)?;
+        self.wake_body(i as u32);
+        let b = &mut self.bodies[i];
+        (b.linear_velocity, b.angular_velocity) = (v, w);
+        Ok(())
     }
 
     /// Applies a world force (N) at world point `point` for the next step (forces add up
     /// until the step, which applies them in every sub-step and then clears them); off the
     /// centre of mass it adds the torque `(point − centre) × force`. Wakes the body. Ignored
-    /// for static and kinematic bodies; non-finite input is [`SolverError::InvalidInput`].
+    /// for static and kinematic bodies. Errors: non-finite input is
+    /// [`SolverError::InvalidInput`]; forces or torques adding up to an acceleration above
+    /// [`limits::MAX_ACCELERATION`] are [`SolverError::OutOfRange`] (nothing is added).
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), SolverError> {
         if let Some(i) = self.dynamic_for_force(id, &[force.x, force.y, point.x, point.y])? {
-            let b = &mut self.bodies[i];
-            b.force += force;
-            b.torque += (point - b.center()).cross(force);
+            let torque = (point - self.bodies[i].center()).cross(force);
+            self.add_force(i, force, torque)?;
         }
         Ok(())
     }
@@ -38,7 +72,7 @@ impl World {
     /// [`World::apply_force`] at the centre of mass (no torque).
     pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec2) -> Result<(), SolverError> {
         if let Some(i) = self.dynamic_for_force(id, &[force.x, force.y])? {
-            self.bodies[i].force += force;
+            self.add_force(i, force, 0.0)?;
         }
         Ok(())
     }
@@ -47,14 +81,17 @@ impl World {
     /// [`World::apply_force`].
     pub fn apply_torque(&mut self, id: BodyId, torque: f32) -> Result<(), SolverError> {
         if let Some(i) = self.dynamic_for_force(id, &[torque])? {
-            self.bodies[i].torque += torque;
+            self.add_force(i, Vec2::ZERO, torque)?;
         }
         Ok(())
     }
 
     /// Applies a linear impulse (N·s) at world point `point` now: the velocity changes by
     /// `impulse / m` and the angular velocity by `(point − centre) × impulse / I`. Wakes the
-    /// body; ignored for static and kinematic bodies.
+    /// body; ignored for static and kinematic bodies. Errors: non-finite input is
+    /// [`SolverError::InvalidInput`]; an impulse that would leave the body faster than the
+    /// world's `max_linear_speed` or [`limits::MAX_ANGULAR_SPEED`] is
+    /// [`SolverError::OutOfRange`] (nothing changes).
     pub fn apply_linear_impulse(
         &mut self,
         id: BodyId,
@@ -62,9 +99,8 @@ impl World {
         point: Vec2,
     ) -> Result<(), SolverError> {
         if let Some(i) = self.dynamic_for_force(id, &[impulse.x, impulse.y, point.x, point.y])? {
-            let b = &mut self.bodies[i];
-            b.linear_velocity += impulse * b.inv_mass;
-            b.angular_velocity += b.inv_inertia * (point - b.center()).cross(impulse);
+            let angular = (point - self.bodies[i].center()).cross(impulse);
+            self.add_impulse(i, impulse, angular)?;
         }
         Ok(())
     }
@@ -72,28 +108,25 @@ impl World {
     /// [`World::apply_linear_impulse`] at the centre of mass.
     pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), SolverError> {
         if let Some(i) = self.dynamic_for_force(id, &[impulse.x, impulse.y])? {
-            let b = &mut self.bodies[i];
-            b.linear_velocity += impulse * b.inv_mass;
+            self.add_impulse(i, impulse, 0.0)?;
         }
         Ok(())
     }
 
-    /// Applies an angular impulse (N·m·s): the angular velocity changes by `impulse / I`.
+    /// Applies an angular impulse (N·m·s): the angular velocity changes by `impulse / I`
+    /// (errors as [`World::apply_linear_impulse`]).
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: f32) -> Result<(), SolverError> {
         if let Some(i) = self.dynamic_for_force(id, &[impulse])? {
-            let b = &mut self.bodies[i];
-            b.angular_velocity += b.inv_inertia * impulse;
+            self.add_impulse(i, Vec2::ZERO, impulse)?;
         }
         Ok(())
     }
 
-    /// Sets the linear and angular damping rates (1/s, ≥ 0) of a dynamic body (ignored for
-    /// other kinds).
+    /// Sets the linear and angular damping rates (1/s, finite and ≥ 0,
+    /// [`SolverError::InvalidInput`] otherwise) of a dynamic body (ignored for other kinds).
     pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<(), SolverError> {
         let i = self.slot(id)?;
-        if !(non_negative(linear) && non_negative(angular)) {
-            return Err(SolverError::InvalidInput);
-        }
+        limits::check_damping(linear, angular)?;
         if self.slots[i].kind == BodyKind::Dynamic {
             self.bodies[i].linear_damping = linear;
             self.bodies[i].angular_damping = angular;
@@ -101,12 +134,12 @@ impl World {
         Ok(())
     }
 
-    /// Sets the gravity scale of a dynamic body (finite; ignored for other kinds). Wakes it.
+    /// Sets the gravity scale of a dynamic body (ignored for other kinds) and wakes it.
+    /// Errors: [`SolverError::InvalidInput`] when not finite, [`SolverError::OutOfRange`]
+    /// beyond ±[`limits::MAX_GRAVITY_SCALE`].
     pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<(), SolverError> {
         let i = self.slot(id)?;
-        if !scale.is_finite() {
-            return Err(SolverError::InvalidInput);
-        }
+        limits::check_gravity_scale(scale)?;
         if self.slots[i].kind == BodyKind::Dynamic {
             self.wake_body(i as u32);
             self.bodies[i].gravity_scale = scale;

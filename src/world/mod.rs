@@ -119,6 +119,7 @@ mod contacts;
 mod continuous;
 mod control;
 mod draw;
+pub mod limits;
 mod mover;
 mod pairs;
 mod queries;
@@ -379,6 +380,8 @@ pub struct World {
     end: Vec<ContactEvent>,
     sensor_begin: Vec<SensorEvent>,
     sensor_end: Vec<SensorEvent>,
+    /// Bodies the last step stopped because they would have become non-finite.
+    faults: Vec<BodyId>,
     last_dt: f32,
     recycle_distance: f32,
     sleep_enabled: bool,
@@ -390,7 +393,7 @@ pub struct World {
 
 impl Default for World {
     fn default() -> Self {
-        World::new(SolverSettings::default())
+        World::with_settings(SolverSettings::default())
     }
 }
 
@@ -487,9 +490,15 @@ fn combined_mass(
 }
 
 impl World {
-    /// An empty world with these solver settings (gravity and sub-steps are among them).
-    #[must_use]
-    pub fn new(settings: SolverSettings) -> World {
+    /// An empty world with these solver settings (gravity and sub-steps are among them),
+    /// checked as [`World::set_settings`] checks them.
+    pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
+        limits::check_settings(&settings)?;
+        Ok(World::with_settings(settings))
+    }
+
+    /// An empty world with settings already known to be valid.
+    fn with_settings(settings: SolverSettings) -> World {
         World {
             settings,
             slots: Vec::new(),
@@ -532,6 +541,7 @@ impl World {
             end: Vec::new(),
             sensor_begin: Vec::new(),
             sensor_end: Vec::new(),
+            faults: Vec::new(),
             last_dt: 1.0 / 60.0,
             recycle_distance: CONTACT_RECYCLE_DISTANCE,
             sleep_enabled: true,
@@ -564,9 +574,17 @@ impl World {
     }
 
     /// Replaces the solver settings (gravity, stiffness...). The sub-step count passed to
-    /// [`World::step`] overrides `substeps`.
-    pub fn set_settings(&mut self, settings: SolverSettings) {
+    /// [`World::step`] overrides `substeps`, which must still be in 1..=64. Errors (the
+    /// settings are kept): [`SolverError::InvalidInput`] for a non-finite value,
+    /// [`SolverError::OutOfRange`] for gravity above [`limits::MAX_GRAVITY`], sub-steps outside
+    /// 1..=64, a contact hertz that is not positive, a negative damping ratio, push-out speed
+    /// or restitution threshold, or a `max_linear_speed` outside (0,
+    /// [`limits::MAX_LINEAR_SPEED`]]. Bodies moving faster than a lowered `max_linear_speed`
+    /// are slowed to it by the next step's integration.
+    pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
+        limits::check_settings(&settings)?;
         self.settings = settings;
+        Ok(())
     }
 
     /// Number of live bodies.
@@ -652,12 +670,12 @@ impl World {
     }
 
     /// Sets the velocity of the centre of mass and the angular velocity, and wakes the
-    /// body. Ignored (but validated) for static bodies.
+    /// body. Ignored (but validated) for static bodies. Errors: [`SolverError::InvalidInput`]
+    /// for non-finite values, [`SolverError::OutOfRange`] for a speed above the world's
+    /// `max_linear_speed` or an angular speed above [`limits::MAX_ANGULAR_SPEED`].
     pub fn set_velocity(&mut self, id: BodyId, linear: Vec2, angular: f32) -> Result<(), SolverError> {
         let i = self.slot(id)?;
-        if !linear.is_finite() || !angular.is_finite() {
-            return Err(SolverError::InvalidInput);
-        }
+        limits::check_velocity(linear, angular, self.settings.max_linear_speed)?;
         if self.slots[i].kind != BodyKind::Static {
             self.wake_body(i as u32);
             self.bodies[i].linear_velocity = linear;
@@ -667,12 +685,12 @@ impl World {
     }
 
     /// Teleports a body (its proxy follows at once) and wakes it, and the bodies it
-    /// touched (teleporting a static body wakes the sleeping bodies resting on it).
+    /// touched (teleporting a static body wakes the sleeping bodies resting on it). Errors:
+    /// [`SolverError::InvalidInput`] for a non-finite transform or a rotation that is not unit
+    /// length, [`SolverError::OutOfRange`] for a position beyond [`limits::MAX_COORDINATE`].
     pub fn set_transform(&mut self, id: BodyId, xf: Transform) -> Result<(), SolverError> {
         let i = self.slot(id)?;
-        if !xf.is_valid() {
-            return Err(SolverError::InvalidInput);
-        }
+        limits::check_transform(xf)?;
         self.wake_body(i as u32);
         self.wake_touching(i as u32);
         self.bodies[i].transform = xf;
@@ -729,7 +747,8 @@ impl World {
 
     /// Advances the world by `dt` seconds in `substeps` sub-steps (see the module docs).
     /// Clears and refills the contact events. Errors with [`SolverError::InvalidStep`] for a
-    /// non-finite or non-positive `dt` or `substeps` outside 1..=64 (the world is unchanged),
+    /// `dt` that is not in (0, [`limits::MAX_TIME_STEP`]] or `substeps` outside 1..=64 (the
+    /// world is unchanged),
     /// and with [`SolverError::OutOfMemory`] when the allocator cannot provide what the step
     /// needs. The step reserves most of it right after finding the new pairs, before anything
     /// changes, and a failure there leaves the world as it was (only the events are cleared).
@@ -739,9 +758,7 @@ impl World {
     /// world stays valid and a later step goes on.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), SolverError> {
         self.profile = StepProfile::default();
-        if !positive(dt) || !(1..=solver::MAX_SUBSTEPS).contains(&substeps) {
-            return Err(SolverError::InvalidStep);
-        }
+        limits::check_step(dt, substeps)?;
         let settings = SolverSettings {
             substeps,
             ..self.settings
@@ -753,6 +770,7 @@ impl World {
         self.end.clear();
         self.sensor_begin.clear();
         self.sensor_end.clear();
+        self.faults.clear();
         self.last_dt = dt;
         let clock = self.profile_clock;
         let now = || clock.map_or(0, |f| f());
@@ -887,12 +905,38 @@ impl World {
         self.tired.clear();
         let inv_dt = 1.0 / dt;
         let sleepy = self.sleep_enabled;
+        let max_speed = self.settings.max_linear_speed;
         for k in 0..self.awake.len() {
             let s = self.awake[k];
             let mut b = self.solver_bodies[k + 1];
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             let i = s as usize;
+            // The speed limits hold between steps: the relax and restitution passes after the
+            // last integration may leave a body faster than `max_linear_speed` (which the
+            // integration enforces) or `limits::MAX_ANGULAR_SPEED`.
+            let speed = b.linear_velocity.length();
+            if speed > max_speed {
+                b.linear_velocity *= max_speed / speed;
+            }
+            b.angular_velocity = b
+                .angular_velocity
+                .clamp(-limits::MAX_ANGULAR_SPEED, limits::MAX_ANGULAR_SPEED);
+            if !b.is_valid() {
+                // Containment: a body the step would leave non-finite (which the checks at the
+                // door rule out for legal input) keeps its pose from before the step, stops,
+                // and is reported; nothing non-finite stays in the world to spread.
+                b = self.bodies[i];
+                b.linear_velocity = Vec2::ZERO;
+                b.angular_velocity = 0.0;
+                b.delta_position = Vec2::ZERO;
+                b.delta_rotation = Rot::IDENTITY;
+                b.force = Vec2::ZERO;
+                b.torque = 0.0;
+                let generation = self.slots[i].generation;
+                // Room reserved by `reserve_step` (one per body).
+                self.faults.push(BodyId { index: s, generation });
+            }
             self.bodies[i] = b;
             let slot = &mut self.slots[i];
             let Hot {
@@ -926,6 +970,15 @@ impl World {
                 let _ = self.sync_body(i);
             }
         }
+    }
+
+    /// The bodies the last step stopped because its arithmetic would have left them
+    /// non-finite: each keeps its pose from before the step with zero velocity. Input checked
+    /// at the door ([`limits`]) never causes this; a body touching such a body in the same
+    /// step may be listed too (its impulses came from the non-finite one).
+    #[must_use]
+    pub fn fault_events(&self) -> &[BodyId] {
+        &self.faults
     }
 
     /// Pairs that began touching during the last step (or at the start of it).
@@ -1002,6 +1055,55 @@ impl World {
 mod tests {
     use super::contacts::recycle;
     use super::*;
+
+    /// Containment: a body whose state is non-finite when a step runs (the door makes that
+    /// impossible through the API, so the test writes it directly) is stopped where it was
+    /// before the step and reported; the box resting on it and the rest of the world stay
+    /// finite, in this step and the next ones.
+    #[test]
+    fn a_body_a_step_would_make_non_finite_is_stopped_and_reported() {
+        let mut w = World::default();
+        w.add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::IDENTITY,
+            Shape::rect(5.0, 0.5),
+        ))
+        .unwrap();
+        let below = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(0.0, 1.0)),
+                Shape::rect(0.5, 0.5),
+            ))
+            .unwrap();
+        let above = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(0.0, 2.0)),
+                Shape::rect(0.5, 0.5),
+            ))
+            .unwrap();
+        for _ in 0..30 {
+            w.step(1.0 / 60.0, 4).unwrap();
+        }
+        assert!(w.fault_events().is_empty());
+        let pose = w.transform(below).unwrap();
+        w.set_velocity(below, Vec2::new(0.0, 1.0), 0.0).unwrap();
+        w.bodies[below.index as usize].angular_velocity = f32::NAN;
+        w.step(1.0 / 60.0, 4).unwrap();
+        let faults = w.fault_events();
+        assert!(faults.contains(&below), "{faults:?}");
+        let b = w.body(below).unwrap();
+        assert!(b.is_valid() && b.linear_velocity == Vec2::ZERO && b.angular_velocity == 0.0);
+        assert_eq!(w.transform(below).unwrap(), pose);
+        for _ in 0..60 {
+            w.step(1.0 / 60.0, 4).unwrap();
+            assert!(w.body(below).unwrap().is_valid() && w.body(above).unwrap().is_valid());
+        }
+        assert!(w.fault_events().is_empty());
+        assert!((w.transform(above).unwrap().p.y - 2.0).abs() < 0.05);
+        w.check_invariants(false).unwrap();
+    }
     use crate::geometry::Polygon;
 
     /// Two boxes side by side, one sliding along the other, put to sleep in flight (so their
@@ -1017,7 +1119,8 @@ mod tests {
             let mut w = World::new(SolverSettings {
                 gravity: Vec2::ZERO,
                 ..Default::default()
-            });
+            })
+            .unwrap();
             let boxed = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
             let add = |x: f32, v: f32, w: &mut World| {
                 let mut d = BodyDef::new(
@@ -1209,7 +1312,8 @@ mod tests {
         let mut w = World::new(SolverSettings {
             gravity: Vec2::ZERO,
             ..Default::default()
-        });
+        })
+        .unwrap();
         let boxed = Shape::Polygon(Polygon::make_box(0.5, 0.5).unwrap());
         let ground = w
             .add_body(&BodyDef::new(BodyKind::Static, Transform::IDENTITY, boxed))

@@ -83,7 +83,7 @@ impl WorldScene {
         self.world.set_settings(SolverSettings {
             gravity: Vec2::new(0.0, -10.0),
             ..*self.world.settings()
-        });
+        }).unwrap();
         self.bodies.clear();
         self.character = None;
         self.grab = None;

@@ -1,0 +1,209 @@
+//! The world's door: the ranges every value entering a [`World`](super::World) is checked
+//! against, the same rule for the Rust API and the C ABI. A value outside its range is a named
+//! error ([`SolverError::InvalidShape`], [`SolverError::OutOfRange`],
+//! [`SolverError::InvalidInput`] for non-finite numbers, [`SolverError::InvalidStep`]); it is
+//! never accepted and never clamped silently, and the world is left unchanged.
+//!
+//! The bounds keep one step's arithmetic finite, so that no body can become non-finite from
+//! legal input:
+//! - lengths (positions, shape coordinates and radii) up to [`MAX_COORDINATE`] = 1e6 m, so a
+//!   body's points lie within 2e6 m of the origin and any product of two lengths stays below
+//!   1e13;
+//! - speeds up to [`MAX_LINEAR_SPEED`] and [`MAX_ANGULAR_SPEED`] (1e4 m/s, 1e4 rad/s): a
+//!   point's speed `|v| + |ω|·r` stays below 3e10 m/s;
+//! - gravity up to [`MAX_GRAVITY`] and gravity scale up to [`MAX_GRAVITY_SCALE`] (1e4 each),
+//!   forces and torques up to an acceleration of [`MAX_ACCELERATION`] (1e8 m/s², rad/s²),
+//!   all over a time step of at most [`MAX_TIME_STEP`] (1 s): a step adds at most 1e8 m/s
+//!   before the speed limit applies;
+//! - densities up to [`MAX_DENSITY`] (1e9 kg/m²): a mass below 4e21 kg and a rotational inertia
+//!   below 2e34 kg·m², so impulses (mass × speed) stay below 1e32 N·s.
+//!
+//! Far from the origin `f32` resolves less: at 1e6 m its spacing is 0.06 m, coarser than the
+//! contact slop, so a scene that must stack or rest should stay within about 1e4 m (spacing
+//! 0.001 m). The bounds are about finiteness, not about precision.
+
+use super::{BodyDef, BodyKind, Material};
+use crate::geometry::Shape;
+use crate::math::{Transform, Vec2};
+use crate::solver::{non_negative, positive, SolverError, SolverSettings, MAX_SUBSTEPS};
+
+/// Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
+/// radius of a shape in its body's frame, that a world accepts.
+pub const MAX_COORDINATE: f32 = 1.0e6;
+
+/// Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
+/// [`World::set_velocity`](super::World::set_velocity) or an impulse must not exceed the
+/// world's `max_linear_speed` setting (default 400 m/s).
+pub const MAX_LINEAR_SPEED: f32 = 1.0e4;
+
+/// Largest angular speed (rad/s) a body may be given or reach through an impulse; the
+/// solver's integration keeps bodies within it too.
+pub const MAX_ANGULAR_SPEED: f32 = crate::solver::MAX_ANGULAR_SPEED;
+
+/// Largest magnitude of the world's gravity (m/s²).
+pub const MAX_GRAVITY: f32 = 1.0e4;
+
+/// Largest magnitude of a body's gravity scale.
+pub const MAX_GRAVITY_SCALE: f32 = 1.0e4;
+
+/// Largest acceleration (m/s², and rad/s² for torques) the forces and torques applied to a
+/// body before a step may add up to: `|ΣF| / m` and `|Στ| / I`.
+pub const MAX_ACCELERATION: f32 = 1.0e8;
+
+/// Longest time step (s) [`World::step`](super::World::step) accepts.
+pub const MAX_TIME_STEP: f32 = 1.0;
+
+/// Largest density (kg/m²) of a material; friction and restitution may be up to
+/// [`MAX_MATERIAL_COEFFICIENT`].
+pub const MAX_DENSITY: f32 = 1.0e9;
+
+/// Largest friction coefficient and restitution of a material.
+pub const MAX_MATERIAL_COEFFICIENT: f32 = 1.0e3;
+
+/// `|x| <= bound`, false for NaN.
+#[inline]
+fn within(x: f32, bound: f32) -> bool {
+    x.abs() <= bound
+}
+
+/// Non-finite numbers are [`SolverError::InvalidInput`]; finite ones beyond their bound are
+/// [`SolverError::OutOfRange`].
+#[inline]
+fn range(values: &[f32], ok: bool) -> Result<(), SolverError> {
+    if !values.iter().all(|v| v.is_finite()) {
+        Err(SolverError::InvalidInput)
+    } else if ok {
+        Ok(())
+    } else {
+        Err(SolverError::OutOfRange)
+    }
+}
+
+/// A shape a world accepts: valid ([`Shape::validate`]: [`SolverError::InvalidShape`]
+/// otherwise) and within [`MAX_COORDINATE`] ([`SolverError::OutOfRange`]).
+pub(crate) fn check_shape(shape: &Shape) -> Result<(), SolverError> {
+    shape.validate().map_err(|_| SolverError::InvalidShape)?;
+    let point = |p: Vec2| within(p.x, MAX_COORDINATE) && within(p.y, MAX_COORDINATE);
+    let ok = match shape {
+        Shape::Circle(c) => point(c.center) && c.radius <= MAX_COORDINATE,
+        Shape::Capsule(c) => point(c.center1) && point(c.center2) && c.radius <= MAX_COORDINATE,
+        Shape::Polygon(p) => p.vertices[..p.len()].iter().all(|&v| point(v)) && p.radius <= MAX_COORDINATE,
+        Shape::ChainSegment(c) => [c.ghost1, c.point1, c.point2, c.ghost2].into_iter().all(point),
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(SolverError::OutOfRange)
+    }
+}
+
+/// A transform a world accepts: valid (unit rotation, finite) and its position within
+/// [`MAX_COORDINATE`].
+pub(crate) fn check_transform(xf: Transform) -> Result<(), SolverError> {
+    if !xf.is_valid() {
+        return Err(SolverError::InvalidInput);
+    }
+    range(
+        &[],
+        within(xf.p.x, MAX_COORDINATE) && within(xf.p.y, MAX_COORDINATE),
+    )
+}
+
+/// A velocity a world accepts: linear speed at most `max_speed` (the world's setting; a
+/// velocity scaled to exactly the limit may round above it, so the bound allows a relative
+/// 1e-5), angular speed at most [`MAX_ANGULAR_SPEED`].
+pub(crate) fn check_velocity(v: Vec2, w: f32, max_speed: f32) -> Result<(), SolverError> {
+    range(
+        &[v.x, v.y, w],
+        v.length() <= max_speed * (1.0 + 1.0e-5) && within(w, MAX_ANGULAR_SPEED),
+    )
+}
+
+/// A material a world accepts: density, friction and restitution finite, `>= 0` and within
+/// [`MAX_DENSITY`] and [`MAX_MATERIAL_COEFFICIENT`].
+pub(crate) fn check_material(m: &Material) -> Result<(), SolverError> {
+    let values = [m.density, m.friction, m.restitution];
+    if !values.iter().all(|&x| x >= 0.0 || x.is_nan()) {
+        return Err(SolverError::InvalidInput);
+    }
+    range(
+        &values,
+        m.density <= MAX_DENSITY
+            && m.friction <= MAX_MATERIAL_COEFFICIENT
+            && m.restitution <= MAX_MATERIAL_COEFFICIENT,
+    )
+}
+
+/// A gravity scale a world accepts: finite, `|scale| <= MAX_GRAVITY_SCALE`.
+pub(crate) fn check_gravity_scale(scale: f32) -> Result<(), SolverError> {
+    range(&[scale], within(scale, MAX_GRAVITY_SCALE))
+}
+
+/// Damping rates a world accepts: finite and `>= 0` (any finite rate only shrinks velocity).
+pub(crate) fn check_damping(linear: f32, angular: f32) -> Result<(), SolverError> {
+    if non_negative(linear) && non_negative(angular) {
+        Ok(())
+    } else {
+        Err(SolverError::InvalidInput)
+    }
+}
+
+/// Solver settings a world accepts: finite gravity within [`MAX_GRAVITY`], sub-steps in
+/// 1..=[`MAX_SUBSTEPS`], contact hertz finite and positive, damping ratio, push-out speed and
+/// restitution threshold finite and `>= 0`, `max_linear_speed` in (0, [`MAX_LINEAR_SPEED`]].
+pub(crate) fn check_settings(s: &SolverSettings) -> Result<(), SolverError> {
+    let finite = [
+        s.gravity.x,
+        s.gravity.y,
+        s.contact_hertz,
+        s.contact_damping_ratio,
+        s.contact_push_max_velocity,
+        s.restitution_threshold,
+        s.max_linear_speed,
+    ];
+    if !finite.iter().all(|v| v.is_finite()) {
+        return Err(SolverError::InvalidInput);
+    }
+    let ok = s.gravity.length() <= MAX_GRAVITY
+        && (1..=MAX_SUBSTEPS).contains(&s.substeps)
+        && positive(s.contact_hertz)
+        && non_negative(s.contact_damping_ratio)
+        && non_negative(s.contact_push_max_velocity)
+        && non_negative(s.restitution_threshold)
+        && positive(s.max_linear_speed)
+        && s.max_linear_speed <= MAX_LINEAR_SPEED;
+    range(&[], ok)
+}
+
+/// A time step a world accepts: `0 < dt <= MAX_TIME_STEP`, sub-steps in 1..=64
+/// ([`SolverError::InvalidStep`] otherwise).
+pub(crate) fn check_step(dt: f32, substeps: u32) -> Result<(), SolverError> {
+    if positive(dt) && dt <= MAX_TIME_STEP && (1..=MAX_SUBSTEPS).contains(&substeps) {
+        Ok(())
+    } else {
+        Err(SolverError::InvalidStep)
+    }
+}
+
+/// A body definition a world accepts under `settings`: its shape, transform, material,
+/// velocities, damping and gravity scale in range, a chain segment only on a static or
+/// kinematic body and a sensor only with an area ([`SolverError::Unsupported`]).
+pub(crate) fn check_body_def(def: &BodyDef, settings: &SolverSettings) -> Result<(), SolverError> {
+    check_shape(&def.shape)?;
+    check_transform(def.transform)?;
+    check_material(&def.material)?;
+    check_velocity(
+        def.linear_velocity,
+        def.angular_velocity,
+        settings.max_linear_speed,
+    )?;
+    check_damping(def.linear_damping, def.angular_damping)?;
+    check_gravity_scale(def.gravity_scale)?;
+    let chain = matches!(def.shape, Shape::ChainSegment(_));
+    // A sensor needs an area to be inside of (a segment or chain segment has none).
+    let no_area = !positive(def.shape.mass(1.0).mass);
+    if (chain && def.kind == BodyKind::Dynamic) || (def.sensor && no_area) {
+        return Err(SolverError::Unsupported);
+    }
+    Ok(())
+}
