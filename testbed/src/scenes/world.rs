@@ -80,10 +80,12 @@ impl WorldScene {
     /// the default).
     pub(super) fn build(&mut self, name: &str, size: u32) {
         self.world = World::default();
-        self.world.set_settings(SolverSettings {
-            gravity: Vec2::new(0.0, -10.0),
-            ..*self.world.settings()
-        }).unwrap();
+        self.world
+            .set_settings(SolverSettings {
+                gravity: Vec2::new(0.0, -10.0),
+                ..*self.world.settings()
+            })
+            .unwrap();
         self.bodies.clear();
         self.character = None;
         self.grab = None;
