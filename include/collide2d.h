@@ -1014,7 +1014,8 @@ typedef struct c2d_BodyId {
   uint32_t generation;
 } c2d_BodyId;
 
-// A contact event: two bodies, `body_a.index < body_b.index`.
+// A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
+// when the event happened (a removed body's is stale when read; see `World::end_events`).
 typedef struct c2d_ContactEvent {
   // The body with the smaller index.
   struct c2d_BodyId body_a;
@@ -1035,7 +1036,8 @@ typedef struct c2d_WorldRayHit {
 // Callback for `c2d_world_query_aabb`: return false to stop.
 typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
 
-// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor`.
+// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor` (ids as
+// they were when the event happened; see `World::sensor_end_events`).
 typedef struct c2d_SensorEvent {
   // The sensor body.
   struct c2d_BodyId sensor;
@@ -2325,8 +2327,12 @@ c2d_Status c2d_world_add_shape(struct c2d_World *world,
                                struct c2d_BodyId id,
                                const c2d_Shape *shape);
 
-// Removes a body (touching contacts produce end events). Stale ids:
-// `C2D_STATUS_INVALID_BODY`.
+// Removes a body. Its touching contacts and sensor overlaps end: the next
+// `c2d_world_step` reports them first in its end events (`c2d_world_end_events`,
+// `c2d_world_sensor_end_events`), with the body's id as it was (stale by then: read its
+// user data before removing it). Allocates nothing. Stale ids: `C2D_STATUS_INVALID_BODY`;
+// `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory (the world is
+// then unchanged).
 //
 // # Safety
 // `world` NULL or live.
@@ -2400,8 +2406,12 @@ c2d_Status c2d_world_begin_events(const struct c2d_World *world,
                                   size_t capacity,
                                   size_t *out_count);
 
-// The last step's end-touch events (and those of bodies removed since), copied as in
-// `c2d_world_begin_events`.
+// The last step's end-touch events, copied as in `c2d_world_begin_events`: first the
+// contacts ended between that step and the one before it (bodies removed, filters changed),
+// in the order they were ended, then those that stopped touching during the step. Every
+// begin is matched by exactly one end; an end caused between steps is reported by the next
+// step, not before. Removed bodies' ids are stale when read. Read a step's end events before
+// its begin events (a refiltered pair can end and begin again in one step).
 //
 // # Safety
 // As `c2d_world_begin_events`.
@@ -2449,7 +2459,9 @@ c2d_Status c2d_world_sensor_begin_events(const struct c2d_World *world,
                                          size_t capacity,
                                          size_t *out_count);
 
-// The last step's sensor-overlap end events (and those of bodies removed since).
+// The last step's sensor-overlap end events, copied as in `c2d_world_begin_events`: first
+// those ended between that step and the one before it (the sensor or the visitor removed,
+// a filter changed), then those that ended during the step.
 //
 // # Safety
 // As `c2d_world_begin_events`.
@@ -2632,7 +2644,8 @@ c2d_Status c2d_world_set_gravity_scale(struct c2d_World *world, struct c2d_BodyI
 // `world` NULL or live.
 c2d_Status c2d_world_set_fixed_rotation(struct c2d_World *world, struct c2d_BodyId id, bool fixed);
 
-// Replaces a body's collision filter (its contacts end and are found again next step).
+// Replaces a body's collision filter: its contacts end and are found again next step, which
+// reports the ends of the touching ones first in its end events. Allocates nothing.
 //
 // # Safety
 // `world` NULL or live; `filter` NULL or readable.

@@ -1302,17 +1302,30 @@ fn world_through_the_c_abi_matches_rust() {
         let mut user = 1u64;
         assert_eq!(c2d_world_user_data(w, b, &mut user), Status::Ok);
         assert_eq!(user, 0);
+        let mut last_ends = usize::MAX;
+        assert_eq!(
+            c2d_world_end_events(w, core::ptr::null_mut(), 0, &mut last_ends),
+            Status::Ok
+        );
         assert_eq!(c2d_world_remove_body(w, b), Status::Ok);
         assert_eq!(c2d_world_remove_body(w, b), Status::InvalidBody);
+        let (mut nb, mut nc) = (0u32, 0u32);
+        assert_eq!(c2d_world_counts(w, &mut nb, &mut nc), Status::Ok);
+        assert_eq!((nb, nc), (1, 0));
+        // The removal's end is reported by the next step (a refused one reports nothing).
+        assert_eq!(c2d_world_step(w, f32::NAN, 4), Status::InvalidStep);
         assert_eq!(
             c2d_world_end_events(w, core::ptr::null_mut(), 0, &mut n),
             Status::Ok
         );
+        assert_eq!(n, last_ends, "still the last step's ends");
+        assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
+        assert_eq!(
+            c2d_world_end_events(w, events.as_mut_ptr(), 2, &mut n),
+            Status::Ok
+        );
         assert_eq!(n, 1, "removing a touching body ends its contact");
-        let (mut nb, mut nc) = (0u32, 0u32);
-        assert_eq!(c2d_world_counts(w, &mut nb, &mut nc), Status::Ok);
-        assert_eq!((nb, nc), (1, 0));
-        assert_eq!(c2d_world_step(w, f32::NAN, 4), Status::InvalidStep);
+        assert_eq!((events[0].body_a, events[0].body_b), (g, b));
         assert_eq!(c2d_world_step(core::ptr::null_mut(), 0.1, 4), Status::NullPointer);
         c2d_world_free(w);
         c2d_world_free(core::ptr::null_mut());
@@ -1689,6 +1702,36 @@ fn c_world_features_print_what_rust_computes() {
         "shot stopped before wall {}",
         (w.transform(shot).unwrap().p.x < 30.0) as u8
     ));
+    let resting = add(&mut w, BodyKind::Dynamic, -10.0, 0.5, boxed(0.5, 0.5));
+    let visitor = add(&mut w, BodyKind::Dynamic, -5.0, 3.0, ball);
+    w.set_gravity_scale(visitor, 0.0).unwrap();
+    for _ in 0..60 {
+        step(&mut w);
+    }
+    w.remove_body(resting).unwrap();
+    w.remove_body(visitor).unwrap();
+    let ends = |w: &World| {
+        let contact = w
+            .end_events()
+            .iter()
+            .filter(|e| e.body_a == resting || e.body_b == resting)
+            .count();
+        let sensor = w
+            .sensor_end_events()
+            .iter()
+            .filter(|e| e.visitor == visitor)
+            .count();
+        (contact, sensor)
+    };
+    for when in ["before the step", "next step", "step after"] {
+        if when != "before the step" {
+            step(&mut w);
+        }
+        let (contact, sensor) = ends(&w);
+        out.push(format!(
+            "removed, {when}: box ends {contact} ball sensor ends {sensor}"
+        ));
+    }
     // One tick per clock read: each phase spans one tick, the step six (hand-derived).
     out.push("profile total 6 pairs 1 narrow 1 solve 1 finalize 1 continuous 1 sleep 1".into());
     out.push("profile without clock 0".into());
@@ -1700,7 +1743,8 @@ fn c_world_features_print_what_rust_computes() {
     ));
     let expected = out.join("\n") + "\n";
     assert_eq!(printed, expected);
-    // The scene itself says something: asleep, woken, sensed once, filtered, stopped.
+    // The scene itself says something: asleep, woken, sensed once, filtered, stopped, the
+    // removed bodies' ends reported once, by the next step.
     for line in [
         "asleep awake_count 0 high_awake 0",
         "force wakes island 1",
@@ -1712,6 +1756,9 @@ fn c_world_features_print_what_rust_computes() {
         "ray ignoring low hit 0",
         "overlap bodies 3",
         "shot stopped before wall 1",
+        "removed, before the step: box ends 0 ball sensor ends 0",
+        "removed, next step: box ends 1 ball sensor ends 1",
+        "removed, step after: box ends 0 ball sensor ends 0",
     ] {
         assert!(printed.contains(line), "missing {line:?} in\n{printed}");
     }

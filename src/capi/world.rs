@@ -207,8 +207,12 @@ pub unsafe extern "C" fn c2d_world_add_shape(world: *mut World, id: BodyId, shap
     status(w.add_shape(id, &sh))
 }
 
-/// Removes a body (touching contacts produce end events). Stale ids:
-/// `C2D_STATUS_INVALID_BODY`.
+/// Removes a body. Its touching contacts and sensor overlaps end: the next
+/// `c2d_world_step` reports them first in its end events (`c2d_world_end_events`,
+/// `c2d_world_sensor_end_events`), with the body's id as it was (stale by then: read its
+/// user data before removing it). Allocates nothing. Stale ids: `C2D_STATUS_INVALID_BODY`;
+/// `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory (the world is
+/// then unchanged).
 ///
 /// # Safety
 /// `world` NULL or live.
@@ -396,8 +400,12 @@ pub unsafe extern "C" fn c2d_world_begin_events(
     }
 }
 
-/// The last step's end-touch events (and those of bodies removed since), copied as in
-/// `c2d_world_begin_events`.
+/// The last step's end-touch events, copied as in `c2d_world_begin_events`: first the
+/// contacts ended between that step and the one before it (bodies removed, filters changed),
+/// in the order they were ended, then those that stopped touching during the step. Every
+/// begin is matched by exactly one end; an end caused between steps is reported by the next
+/// step, not before. Removed bodies' ids are stale when read. Read a step's end events before
+/// its begin events (a refiltered pair can end and begin again in one step).
 ///
 /// # Safety
 /// As `c2d_world_begin_events`.
@@ -558,7 +566,9 @@ pub unsafe extern "C" fn c2d_world_sensor_begin_events(
     }
 }
 
-/// The last step's sensor-overlap end events (and those of bodies removed since).
+/// The last step's sensor-overlap end events, copied as in `c2d_world_begin_events`: first
+/// those ended between that step and the one before it (the sensor or the visitor removed,
+/// a filter changed), then those that ended during the step.
 ///
 /// # Safety
 /// As `c2d_world_begin_events`.

@@ -255,7 +255,8 @@ pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: *mut World, id: Bod
     }
 }
 
-/// Replaces a body's collision filter (its contacts end and are found again next step).
+/// Replaces a body's collision filter: its contacts end and are found again next step, which
+/// reports the ends of the touching ones first in its end events. Allocates nothing.
 ///
 /// # Safety
 /// `world` NULL or live; `filter` NULL or readable.

@@ -321,12 +321,20 @@ impl World {
         self.slot_chain(i).map(|k| self.slots[k as usize].shape)
     }
 
-    /// Removes a body, its proxy and its contacts; touching contacts produce end events
-    /// (visible through [`World::end_events`] until the next step). A sleeping body's island
-    /// wakes first, and so does any sleeping body it touched.
+    /// Removes a body, its proxies and its contacts. Its touching contacts and sensor
+    /// overlaps end: their end events are reported by the next [`World::step`], in
+    /// [`World::end_events`] and [`World::sensor_end_events`] ahead of that step's own ends,
+    /// with the body's id as it was (stale by then; read its user data before removing it).
+    /// Until that step the event lists still hold the last step's events. A sleeping body's
+    /// island wakes first, and so does any sleeping body it touched.
+    ///
+    /// Allocates nothing: every step and every addition keeps the room removing needs,
+    /// queued ends included. Errors with [`SolverError::InvalidBody`] for a stale id, and
+    /// with [`SolverError::OutOfMemory`] only after a step that itself failed for lack of
+    /// memory (the world is then unchanged).
     pub fn remove_body(&mut self, id: BodyId) -> Result<(), SolverError> {
         let i = self.slot(id)?;
-        // Normally a no-op (the room is kept by every addition): removing allocates nothing.
+        // Normally a no-op (the room is kept by every step and addition).
         self.reserve_step(0, 0).map_err(|_| SolverError::OutOfMemory)?;
         self.wake_body(i as u32);
         while self.slots[i].contact_head != NONE {
@@ -335,7 +343,7 @@ impl World {
             if self.contacts[c as usize].touching && !self.contacts[c as usize].sensor {
                 self.wake_body(other);
             }
-            self.destroy_contact(c);
+            self.destroy_contact(c, Ending::BetweenSteps);
         }
         // The proxies exist for every live slot; a failure here would be a world bug.
         let mut k = i as u32;

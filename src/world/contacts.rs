@@ -39,6 +39,15 @@ pub(super) struct ContactSim {
 /// `ContactSim::solved` of a contact whose impulses wait in `World::sleep_impulses`.
 pub(super) const PARKED: u32 = NONE - 1;
 
+/// When a contact is destroyed, which decides where the end of a touching one goes.
+#[derive(Clone, Copy)]
+pub(super) enum Ending {
+    /// In a step's narrow phase: among that step's end events.
+    InStep,
+    /// Between steps (a body removed, a filter changed): queued for the next step's.
+    BetweenSteps,
+}
+
 /// The larger per-contact data the narrow phase reads only for pairs close enough to touch,
 /// kept in an array of its own beside `World::active` (same index; `World::parked` holds
 /// both) so that the walk over the many pairs that are apart streams 36 bytes per pair, not
@@ -381,17 +390,27 @@ impl World {
         }
     }
 
-    /// Destroys a contact; a touching one ends (with an end event).
-    pub(super) fn destroy_contact(&mut self, c: u32) {
+    /// Destroys a contact; a touching one ends, with an end event in this step's events or
+    /// queued for the next step's (`when`). Allocates nothing: the room for every touching
+    /// contact's end is kept by `reserve_step` and `reserve_solver`.
+    pub(super) fn destroy_contact(&mut self, c: u32, when: Ending) {
         let contact = &self.contacts[c as usize];
         let (a, b, touching, sensor) = (contact.a, contact.b, contact.touching, contact.sensor);
         let (oa, ob) = (contact.oa, contact.ob);
         if touching && sensor {
             let event = self.sensor_event(a, b);
-            self.sensor_end.push(event);
+            self.sensor_overlaps -= 1;
+            match when {
+                Ending::InStep => self.sensor_end.push(event),
+                Ending::BetweenSteps => self.queued_sensor_end.push(event),
+            }
         } else if touching {
-            self.end_event(a, b);
+            let event = self.end_event(a, b);
             self.touching_count -= 1;
+            match when {
+                Ending::InStep => self.end.push(event),
+                Ending::BetweenSteps => self.queued_end.push(event),
+            }
         }
         self.pair_table.remove(pair_key(a, b));
         self.unlink(c, 0, oa);
@@ -421,13 +440,13 @@ impl World {
         }
     }
 
-    /// Records an end event for the pair of bodies `a`, `b`.
-    fn end_event(&mut self, a: u32, b: u32) {
-        self.end.push(ContactEvent {
+    /// The end event of the contact of shapes (slots) `a < b`.
+    fn end_event(&self, a: u32, b: u32) -> ContactEvent {
+        ContactEvent {
             body_a: self.id_of(a),
             body_b: self.id_of(b),
             manifold: Manifold::default(),
-        });
+        }
     }
 
     /// Narrow phase over the awake contacts (contacts before the current one never move
@@ -465,7 +484,7 @@ impl World {
             let (boxes_a, boxes_b) = (self.boxes[a as usize], self.boxes[b as usize]);
             if !boxes_a.fat.overlaps(boxes_b.fat) {
                 // Swap-removes `active[k]`: the next contact now sits at `k`.
-                self.destroy_contact(c);
+                self.destroy_contact(c, Ending::InStep);
                 continue;
             }
             let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
@@ -479,8 +498,10 @@ impl World {
                     self.contacts[c as usize].touching = overlapping;
                     let event = self.sensor_event(a, b);
                     if overlapping {
+                        self.sensor_overlaps += 1;
                         self.sensor_begin.push(event);
                     } else {
+                        self.sensor_overlaps -= 1;
                         self.sensor_end.push(event);
                     }
                 }
@@ -555,7 +576,8 @@ impl World {
                     sim.touching = false;
                     self.contacts[c as usize].touching = false;
                     self.touching_count -= 1;
-                    self.end_event(a, b);
+                    let event = self.end_event(a, b);
+                    self.end.push(event);
                 }
                 k += 1;
                 continue;
@@ -635,6 +657,7 @@ impl World {
         let live = |s: u32| self.slots.get(s as usize).is_some_and(|x| x.live);
         let mut count = 0;
         let mut touching = 0;
+        let mut overlaps = 0;
         let mut parked = 0;
         for (c, contact) in self.contacts.iter().enumerate() {
             if contact.a == NONE {
@@ -671,6 +694,7 @@ impl World {
             }
             parked += usize::from(contact.parked != NONE);
             touching += usize::from(contact.touching && !contact.sensor);
+            overlaps += usize::from(contact.touching && contact.sensor);
             if sim.sensor != contact.sensor {
                 return Err("sensor flag out of step");
             }
@@ -697,6 +721,9 @@ impl World {
         }
         if touching != self.touching_count {
             return Err("touching count is off");
+        }
+        if overlaps != self.sensor_overlaps {
+            return Err("sensor overlap count is off");
         }
         for (k, sim) in self.active.iter().enumerate() {
             if self.contacts[sim.id as usize].active_index != k as u32 {
@@ -978,14 +1005,24 @@ pub(super) fn room<T>(v: &mut Vec<T>, total: usize) -> Result<(), alloc::collect
 
 impl World {
     /// Room for the solver's bodies of this step, sized exactly now that the narrow phase has
-    /// woken the bodies it touched (the constraints' blocks grew as they were filled). On
+    /// woken the bodies it touched (the constraints' blocks grew as they were filled), and for
+    /// every contact touching now and every sensor overlap to end between this step and the
+    /// next (their ends are queued, and lead the next step's end events): the narrow phase was
+    /// the last to begin any, so `remove_body` and `set_filter` find the room kept. On
     /// failure the step stops here: the contacts forget last step's impulses (they start
     /// cold, so no stale index survives) and the bodies have not moved.
     pub(super) fn reserve_solver(&mut self) -> Result<(), SolverError> {
         let bodies = self.awake.len() + 1;
+        // The queues are empty (this step took them into its events). The next step's end
+        // events start with what they will hold, at most `touching`: `end` gets that room
+        // now, so the calls between steps find `reserve_step`'s room for it kept too.
+        let (touching, overlaps) = (self.touching_count, self.sensor_overlaps);
         if room(&mut self.solver_bodies, bodies).is_ok()
             && room(&mut self.solver_states, bodies).is_ok()
             && room(&mut self.solver_kicks, bodies).is_ok()
+            && room(&mut self.queued_end, touching).is_ok()
+            && room(&mut self.queued_sensor_end, overlaps).is_ok()
+            && room(&mut self.end, touching).is_ok()
         {
             return Ok(());
         }
@@ -1010,7 +1047,9 @@ impl World {
     ///
     /// Every call that adds bodies or shapes keeps this room for `new_slots` more too
     /// ([`World::reserve_shapes`]), so waking bodies and removing them (which move contacts and
-    /// bodies between these arrays) never allocate between steps either.
+    /// bodies between these arrays, and queue the ends of touching contacts) never allocate
+    /// between steps either: the queues of ends only grow as the touching and overlap counts
+    /// shrink, and `reserve_solver` sized them for the counts the narrow phase left.
     pub(super) fn reserve_step(
         &mut self,
         new: usize,
@@ -1030,11 +1069,17 @@ impl World {
         let parked = self.parked.len();
         room(&mut self.free_parked, parked)?;
         // A contact ends only if it touched when the step began, and begins only if it did not.
+        // The step's own ends follow those queued since the last step.
         let touching = self.touching_count.min(contacts);
+        let (queued, queued_sensor) = (self.queued_end.len(), self.queued_sensor_end.len());
         room(&mut self.begin, contacts - touching)?;
-        room(&mut self.end, touching)?;
+        room(&mut self.end, queued + touching)?;
         room(&mut self.sensor_begin, contacts)?;
-        room(&mut self.sensor_end, contacts)?;
+        room(&mut self.sensor_end, queued_sensor + contacts)?;
+        // Every contact touching now and every sensor overlap may end before the next step
+        // (each end adds one to its queue and takes one from its count).
+        room(&mut self.queued_end, queued + self.touching_count)?;
+        room(&mut self.queued_sensor_end, queued_sensor + self.sensor_overlaps)?;
         room(&mut self.used_colors, bodies + 1)?;
         room(&mut self.parent, bodies)?;
         room(&mut self.rested, bodies)?;

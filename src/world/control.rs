@@ -179,16 +179,23 @@ impl World {
         self.slot(id).map(|i| self.slots[i].filter)
     }
 
-    /// Replaces the body's collision filter. Its contacts end (with end events) and are found
-    /// again by the next step's broad phase under the new filter (Box2D's behaviour). Wakes
-    /// the body and what it touched.
+    /// Replaces the body's collision filter. Its contacts end and are found again by the next
+    /// step's broad phase under the new filter (Box2D's behaviour): the next step reports the
+    /// ends of the touching ones first in its end events ([`World::end_events`],
+    /// [`World::sensor_end_events`]) and, where the new filter still lets a pair touch, its
+    /// begin again. Wakes the body and what it touched. Allocates nothing (the room is kept
+    /// as for [`World::remove_body`]); errors with [`SolverError::InvalidBody`] for a stale
+    /// id, and with [`SolverError::OutOfMemory`] only after a step that itself failed for
+    /// lack of memory (the world is then unchanged).
     pub fn set_filter(&mut self, id: BodyId, filter: Filter) -> Result<(), SolverError> {
         let i = self.slot(id)?;
+        // Normally a no-op (the room is kept by every step and addition).
+        self.reserve_step(0, 0).map_err(|_| SolverError::OutOfMemory)?;
         self.wake_body(i as u32);
         self.wake_touching(i as u32);
         while self.slots[i].contact_head != NONE {
             let c = self.slots[i].contact_head >> 1;
-            self.destroy_contact(c);
+            self.destroy_contact(c, Ending::BetweenSteps);
         }
         // Every shape of the body takes the filter.
         let mut k = i as u32;

@@ -30,8 +30,10 @@
 //! 3. **events** — a pair *begins touching* when its manifold first has a point and *ends*
 //!    when it has none (or the pair is dropped, or a body removed). As in Box2D, speculative
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
-//!    events from flickering for resting contacts. A sleeping body touched by an awake one
-//!    wakes with its island;
+//!    events from flickering for resting contacts. Ends caused between steps (a body
+//!    removed, a filter changed) are queued as they happen and lead the next step's end
+//!    events, so the events the steps report match every begin with exactly one end. A
+//!    sleeping body touched by an awake one wakes with its island;
 //! 4. **solver** — the step of [`solver::step`] over the awake bodies only. The narrow
 //!    phase puts each touching pair's constraint straight into a block of four by a greedy
 //!    colouring of the contact graph (no two constraints of a block share a moving body), so
@@ -135,7 +137,7 @@ use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
 use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
 use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
-use contacts::{Contact, ContactSim, SimMemory};
+use contacts::{Contact, ContactSim, Ending, SimMemory};
 pub use draw::DrawFlags;
 pub use mover::WorldLevel;
 use pairs::{pair_key, PairTable};
@@ -338,6 +340,8 @@ pub struct World {
     free_parked: Vec<u32>,
     /// Number of contacts whose manifold has points (awake or asleep).
     touching_count: usize,
+    /// Number of sensor contacts whose shapes overlap (awake or asleep).
+    sensor_overlaps: usize,
     /// Awake kinematic and dynamic bodies (slot indices); the solver sees them in this order
     /// at solver index `i + 1` (index 0 stands for every static body).
     awake: Vec<u32>,
@@ -382,6 +386,12 @@ pub struct World {
     sensor_end: Vec<SensorEvent>,
     /// Bodies the last step stopped because they would have become non-finite.
     faults: Vec<BodyId>,
+    /// Ends caused between steps (a body removed, a filter changed), in the order they
+    /// happened: the next step puts them at the head of `end` and `sensor_end`. Room is kept
+    /// here for every touching contact and sensor overlap to end (`reserve_solver`,
+    /// `reserve_step`), so the calls that end them allocate nothing.
+    queued_end: Vec<ContactEvent>,
+    queued_sensor_end: Vec<SensorEvent>,
     last_dt: f32,
     recycle_distance: f32,
     sleep_enabled: bool,
@@ -521,6 +531,7 @@ impl World {
             parked: Vec::new(),
             free_parked: Vec::new(),
             touching_count: 0,
+            sensor_overlaps: 0,
             awake: Vec::new(),
             islands: Vec::new(),
             free_islands: Vec::new(),
@@ -542,6 +553,8 @@ impl World {
             sensor_begin: Vec::new(),
             sensor_end: Vec::new(),
             faults: Vec::new(),
+            queued_end: Vec::new(),
+            queued_sensor_end: Vec::new(),
             last_dt: 1.0 / 60.0,
             recycle_distance: CONTACT_RECYCLE_DISTANCE,
             sleep_enabled: true,
@@ -746,16 +759,19 @@ impl World {
     }
 
     /// Advances the world by `dt` seconds in `substeps` sub-steps (see the module docs).
-    /// Clears and refills the contact events. Errors with [`SolverError::InvalidStep`] for a
-    /// `dt` that is not in (0, [`limits::MAX_TIME_STEP`]] or `substeps` outside 1..=64 (the
-    /// world is unchanged),
-    /// and with [`SolverError::OutOfMemory`] when the allocator cannot provide what the step
-    /// needs. The step reserves most of it right after finding the new pairs, before anything
-    /// changes, and a failure there leaves the world as it was (only the events are cleared).
-    /// The solver's constraint blocks and body copies grow during the step; when they cannot,
-    /// the step stops before the solver: no body has moved, the narrow phase's contact
-    /// updates, wakes and events stand, and the contacts start cold next step. Either way the
-    /// world stays valid and a later step goes on.
+    /// Clears and refills the contact and sensor events; its end events start with the ends
+    /// caused since the last step (see [`World::end_events`]). Errors with
+    /// [`SolverError::InvalidStep`] for a `dt` that is not in (0, [`limits::MAX_TIME_STEP`]] or
+    /// `substeps` outside 1..=64 (the world and its events are unchanged), and with
+    /// [`SolverError::OutOfMemory`] when the allocator cannot provide what the step needs.
+    /// The step reserves most of it right after finding the new pairs, before anything
+    /// changes, and a failure there leaves the world as it was (only the events are cleared;
+    /// the ends caused since the last step wait for the next one). The solver's constraint
+    /// blocks and body copies, and the room for the contacts touching after the narrow phase
+    /// to end before the next step, are reserved during the step; when they cannot be, the
+    /// step stops before the solver: no body has moved, the narrow phase's contact updates,
+    /// wakes and events (the earlier ends with them) stand, and the contacts start cold next
+    /// step. Either way the world stays valid and a later step goes on.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), SolverError> {
         self.profile = StepProfile::default();
         limits::check_step(dt, substeps)?;
@@ -777,6 +793,12 @@ impl World {
         let t0 = now();
         self.update_pairs()?;
         let t1 = now();
+        // The ends queued since the last step happened before anything of this one: they lead
+        // its end events (room reserved by `update_pairs`).
+        self.end.extend_from_slice(&self.queued_end);
+        self.queued_end.clear();
+        self.sensor_end.extend_from_slice(&self.queued_sensor_end);
+        self.queued_sensor_end.clear();
         self.update_contacts()?;
         self.reserve_solver()?;
         let t2 = now();
@@ -981,13 +1003,32 @@ impl World {
         &self.faults
     }
 
-    /// Pairs that began touching during the last step (or at the start of it).
+    /// Pairs that began touching during the last step (or at the start of it). Every begin
+    /// is matched by exactly one later end in [`World::end_events`] (the pair stops touching,
+    /// is dropped, or one of its bodies is removed or refiltered).
     #[must_use]
     pub fn begin_events(&self) -> &[ContactEvent] {
         &self.begin
     }
 
-    /// Pairs that stopped touching during the last step, or whose body was removed since.
+    /// Pairs that stopped touching, as the last step reports them: first the contacts ended
+    /// between that step and the one before it (a body removed with [`World::remove_body`],
+    /// a filter changed with [`World::set_filter`]), in the order they were ended, then the
+    /// pairs that stopped touching during the step. An end caused between steps is not seen
+    /// here until the next step: between steps this lists the last step's ends, so the usual
+    /// loop (step, then read the events) sees every end exactly once.
+    ///
+    /// The events carry the body ids as they were when the contact ended: a removed body's id
+    /// is stale by the time it is read, and [`World::user_data`] and every other accessor
+    /// refuse it with [`SolverError::InvalidBody`] (keep what you need about a body on your
+    /// side, keyed by its id, or read it before removing the body). Read a step's end events
+    /// before its begin events: a pair whose filter changed between steps ends (queued) and
+    /// can begin again in the same step, while no contact both begins and ends within one
+    /// step.
+    ///
+    /// Ends caused between steps are held until the next step whatever their number: at most
+    /// one per contact touching after the last step, and the step keeps room for all of them,
+    /// so the calls that end contacts allocate nothing.
     #[must_use]
     pub fn end_events(&self) -> &[ContactEvent] {
         &self.end

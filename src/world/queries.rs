@@ -161,7 +161,13 @@ impl World {
         &self.sensor_begin
     }
 
-    /// Sensor overlaps that ended during the last step, or because a body was removed since.
+    /// Sensor overlaps that ended, as the last step reports them: first those ended between
+    /// that step and the one before it (the sensor or the visitor removed with
+    /// [`World::remove_body`], a filter changed with [`World::set_filter`]), in the order they
+    /// were ended, then those that ended during the step. Every event of
+    /// [`World::sensor_begin_events`] is matched by exactly one here; an end caused between
+    /// steps is reported by the next step, not before. As for [`World::end_events`], the ids
+    /// are as they were: a removed body's is stale when read, and its user data gone with it.
     #[must_use]
     pub fn sensor_end_events(&self) -> &[SensorEvent] {
         &self.sensor_end

@@ -133,7 +133,8 @@ pub struct BodyId {
     pub generation: u32,
 }
 
-/// A contact event: two bodies, `body_a.index < body_b.index`.
+/// A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
+/// when the event happened (a removed body's is stale when read; see [`World::end_events`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactEvent {
@@ -145,7 +146,8 @@ pub struct ContactEvent {
     pub manifold: Manifold,
 }
 
-/// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor`.
+/// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor` (ids as
+/// they were when the event happened; see [`World::sensor_end_events`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SensorEvent {
