@@ -67,6 +67,17 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // The most contacts a `MoveResult` reports.
 #define C2D_MAX_MOVER_CONTACTS 8
 
+// Most collide–solve–cast iterations one `move_and_slide` call makes, whatever
+// `MoveOptions::max_iterations` asks: each iteration queries the level, so the cap bounds
+// a call's work.
+#define C2D_MAX_MOVE_ITERATIONS 32
+
+// Longest translation (m) `move_and_slide` takes: a longer one is invalid input (the mover
+// stays where it is). It equals the World's extent (`world::limits::MAX_COORDINATE`). A cast
+// resolves where it stops to about 1e-7 of its path (`f32`): keep a call's translation below
+// `skin / 4 × 1e7` (25 km for the default skin) for the skin to hold exactly.
+#define C2D_MAX_MOVE_TRANSLATION 1.0e6
+
 // Feature code for edge `i` in a manifold point id.
 #define C2D_FEATURE_EDGE 128
 
@@ -141,10 +152,6 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // Recycling also requires each body to have turned by less than `acos` of this (about 11°)
 // since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
 #define C2D_CONTACT_RECYCLE_COS_ANGLE 0.98
-
-// Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
-// radius of a shape in its body's frame, that a world accepts.
-#define C2D_MAX_COORDINATE 1.0e6
 
 // Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
 // `World::set_velocity` or an impulse must not exceed the
@@ -645,7 +652,8 @@ typedef struct c2d_MoveOptions {
   // coordinates the mover moves at (at 10 000 a spacing is 0.001: a skin of 0.064 or more),
   // or round-off decides where it rests.
   float skin;
-  // Most collide–solve–cast iterations per call (default 5, as Box2D's mover).
+  // Most collide–solve–cast iterations per call (default 5, as Box2D's mover; 0 counts as
+  // 1, and more than `MAX_MOVE_ITERATIONS` as that many).
   uint32_t max_iterations;
   // The world's up direction (default `(0, 1)`), normalised on use; ground faces up.
   // `Vec2::ZERO` is top-down movement (no gravity direction): no ground, no slopes, no

@@ -225,7 +225,8 @@ pub use math::{Aabb, Ray, Rot, Transform, Vec2};
 pub use mover::{
     cast_mover, clip_vector, collide_mover, level_fn, move_and_slide, solve_planes, solve_planes_with_slop,
     CollisionPlane, FnLevel, MoveOptions, MoveResult, MoverHit, MoverLevel, MoverPlane, Obstacle, Plane,
-    PlaneSolverResult, TreeLevel, MAX_MOVER_CONTACTS, PLANE_SLOP, PLANE_SOLVER_MAX_ITERATIONS,
+    PlaneSolverResult, TreeLevel, MAX_MOVER_CONTACTS, MAX_MOVE_ITERATIONS, MAX_MOVE_TRANSLATION, PLANE_SLOP,
+    PLANE_SOLVER_MAX_ITERATIONS,
 };
 pub use narrowphase::{
     collide, collide_capsule_circle, collide_capsules, collide_chain_segment_capsule,

@@ -69,4 +69,6 @@ pub use planes::{
 pub use query::{
     cast_mover, collide_mover, level_fn, FnLevel, MoverHit, MoverLevel, MoverPlane, Obstacle, TreeLevel,
 };
-pub use slide::{move_and_slide, MoveOptions, MoveResult, MAX_MOVER_CONTACTS};
+pub use slide::{
+    move_and_slide, MoveOptions, MoveResult, MAX_MOVER_CONTACTS, MAX_MOVE_ITERATIONS, MAX_MOVE_TRANSLATION,
+};

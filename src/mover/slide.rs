@@ -21,6 +21,17 @@ const SOLVER_CAPACITY: usize = 2 * GATHER_CAPACITY;
 /// Rounds of the end check per iteration.
 const END_CHECK_ROUNDS: usize = 3;
 
+/// Most collide–solve–cast iterations one [`move_and_slide`] call makes, whatever
+/// [`MoveOptions::max_iterations`] asks: each iteration queries the level, so the cap bounds
+/// a call's work.
+pub const MAX_MOVE_ITERATIONS: u32 = 32;
+
+/// Longest translation (m) [`move_and_slide`] takes: a longer one is invalid input (the mover
+/// stays where it is). It equals the World's extent (`world::limits::MAX_COORDINATE`). A cast
+/// resolves where it stops to about 1e-7 of its path (`f32`): keep a call's translation below
+/// `skin / 4 × 1e7` (25 km for the default skin) for the skin to hold exactly.
+pub const MAX_MOVE_TRANSLATION: f32 = 1.0e6;
+
 /// Options of [`move_and_slide`]. Lengths are in the level's units; the defaults suit a
 /// mover about 1 unit tall (a metre-scale character) and are named in each field.
 #[repr(C)]
@@ -33,7 +44,8 @@ pub struct MoveOptions {
     /// coordinates the mover moves at (at 10 000 a spacing is 0.001: a skin of 0.064 or more),
     /// or round-off decides where it rests.
     pub skin: f32,
-    /// Most collide–solve–cast iterations per call (default 5, as Box2D's mover).
+    /// Most collide–solve–cast iterations per call (default 5, as Box2D's mover; 0 counts as
+    /// 1, and more than [`MAX_MOVE_ITERATIONS`] as that many).
     pub max_iterations: u32,
     /// The world's up direction (default `(0, 1)`), normalised on use; ground faces up.
     /// `Vec2::ZERO` is top-down movement (no gravity direction): no ground, no slopes, no
@@ -478,9 +490,10 @@ impl Blocked {
 /// moves further than `translation` plus the push out of penetration and the carry of a moving
 /// platform. A mover that starts penetrating is pushed straight out to the skin in one call.
 ///
-/// Invalid input (a non-finite or invalid transform, translation or velocity, an invalid mover
-/// shape, a non-positive or non-finite skin) leaves the mover where it is: the result has
-/// `position = xf.p`, the velocity zeroed when non-finite, and no contacts.
+/// Invalid input (a non-finite or invalid transform, translation or velocity, a translation
+/// longer than [`MAX_MOVE_TRANSLATION`], an invalid mover shape, a non-positive or non-finite
+/// skin) leaves the mover where it is: the result has `position = xf.p`, the velocity zeroed
+/// when non-finite, and no contacts. At most [`MAX_MOVE_ITERATIONS`] iterations run.
 pub fn move_and_slide<L: MoverLevel + ?Sized>(
     level: &L,
     mover: &Shape,
@@ -502,6 +515,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     let up = opts.up.normalize_or_zero();
     if !xf.is_valid()
         || !translation.is_finite()
+        || !(translation.length() <= MAX_MOVE_TRANSLATION)
         || !velocity.is_finite()
         || !(skin > 0.0)
         || !skin.is_finite()
@@ -585,7 +599,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         normals: [Vec2::ZERO; 2 * MAX_MOVER_CONTACTS],
         count: 0,
     };
-    while iterations < opts.max_iterations.max(1) {
+    while iterations < opts.max_iterations.clamp(1, MAX_MOVE_ITERATIONS) {
         iterations += 1;
         set.count = 0;
         // Obstacles the mover is inside the skin band of push it out. One it rests against

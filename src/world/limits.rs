@@ -28,8 +28,9 @@ use crate::math::{Transform, Vec2};
 use crate::solver::{non_negative, positive, SolverError, SolverSettings, MAX_SUBSTEPS};
 
 /// Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
-/// radius of a shape in its body's frame, that a world accepts.
-pub const MAX_COORDINATE: f32 = 1.0e6;
+/// radius of a shape in its body's frame, that a world accepts; also the longest translation
+/// a mover takes ([`crate::mover::MAX_MOVE_TRANSLATION`]).
+pub const MAX_COORDINATE: f32 = crate::mover::MAX_MOVE_TRANSLATION;
 
 /// Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
 /// [`World::set_velocity`](super::World::set_velocity) or an impulse must not exceed the
