@@ -153,6 +153,8 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
 #define C2D_CONTACT_RECYCLE_COS_ANGLE 0.98
 
+
+
 // Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
 // `World::set_velocity` or an impulse must not exceed the
 // world's `max_linear_speed` setting (default 400 m/s).
@@ -2574,6 +2576,16 @@ c2d_Status c2d_world_set_body_sleep_enabled(struct c2d_World *world,
 // # Safety
 // `world` NULL or live.
 c2d_Status c2d_world_set_continuous_enabled(struct c2d_World *world, bool enabled);
+
+// Turns internal-edge removal on (the default) or off (Rust: `World::set_internal_edge_removal`):
+// contacts of moving shapes with static polygons whose normal comes from an edge another
+// static polygon covers (the seam between two tiles), or a corner next to one, are taken with
+// the exposed edge as a one-sided chain segment, so a floor of separate boxes slides and
+// lands as smoothly as a chain.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_internal_edge_removal(struct c2d_World *world, bool enabled);
 
 // Marks a dynamic body as a bullet (swept against dynamic bodies too).
 //

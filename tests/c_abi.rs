@@ -2426,3 +2426,56 @@ fn the_c_door_refuses_what_the_rust_door_refuses() {
         c2d_world_free(w);
     }
 }
+
+/// `c_examples/seams.c`: a box sliding across 20 separate box tiles, with internal-edge
+/// removal on (no vertical speed, no spin) and off (it snags), each line checked against the
+/// Rust API on the same floor.
+#[test]
+fn c_seams_prints_what_rust_computes() {
+    let printed = build_and_run("seams.c", "cc", "-std=c11");
+    let mut want = String::new();
+    for removal in [true, false] {
+        let mut w = World::default();
+        w.set_internal_edge_removal(removal);
+        let tile = Shape::rect(0.5, 0.5);
+        for i in 0..20 {
+            let mut def = BodyDef::new(
+                BodyKind::Static,
+                Transform::from_translation(Vec2::new(i as f32 + 0.5, -0.5)),
+                tile,
+            );
+            def.material.friction = 0.0;
+            w.add_body(&def).unwrap();
+        }
+        let mut def = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(1.3, 0.25)),
+            Shape::rect(0.25, 0.25),
+        );
+        def.material.friction = 0.0;
+        def.linear_velocity = Vec2::new(8.0, 0.0);
+        let id = w.add_body(&def).unwrap();
+        let (mut max_vy, mut max_w) = (0.0f32, 0.0f32);
+        for step in 0..120 {
+            w.step(1.0 / 60.0, 4).unwrap();
+            let b = w.body(id).unwrap();
+            if b.transform.p.x > 18.0 {
+                break;
+            }
+            if step >= 10 {
+                max_vy = max_vy.max(b.linear_velocity.y.abs());
+                max_w = max_w.max(b.angular_velocity.abs());
+            }
+        }
+        if removal {
+            assert!(max_vy < 0.05 && max_w < 0.5, "{max_vy} {max_w}");
+        } else {
+            assert!(max_vy > 0.05 || max_w > 0.5, "{max_vy} {max_w}");
+        }
+        want += &format!(
+            "removal {}: max |vy| {max_vy:.6} max |w| {max_w:.6}\n",
+            u8::from(removal)
+        );
+    }
+    assert_eq!(printed, want);
+}

@@ -84,6 +84,26 @@ pub unsafe extern "C" fn c2d_world_set_continuous_enabled(world: *mut World, ena
     }
 }
 
+/// Turns internal-edge removal on (the default) or off (Rust: `World::set_internal_edge_removal`):
+/// contacts of moving shapes with static polygons whose normal comes from an edge another
+/// static polygon covers (the seam between two tiles), or a corner next to one, are taken with
+/// the exposed edge as a one-sided chain segment, so a floor of separate boxes slides and
+/// lands as smoothly as a chain.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_internal_edge_removal(world: *mut World, enabled: bool) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => {
+            w.set_internal_edge_removal(enabled);
+            Status::Ok
+        }
+        Err(e) => e,
+    }
+}
+
 /// Marks a dynamic body as a bullet (swept against dynamic bodies too).
 ///
 /// # Safety

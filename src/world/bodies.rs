@@ -113,6 +113,8 @@ impl World {
             contact_head: NONE,
             parent: NONE,
             next_shape: NONE,
+            internal_edges: 0,
+            internal_epoch: NONE,
         };
         // Cannot fail: the proxy was just created.
         let fat = self.tree.fat_aabb(proxy).unwrap_or_default();
@@ -126,6 +128,9 @@ impl World {
                 self.bodies[index as usize].angular_velocity = 0.0;
                 self.new_island(&[index]);
             }
+        }
+        if def.kind == BodyKind::Static {
+            self.static_changed();
         }
         Ok(BodyId { index, generation })
     }
@@ -250,6 +255,8 @@ impl World {
             contact_head: NONE,
             parent: i as u32,
             next_shape: parent.next_shape,
+            internal_edges: 0,
+            internal_epoch: NONE,
             ..parent
         };
         let hot = Hot {
@@ -292,6 +299,9 @@ impl World {
         self.forget_manifolds(i as u32);
         if dynamic {
             let _ = self.sync_body(i);
+        }
+        if parent.kind == BodyKind::Static {
+            self.static_changed();
         }
         Ok(())
     }
@@ -336,6 +346,9 @@ impl World {
         let i = self.slot(id)?;
         // Normally a no-op (the room is kept by every step and addition).
         self.reserve_step(0, 0).map_err(|_| SolverError::OutOfMemory)?;
+        if self.slots[i].kind == BodyKind::Static {
+            self.static_changed();
+        }
         self.wake_body(i as u32);
         while self.slots[i].contact_head != NONE {
             let c = self.slots[i].contact_head >> 1;

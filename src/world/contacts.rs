@@ -487,6 +487,10 @@ impl World {
                 self.destroy_contact(c, Ending::InStep);
                 continue;
             }
+            if self.internal_edge_removal && !self.active[k].sensor {
+                self.refresh_internal_edges(a as usize);
+                self.refresh_internal_edges(b as usize);
+            }
             let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
             let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
             if self.active[k].sensor {
@@ -551,6 +555,17 @@ impl World {
                     (normal, count) = found;
                 } else {
                     let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
+                    let m = match (&sa.shape, &sb.shape) {
+                        (Shape::Polygon(p), _) if sa.internal_edges != 0 && self.internal_edge_removal => {
+                            let polygon = (p, ba.transform, sa.internal_edges);
+                            internal_edges::correct(m, polygon, (&sb.shape, bb.transform), true, margin)
+                        }
+                        (_, Shape::Polygon(p)) if sb.internal_edges != 0 && self.internal_edge_removal => {
+                            let polygon = (p, bb.transform, sb.internal_edges);
+                            internal_edges::correct(m, polygon, (&sa.shape, ba.transform), false, margin)
+                        }
+                        _ => m,
+                    };
                     // Bodies and materials are valid by the world's invariants; only the
                     // manifold is checked (a non-finite one gives no contact, and is not kept).
                     let usable = m.count == 0 || solver::usable(&m);

@@ -56,6 +56,86 @@ fn starts_in_contact(out: &ToiOutput) -> bool {
     }
 }
 
+/// A target of a sweep: a shape's pose and its body's centre of mass (body frame).
+#[derive(Clone, Copy)]
+struct Target {
+    xf: Transform,
+    local_center: Vec2,
+}
+
+/// One fast shape's sweep, as every target is checked against it.
+struct SweepContext<'a> {
+    /// The fast shape (body frame).
+    shape: &'a Shape,
+    sweep: &'a Sweep,
+    /// The box the whole sweep stays in.
+    path: Aabb,
+    /// The shape's centroid (world) at the start and the end of the sweep.
+    centroids: (Vec2, Vec2),
+    /// The centroid in the body frame: the core's centre.
+    local_centroid: Vec2,
+    /// The core circle's radius, for a sweep that starts in contact.
+    core_radius: f32,
+}
+
+impl SweepContext<'_> {
+    /// Lowers `fraction` to the earliest impact with `target_shape` at `target` (a static or
+    /// kinematic shape, or a dynamic one for a bullet).
+    fn sweep(&self, target_shape: &Shape, target: Target, fraction: &mut f32) {
+        let (c1, c2) = self.centroids;
+        let (core_radius, xf) = (self.core_radius, target.xf);
+        // A one-sided segment whose line the centroid crosses from front to back.
+        let mut crosses = false;
+        if let Shape::ChainSegment(c) = target_shape {
+            // One-sided, as Box2D's continuous phase: no sweep for a body whose centroid
+            // starts behind the segment, nor for one that ends with its centroid more than
+            // the core distance in front after closing in by less than that (sliding along
+            // the surface). A body that ends deep in the face, its centroid in front but
+            // within the core distance, is still swept: skipping every body whose centroid
+            // stays in front let a ball flung at the spinner's ring end 80 % of its radius
+            // into the face and leave behind it next step.
+            let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
+            let (e, length) = (p2 - p1).normalize_and_length();
+            // Segments shorter than Box2D's linear slop have no reliable side.
+            if length > SPECULATIVE_DISTANCE / 4.0 {
+                let (s1, s2) = ((c1 - p1).cross(e), (c2 - p1).cross(e));
+                if s1 < 0.0 || (s1 - s2 < core_radius && s2 > core_radius) {
+                    return;
+                }
+                crosses = s2 < 0.0;
+            }
+        }
+        // A shape the path's box does not touch cannot be hit: skip the time of impact
+        // (the common case for a fast body inside a large container).
+        if misses(self.path, target_shape, xf) {
+            return;
+        }
+        let still = Sweep::from_transforms(target.local_center, xf, xf);
+        let mut out = time_of_impact(target_shape, &still, self.shape, self.sweep, *fraction);
+        // Overlapping, or touching, at the start (Box2D's `fraction == 0` fallback): a body
+        // resting on the shape and pushed through it in one step (a spinner's bar pressing a
+        // ball into the ring) must still be caught, by its core.
+        if starts_in_contact(&out) {
+            if let Ok(core) = Circle::new(self.local_centroid, core_radius) {
+                out = time_of_impact(target_shape, &still, &Shape::Circle(core), self.sweep, *fraction);
+                // The core itself starts on a one-sided segment that the centroid then
+                // crosses: a body already sunk to its core in the face, about to leave behind
+                // it (a box skimming a floor at 280 m/s, embedded by its first step). Box2D
+                // ignores the core's hit at 0 and lets it through; here it stays where it
+                // started, in front, for the next step's contact.
+                if crosses && starts_in_contact(&out) {
+                    *fraction = 0.0;
+                    return;
+                }
+            }
+        }
+        let hit = matches!(out.state, ToiState::Hit | ToiState::Failed);
+        if hit && 0.0 < out.fraction && out.fraction < *fraction {
+            *fraction = out.fraction;
+        }
+    }
+}
+
 impl World {
     /// Sweeps the fast bodies found by `finalize_bodies` (non-bullets first, then bullets,
     /// which see the others at their final poses) and moves their proxies.
@@ -134,6 +214,14 @@ impl World {
             sweep.transform_at(0.0).apply(local_centroid),
             sweep.transform_at(1.0).apply(local_centroid),
         );
+        let ctx = SweepContext {
+            shape: &slot.shape,
+            sweep,
+            path,
+            centroids: (c1, c2),
+            local_centroid,
+            core_radius,
+        };
         let (slots, bodies) = (&self.slots, &self.bodies);
         // Non-bullets meet static and kinematic shapes only: their own tree.
         let tree = if bullet { &self.tree } else { &self.fixed_tree };
@@ -151,54 +239,27 @@ impl World {
                 return Visit::Continue;
             }
             let xf = bodies[o as usize].transform;
-            // A one-sided segment whose line the centroid crosses from front to back.
-            let mut crosses = false;
-            if let Shape::ChainSegment(c) = &other.shape {
-                // One-sided, as Box2D's continuous phase: no sweep for a body whose centroid
-                // starts behind the segment, nor for one that ends with its centroid more than
-                // the core distance in front after closing in by less than that (sliding
-                // along the surface). A body that ends deep in the face, its centroid in front
-                // but within the core distance, is still swept: skipping every body whose
-                // centroid stays in front let a ball flung at the spinner's ring end 80 % of
-                // its radius into the face and leave behind it next step.
-                let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
-                let (e, length) = (p2 - p1).normalize_and_length();
-                // Segments shorter than Box2D's linear slop have no reliable side.
-                if length > SPECULATIVE_DISTANCE / 4.0 {
-                    let (s1, s2) = ((c1 - p1).cross(e), (c2 - p1).cross(e));
-                    if s1 < 0.0 || (s1 - s2 < core_radius && s2 > core_radius) {
-                        return Visit::Continue;
-                    }
-                    crosses = s2 < 0.0;
+            let target = Target {
+                xf,
+                local_center: bodies[o as usize].local_center,
+            };
+            // A static polygon with edges covered by its neighbours is swept as its exposed
+            // edges, each a one-sided chain segment (as its contacts are taken; see
+            // `internal_edges`): a body skimming a floor of tiles is not stopped at a seam.
+            let internal = match &other.shape {
+                Shape::Polygon(p) if self.internal_edge_removal && other.kind == BodyKind::Static => {
+                    let mask = self.internal_edges_of(o as usize);
+                    (mask != 0).then_some((p, mask))
                 }
-            }
-            // A shape the path's box does not touch cannot be hit: skip the time of impact
-            // (the common case for a fast body inside a large container).
-            if misses(path, &other.shape, xf) {
-                return Visit::Continue;
-            }
-            let still = Sweep::from_transforms(bodies[o as usize].local_center, xf, xf);
-            let mut out = time_of_impact(&other.shape, &still, &slot.shape, sweep, fraction);
-            // Overlapping, or touching, at the start (Box2D's `fraction == 0` fallback): a
-            // body resting on the shape and pushed through it in one step (a spinner's bar
-            // pressing a ball into the ring) must still be caught, by its core.
-            if starts_in_contact(&out) {
-                if let Ok(core) = Circle::new(local_centroid, core_radius) {
-                    out = time_of_impact(&other.shape, &still, &Shape::Circle(core), sweep, fraction);
-                    // The core itself starts on a one-sided segment that the centroid then
-                    // crosses: a body already sunk to its core in the face, about to leave
-                    // behind it (a box skimming a floor at 280 m/s, embedded by its first
-                    // step). Box2D ignores the core's hit at 0 and lets it through; here it
-                    // stays where it started, in front, for the next step's contact.
-                    if crosses && starts_in_contact(&out) {
-                        fraction = 0.0;
-                        return Visit::Continue;
+                _ => None,
+            };
+            match internal {
+                Some((p, mask)) => {
+                    for edge in internal_edges::exposed_segments(p, mask) {
+                        ctx.sweep(&Shape::ChainSegment(edge), target, &mut fraction);
                     }
                 }
-            }
-            let hit = matches!(out.state, ToiState::Hit | ToiState::Failed);
-            if hit && 0.0 < out.fraction && out.fraction < fraction {
-                fraction = out.fraction;
+                None => ctx.sweep(&other.shape, target, &mut fraction),
             }
             Visit::Continue
         });

@@ -147,6 +147,21 @@ impl World {
         Ok(())
     }
 
+    /// Turns internal-edge removal on (the default) or off: contacts of moving shapes with
+    /// static polygons whose normal comes from an edge another static polygon covers (the
+    /// seam between two tiles), or from a corner next to one, are taken with the exposed edge
+    /// as a one-sided chain segment (see the `internal_edges` module docs in the source). A
+    /// floor of separate boxes then slides as a chain does. Off, such floors snag as in Box2D.
+    pub fn set_internal_edge_removal(&mut self, enabled: bool) {
+        self.internal_edge_removal = enabled;
+    }
+
+    /// Whether internal-edge removal is on (see [`World::set_internal_edge_removal`]).
+    #[must_use]
+    pub fn internal_edge_removal(&self) -> bool {
+        self.internal_edge_removal
+    }
+
     /// Stops (`true`) or frees (`false`) the rotation of a dynamic body: fixed, it has
     /// infinite rotational inertia and zero angular velocity (ignored for other kinds).
     pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {

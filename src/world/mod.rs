@@ -121,6 +121,7 @@ mod contacts;
 mod continuous;
 mod control;
 mod draw;
+mod internal_edges;
 pub mod limits;
 mod mover;
 mod pairs;
@@ -198,6 +199,11 @@ struct Slot {
     parent: u32,
     /// The next extra shape of the same body (a list from the body's slot), or `NONE`.
     next_shape: u32,
+    /// A static polygon's internal edges (see [`internal_edges`]), as of `World::static_epoch`
+    /// `internal_epoch`.
+    internal_edges: u8,
+    /// The value of `World::static_epoch` when `internal_edges` was worked out (`NONE`: never).
+    internal_epoch: u32,
 }
 
 /// The per-body data the narrow phase reads for every contact, kept apart from the large
@@ -386,6 +392,11 @@ pub struct World {
     sensor_end: Vec<SensorEvent>,
     /// Bodies the last step stopped because they would have become non-finite.
     faults: Vec<BodyId>,
+    /// Whether contacts with static polygons are corrected for internal edges.
+    internal_edge_removal: bool,
+    /// Counts changes to the static shapes (added, removed, moved): a static polygon's
+    /// internal edges are worked out again when their epoch is older.
+    static_epoch: u32,
     /// Ends caused between steps (a body removed, a filter changed), in the order they
     /// happened: the next step puts them at the head of `end` and `sensor_end`. Room is kept
     /// here for every touching contact and sensor overlap to end (`reserve_solver`,
@@ -553,6 +564,8 @@ impl World {
             sensor_begin: Vec::new(),
             sensor_end: Vec::new(),
             faults: Vec::new(),
+            internal_edge_removal: true,
+            static_epoch: 0,
             queued_end: Vec::new(),
             queued_sensor_end: Vec::new(),
             last_dt: 1.0 / 60.0,
@@ -704,10 +717,66 @@ impl World {
     pub fn set_transform(&mut self, id: BodyId, xf: Transform) -> Result<(), SolverError> {
         let i = self.slot(id)?;
         limits::check_transform(xf)?;
+        if self.slots[i].kind == BodyKind::Static {
+            self.static_changed();
+        }
         self.wake_body(i as u32);
         self.wake_touching(i as u32);
         self.bodies[i].transform = xf;
         self.sync_body(i).map_err(|_| SolverError::InvalidInput)
+    }
+
+    /// Notes that a static shape was added, removed or moved: every static polygon's internal
+    /// edges are worked out again when a contact next needs them.
+    fn static_changed(&mut self) {
+        // `NONE` marks "never worked out": the counter skips it.
+        self.static_epoch = (self.static_epoch + 1) % NONE;
+    }
+
+    /// Works out slot `i`'s internal edges if it is a static polygon whose edges are older
+    /// than the last change to the static shapes.
+    fn refresh_internal_edges(&mut self, i: usize) {
+        let slot = &self.slots[i];
+        if slot.kind != BodyKind::Static
+            || !matches!(slot.shape, Shape::Polygon(_))
+            || slot.internal_epoch == self.static_epoch
+        {
+            return;
+        }
+        let mask = self.internal_edges_of(i);
+        let slot = &mut self.slots[i];
+        slot.internal_edges = mask;
+        slot.internal_epoch = self.static_epoch;
+    }
+
+    /// Slot `i`'s internal edges (0 unless it is a static polygon): as kept when current,
+    /// otherwise from the edges of the static polygons near it (the fixed tree) that cover
+    /// its own.
+    fn internal_edges_of(&self, i: usize) -> u8 {
+        let slot = &self.slots[i];
+        let Shape::Polygon(p) = &slot.shape else {
+            return 0;
+        };
+        if slot.kind != BodyKind::Static {
+            return 0;
+        }
+        if slot.internal_epoch == self.static_epoch {
+            return slot.internal_edges;
+        }
+        let xf = self.bodies[i].transform;
+        let area = p.aabb(xf).inflated(internal_edges::EDGE_TOLERANCE);
+        let mut mask = 0u8;
+        self.fixed_tree.query(area, u64::MAX, |_, user| {
+            let j = user as usize;
+            if let (true, BodyKind::Static, Shape::Polygon(q)) =
+                (j != i, self.slots[j].kind, &self.slots[j].shape)
+            {
+                let neighbour = core::iter::once((q, self.bodies[j].transform));
+                mask |= internal_edges::internal_mask(p, xf, neighbour);
+            }
+            Visit::Continue
+        });
+        mask
     }
 
     /// Brings body `i` and its extra shapes to its current pose: each extra shape's copy of

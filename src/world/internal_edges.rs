@@ -1,0 +1,287 @@
+//! Internal-edge removal for static geometry: floors, walls and platforms built from separate
+//! polygons (tiles placed by an editor, destructible blocks, the shapes of one static body)
+//! collide as smoothly as one chain.
+//!
+//! Where two static polygons meet face to face, each covers an edge of the other: those edges
+//! are *internal*. A dynamic shape sliding across the seam can still find one of them, or the
+//! corner at its end, as the polygon's closest feature (a box sinks its slop into the floor,
+//! and at the seam the next tile's side face is a shallower way out), and its manifold then
+//! pushes sideways or up: the body snags. Box2D leaves this to the user; Jolt removes such
+//! contacts in 3D ("enhanced internal edge removal"). Here, a contact of a non-static shape
+//! with a static polygon whose normal is an internal edge's, or comes from a corner next to an
+//! internal edge, is replaced by the contact with the exposed edge at that corner, taken as a
+//! one-sided chain segment whose ghost vertices continue the surface (straight on across an
+//! internal edge, round the polygon's own corner otherwise): the chain rule then keeps only
+//! normals the surface really has. A corner between two internal edges is inside the floor,
+//! and its contact is dropped.
+//!
+//! An edge is internal when one edge of another static polygon (sharp: radius 0) lies on it
+//! facing the other way and covers it end to end, within [`EDGE_TOLERANCE`]. An edge covered
+//! by two or more shorter edges together is not recognised. Which edges are internal is
+//! worked out when a contact first needs it, and again after any static shape is added,
+//! removed or moved (one counter for the whole world).
+
+use crate::geometry::{ChainSegment, Polygon, Shape};
+use crate::math::{Transform, Vec2};
+use crate::narrowphase::{collide_with_margin, Manifold};
+
+/// How far apart (m) two edges may lie and still cover each other, and how far short of an
+/// edge's ends its cover may stop: Box2D's linear slop (`SPECULATIVE_DISTANCE / 4`).
+pub const EDGE_TOLERANCE: f32 = super::SPECULATIVE_DISTANCE / 4.0;
+
+/// Cosine above which a manifold normal is taken to be an edge's normal (about 0.8°).
+const SAME_DIRECTION: f32 = 0.9999;
+
+/// The polygon's edges in world space: `(v_i, v_{i+1}, outward unit normal)`.
+fn world_edges(p: &Polygon, xf: Transform) -> impl Iterator<Item = (Vec2, Vec2, Vec2)> + '_ {
+    let n = p.len();
+    (0..n).map(move |i| {
+        (
+            xf.apply(p.vertices[i]),
+            xf.apply(p.vertices[(i + 1) % n]),
+            xf.q.rotate(p.normals[i]),
+        )
+    })
+}
+
+/// Whether the edge `a → b` with outward normal `n` is covered by the edge `c → d` with
+/// outward normal `m`: facing the other way, on the same line and spanning it end to end,
+/// within [`EDGE_TOLERANCE`].
+fn covers((a, b, n): (Vec2, Vec2, Vec2), (c, d, m): (Vec2, Vec2, Vec2)) -> bool {
+    if n.dot(m) > -SAME_DIRECTION {
+        return false;
+    }
+    if (c - a).dot(n).abs() > EDGE_TOLERANCE || (d - a).dot(n).abs() > EDGE_TOLERANCE {
+        return false;
+    }
+    // Along the edge: its own direction (the outward normal turned a quarter to the left).
+    let t = n.left_perp();
+    let (lo, hi) = {
+        let (u, v) = ((c - a).dot(t), (d - a).dot(t));
+        (u.min(v), u.max(v))
+    };
+    let length = (b - a).dot(t);
+    lo <= EDGE_TOLERANCE && hi >= length - EDGE_TOLERANCE
+}
+
+/// The mask of `p`'s edges (bit `i`: edge `v_i → v_{i+1}`) that one of `others` covers. Only
+/// sharp polygons take part (a rounded one's surface is not its edges).
+pub(super) fn internal_mask<'a>(
+    p: &Polygon,
+    xf: Transform,
+    others: impl Iterator<Item = (&'a Polygon, Transform)>,
+) -> u8 {
+    if p.radius != 0.0 {
+        return 0;
+    }
+    let mut mask = 0u8;
+    let full = if p.len() >= 8 {
+        u8::MAX
+    } else {
+        (1u8 << p.len()) - 1
+    };
+    for (q, xq) in others {
+        if q.radius != 0.0 {
+            continue;
+        }
+        for (i, e) in world_edges(p, xf).enumerate() {
+            if mask & (1 << i) == 0 && world_edges(q, xq).any(|f| covers(e, f)) {
+                mask |= 1 << i;
+            }
+        }
+        if mask == full {
+            break;
+        }
+    }
+    mask
+}
+
+/// The chain segment of edge `i` of `p` (polygon frame) with ghosts that continue the surface:
+/// straight on across an internal neighbouring edge, the polygon's own next vertex otherwise.
+fn exposed_segment(p: &Polygon, mask: u8, i: usize) -> Option<ChainSegment> {
+    extended_segment(p, mask, i, 0.0)
+}
+
+/// [`exposed_segment`] lengthened by `reach` past each end whose neighbouring edge is
+/// internal: the surface goes on there (the neighbour's face), and a shape straddling the
+/// seam then gets the same two points from both polygons (one surface's contact) instead of
+/// two halves that the solver, one after the other, would turn it with.
+fn extended_segment(p: &Polygon, mask: u8, i: usize, reach: f32) -> Option<ChainSegment> {
+    let n = p.len();
+    let v = |k: usize| p.vertices[k % n];
+    let (mut v1, mut v2) = (v(i), v(i + 1));
+    let before = (i + n - 1) % n;
+    let after = (i + 1) % n;
+    let along = (v2 - v1).normalize_or_zero();
+    if mask & (1 << before) != 0 {
+        v1 -= along * reach;
+    }
+    if mask & (1 << after) != 0 {
+        v2 += along * reach;
+    }
+    let ghost1 = if mask & (1 << before) != 0 {
+        v1 - (v2 - v1)
+    } else {
+        v(before)
+    };
+    let ghost2 = if mask & (1 << after) != 0 {
+        v2 + (v2 - v1)
+    } else {
+        v(i + 2)
+    };
+    ChainSegment::new(ghost1, v1, v2, ghost2).ok()
+}
+
+/// The exposed edges of `p` (internal edges `mask`) as one-sided chain segments in the
+/// polygon's frame, their ghosts continuing the surface (see [`exposed_segment`]).
+pub(super) fn exposed_segments(p: &Polygon, mask: u8) -> impl Iterator<Item = ChainSegment> + '_ {
+    (0..p.len())
+        .filter(move |&i| mask & (1 << i) == 0)
+        .filter_map(move |i| exposed_segment(p, mask, i))
+}
+
+/// `m`, the manifold of static polygon `p` (at `xp`, internal edges `mask`) against `other`
+/// (at `xo`), with the polygon as shape A when `p_is_a` (B otherwise), corrected for internal
+/// edges as the module docs describe; `margin` is the pair's speculative margin.
+pub(super) fn correct(
+    m: Manifold,
+    (p, xp, mask): (&Polygon, Transform, u8),
+    (other, xo): (&Shape, Transform),
+    p_is_a: bool,
+    margin: f32,
+) -> Manifold {
+    if mask == 0 || m.count == 0 {
+        return m;
+    }
+    let n = p.len();
+    // The normal from the polygon toward the other shape, in the polygon's frame.
+    let out = xp.q.inv_rotate(if p_is_a { m.normal } else { -m.normal });
+    let face = (0..n).find(|&i| p.normals[i].dot(out) > SAME_DIRECTION);
+    // The polygon's corner nearest the contact (the deepest point's), for corner contacts and
+    // for faces that are internal.
+    let deepest = m
+        .points()
+        .iter()
+        .fold(m.points[0], |d, q| if q.depth > d.depth { *q } else { d });
+    let at = xp.inv_apply(deepest.point);
+    let corner = (0..n)
+        .min_by(|&i, &j| {
+            let (di, dj) = (
+                p.vertices[i].distance_squared(at),
+                p.vertices[j].distance_squared(at),
+            );
+            di.partial_cmp(&dj).unwrap_or(core::cmp::Ordering::Equal)
+        })
+        .unwrap_or(0);
+    let (before, after) = ((corner + n - 1) % n, corner);
+    let internal = |i: usize| mask & (1 << i) != 0;
+    let edge = match face {
+        // A face of the surface: the contact is real.
+        Some(i) if !internal(i) => {
+            if !internal((i + n - 1) % n) && !internal((i + 1) % n) {
+                return m;
+            }
+            // Next to a seam: the face as part of the surface that goes on across it.
+            let reach = other.aabb(xo).half_extents().length() * 2.0;
+            let Some(segment) = extended_segment(p, mask, i, reach) else {
+                return m;
+            };
+            let segment = Shape::ChainSegment(segment);
+            return if p_is_a {
+                collide_with_margin(&segment, xp, other, xo, margin)
+            } else {
+                collide_with_margin(other, xo, &segment, xp, margin)
+            };
+        }
+        // An internal face: the contact belongs with the exposed edge at its nearer end.
+        Some(i) => {
+            let (start, end) = (p.vertices[i], p.vertices[(i + 1) % n]);
+            let near_start = start.distance_squared(at) <= end.distance_squared(at);
+            let (side, other_side) = if near_start {
+                ((i + n - 1) % n, (i + 1) % n)
+            } else {
+                ((i + 1) % n, (i + n - 1) % n)
+            };
+            match (internal(side), internal(other_side)) {
+                (false, _) => side,
+                (true, false) => other_side,
+                (true, true) => return Manifold::default(),
+            }
+        }
+        // A corner: real when both its edges are exposed.
+        None => match (internal(before), internal(after)) {
+            (false, false) => return m,
+            (true, true) => return Manifold::default(),
+            (true, false) => after,
+            (false, true) => before,
+        },
+    };
+    let Some(segment) = exposed_segment(p, mask, edge) else {
+        return m;
+    };
+    let segment = Shape::ChainSegment(segment);
+    if p_is_a {
+        collide_with_margin(&segment, xp, other, xo, margin)
+    } else {
+        collide_with_margin(other, xo, &segment, xp, margin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile(cx: f32) -> (Polygon, Transform) {
+        (
+            Polygon::make_box(0.5, 0.5).unwrap(),
+            Transform::from_translation(Vec2::new(cx, -0.5)),
+        )
+    }
+
+    /// Three tiles in a row: the middle one's left and right faces are covered, its top and
+    /// bottom are not; a tile one slop apart still covers, one a centimetre off does not.
+    #[test]
+    fn faces_covered_by_a_neighbour_are_internal() {
+        let (p, xp) = tile(0.0);
+        let (l, xl) = tile(-1.0);
+        let (r, xr) = tile(1.0);
+        // make_box: edges bottom (0), right (1), top (2), left (3).
+        assert_eq!(internal_mask(&p, xp, [(&l, xl), (&r, xr)].into_iter()), 0b1010);
+        assert_eq!(internal_mask(&p, xp, [(&r, xr)].into_iter()), 0b0010);
+        let near = Transform::from_translation(Vec2::new(1.0 + 0.5 * EDGE_TOLERANCE, -0.5));
+        assert_eq!(internal_mask(&p, xp, [(&r, near)].into_iter()), 0b0010);
+        let off = Transform::from_translation(Vec2::new(1.01, -0.5));
+        assert_eq!(internal_mask(&p, xp, [(&r, off)].into_iter()), 0);
+        // A half-height neighbour covers only part of the face: not internal.
+        let half = Polygon::make_box(0.5, 0.25).unwrap();
+        let xh = Transform::from_translation(Vec2::new(1.0, -0.25));
+        assert_eq!(internal_mask(&p, xp, [(&half, xh)].into_iter()), 0);
+    }
+
+    /// A box sunk a slop into the floor at a seam, its corner just past the next tile's
+    /// internal left face: the raw manifold pushes it sideways; corrected, straight up.
+    #[test]
+    fn a_ghost_side_contact_at_a_seam_becomes_the_floor_contact() {
+        let (r, xr) = tile(1.0);
+        let mask = 0b1000; // left face covered by the tile at x = 0
+        let mover = Shape::rect(0.25, 0.25);
+        let xm = Transform::from_translation(Vec2::new(0.5 - 0.25 + 0.001, 0.25 - 0.005));
+        let raw = collide_with_margin(&Shape::Polygon(r), xr, &mover, xm, 0.02);
+        assert!(raw.count > 0 && raw.normal.x < -0.9, "{raw:?}");
+        let fixed = correct(raw, (&r, xr, mask), (&mover, xm), true, 0.02);
+        assert!(
+            fixed.count > 0 && (fixed.normal - Vec2::new(0.0, 1.0)).length() < 1e-6,
+            "{fixed:?}"
+        );
+        // The same pair in the other order.
+        let flipped = collide_with_margin(&mover, xm, &Shape::Polygon(r), xr, 0.02);
+        let fixed = correct(flipped, (&r, xr, mask), (&mover, xm), false, 0.02);
+        assert!(
+            fixed.count > 0 && (fixed.normal - Vec2::new(0.0, -1.0)).length() < 1e-6,
+            "{fixed:?}"
+        );
+        // With the face exposed (no neighbour) the side contact is real and kept.
+        let kept = correct(raw, (&r, xr, 0), (&mover, xm), true, 0.02);
+        assert_eq!(kept, raw);
+    }
+}
