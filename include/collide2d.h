@@ -1187,7 +1187,8 @@ c2d_Status c2d_chain_segment_from_polyline(const struct c2d_Vec2 *points,
 
 // Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
 // in-between points removed) into `out` (room for `count` points); writes the welded count
-// to `*out_count`. `out` may alias `points`.
+// to `*out_count`. `out` may alias `points`. `C2D_STATUS_OUT_OF_MEMORY` (nothing written)
+// when the allocator cannot provide room for a copy of the points.
 //
 // # Safety
 // `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
@@ -1284,7 +1285,9 @@ c2d_Status c2d_ray_cast_chain_segment(const struct c2d_ChainSegment *segment,
 // loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to
 // `*out_point_count` and `*out_loop_count`. When a buffer is too small the totals are still
 // written and the status is `C2D_STATUS_BUFFER_TOO_SMALL` (call again with larger buffers; the
-// buffers may be NULL with capacity 0 to ask for the sizes).
+// buffers may be NULL with capacity 0 to ask for the sizes). `C2D_STATUS_OUT_OF_MEMORY` when
+// the allocator cannot provide the working memory (a byte per grid vertex) or the loops:
+// nothing is written and everything taken is freed.
 //
 // # Safety
 // `cells` NULL or `width * height` readable bytes; `points` NULL or `point_capacity` writable
@@ -1305,7 +1308,9 @@ c2d_Status c2d_tile_outlines(const uint8_t *cells,
 // Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
 // 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to
 // `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count written) when they do not fit,
-// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch.
+// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch, `C2D_STATUS_OUT_OF_MEMORY` when
+// the allocator cannot provide the working memory (O(count); nothing is written and
+// everything taken is freed).
 //
 // # Safety
 // `points` NULL or `count` readable `c2d_Vec2`; `out` NULL or `capacity` writable
@@ -2314,7 +2319,8 @@ c2d_Status c2d_world_add_body(struct c2d_World *world,
 // `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
 // `def`'s kind (static or kinematic), transform, material, filter and user data
 // (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
-// `*out_id`.
+// `*out_id`. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the welded points
+// or the world's room for the segments: the world is unchanged and `*out_id` not written.
 //
 // # Safety
 // `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`

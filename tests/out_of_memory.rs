@@ -2,20 +2,29 @@
 //! allocation from the n-th on (for every n a scripted scene reaches) makes each `World` and
 //! tree call either succeed or return its out-of-memory error; once memory is back the same
 //! world goes on stepping, its invariants hold (checked by brute force) and every body added
-//! is there. An allocation the library did not reserve would abort this test process.
+//! is there. The level builders (chains, decomposition, tile outlines, chains added to a
+//! world, and their C entry points) are run with each of their allocations failing in turn,
+//! alone and with every later one: each call returns its out-of-memory error, leaves its
+//! outputs as they were and frees everything it took. An allocation the library did not
+//! reserve would abort this test process.
 #![cfg(all(feature = "solver", feature = "alloc"))]
 use collide2d::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 /// Fails allocations on the test's own thread once `FAIL_FROM` allocations have been made
-/// while armed; other threads (the harness) are never failed.
+/// while armed (with `ONLY`, just allocation number `FAIL_FROM`); other threads (the harness)
+/// are never failed. `LIVE` counts the bytes allocated minus the bytes freed on each thread
+/// (a reallocation is an allocation and a free), so a call that frees all it took leaves it
+/// as it found it.
 struct FailingAllocator;
 
 thread_local! {
     static ARMED: Cell<bool> = const { Cell::new(false) };
     static COUNT: Cell<usize> = const { Cell::new(0) };
     static FAIL_FROM: Cell<usize> = const { Cell::new(usize::MAX) };
+    static ONLY: Cell<bool> = const { Cell::new(false) };
+    static LIVE: Cell<isize> = const { Cell::new(0) };
 }
 
 // SAFETY: forwards to the system allocator, or returns NULL (a permitted failure).
@@ -27,16 +36,25 @@ unsafe impl GlobalAlloc for FailingAllocator {
                 c.set(n + 1);
                 n
             });
-            n >= FAIL_FROM.with(|f| f.get())
+            let from = FAIL_FROM.with(|f| f.get());
+            if ONLY.with(|o| o.get()) {
+                n == from
+            } else {
+                n >= from
+            }
         };
         if fail {
-            core::ptr::null_mut()
-        } else {
-            // SAFETY: the caller's layout, passed through.
-            unsafe { System.alloc(layout) }
+            return core::ptr::null_mut();
         }
+        // SAFETY: the caller's layout, passed through.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            LIVE.with(|l| l.set(l.get() + layout.size() as isize));
+        }
+        p
     }
     unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
+        LIVE.with(|l| l.set(l.get() - layout.size() as isize));
         // SAFETY: `p` came from System with this layout.
         unsafe { System.dealloc(p, layout) }
     }
@@ -46,9 +64,20 @@ unsafe impl GlobalAlloc for FailingAllocator {
 static GLOBAL: FailingAllocator = FailingAllocator;
 
 fn arm(fail_from: usize) {
+    arm_as(fail_from, false);
+}
+
+/// Arms the allocator: allocation `n` fails and, unless `only`, every later one too.
+fn arm_as(n: usize, only: bool) {
     COUNT.with(|c| c.set(0));
-    FAIL_FROM.with(|f| f.set(fail_from));
+    FAIL_FROM.with(|f| f.set(n));
+    ONLY.with(|o| o.set(only));
     ARMED.with(|a| a.set(true));
+}
+
+/// Bytes held on this thread (allocated minus freed since it started).
+fn live() -> isize {
+    LIVE.with(|l| l.get())
 }
 
 fn disarm() -> usize {
@@ -234,4 +263,407 @@ fn removing_bodies_and_changing_filters_between_steps_allocate_nothing() {
     w.step(1.0 / 60.0, 4).unwrap();
     assert_eq!(w.end_events().len(), touching);
     assert_eq!(w.sensor_end_events().len(), overlapping);
+}
+
+/// Runs `call` once with nothing failing to count its allocations (`judge` must find it
+/// succeeded), then, for each allocation n in turn, once with only allocation n failing
+/// (`judge` checks the result: out of memory, or success with the right result when the call
+/// could do without that allocation) and once with every allocation from n on failing
+/// (`judge` must find it reported running out of memory). After each call and its result are
+/// dropped, the bytes live on this thread are what they were before it. Returns the
+/// allocation count.
+fn fail_each<T>(name: &str, mut call: impl FnMut() -> T, mut judge: impl FnMut(T) -> bool) -> usize {
+    let before = live();
+    arm(usize::MAX);
+    let r = call();
+    let total = disarm();
+    assert!(!judge(r), "{name}: out of memory with nothing failing");
+    assert_eq!(live(), before, "{name}: leaked with nothing failing");
+    for n in 0..total {
+        for only in [true, false] {
+            let before = live();
+            arm_as(n, only);
+            let r = call();
+            disarm();
+            let oom = judge(r);
+            assert!(
+                oom || only,
+                "{name}: allocations from {n} on failed but the call succeeded"
+            );
+            assert_eq!(
+                live(),
+                before,
+                "{name}: allocation {n} failed (only: {only}): leaked"
+            );
+        }
+    }
+    eprintln!("{name}: {total} allocations, each failed in turn");
+    total
+}
+
+/// True for a geometry out-of-memory error; `Ok` must equal `expected`.
+fn geometry_oom<T: PartialEq + core::fmt::Debug>(r: Result<T, GeometryError>, expected: &T) -> bool {
+    match r {
+        Ok(v) => {
+            assert_eq!(&v, expected);
+            false
+        }
+        Err(GeometryError::OutOfMemory) => true,
+        Err(e) => panic!("unexpected {e:?}"),
+    }
+}
+
+/// An open polyline of `n` points: a zigzag of slope ±1 whose runs of collinear points and
+/// repeated points (every tenth) welding removes.
+fn zigzag(n: usize) -> Vec<Vec2> {
+    (0..n)
+        .map(|i| {
+            let j = i - usize::from(i % 10 == 9);
+            let t = (j % 8) as f32;
+            Vec2::new(j as f32 * 0.5, if t < 4.0 { t } else { 8.0 - t } * 0.5)
+        })
+        .collect()
+}
+
+/// A counter-clockwise loop of `n` points round the origin with a wavy radius, every tenth
+/// point repeated.
+fn wavy_loop(n: usize) -> Vec<Vec2> {
+    (0..n)
+        .map(|i| {
+            let j = i - usize::from(i % 10 == 9);
+            let a = core::f32::consts::TAU * j as f32 / n as f32;
+            let r = 10.0 + 0.5 * (j % 3) as f32;
+            Vec2::new(r * a.cos(), r * a.sin())
+        })
+        .collect()
+}
+
+/// A star of `n` vertices (`n / 2` spikes): simple, concave at every other vertex.
+fn star(n: usize) -> Vec<Vec2> {
+    (0..n)
+        .map(|i| {
+            let a = core::f32::consts::TAU * i as f32 / n as f32;
+            let r = if i % 2 == 0 {
+                10.0
+            } else {
+                6.0 + 0.5 * ((i * 7) % 5) as f32
+            };
+            Vec2::new(r * a.cos(), r * a.sin())
+        })
+        .collect()
+}
+
+/// A `side` × `side` grid of cells, solid with probability about 0.45, from a fixed seed.
+fn random_cells(side: usize) -> Vec<bool> {
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    (0..side * side)
+        .map(|_| {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (s >> 33) % 100 < 45
+        })
+        .collect()
+}
+
+#[test]
+fn chains_report_running_out_of_memory() {
+    let line = zigzag(1000);
+    let ring = wavy_loop(1000);
+    let open = Chain::open(&line).unwrap();
+    let closed = Chain::closed(&ring).unwrap();
+    assert!(open.points().len() < line.len() / 2 && closed.points().len() < ring.len());
+    fail_each("Chain::open", || Chain::open(&line), |r| geometry_oom(r, &open));
+    fail_each(
+        "Chain::closed",
+        || Chain::closed(&ring),
+        |r| geometry_oom(r, &closed),
+    );
+}
+
+#[test]
+fn decompose_reports_running_out_of_memory() {
+    let poly = star(200);
+    let pieces = decompose(&poly).unwrap();
+    assert!(pieces.len() > 50, "{}", pieces.len());
+    let total = fail_each("decompose", || decompose(&poly), |r| geometry_oom(r, &pieces));
+    assert!(total > 5, "{total}");
+}
+
+#[test]
+fn tile_outlines_report_running_out_of_memory() {
+    let side = 64;
+    let cells = random_cells(side);
+    let outlines = tile_outlines_from_cells(side, side, &cells, 0.5, Vec2::new(-3.0, 1.0)).unwrap();
+    assert!(outlines.len() > 50, "{}", outlines.len());
+    let total = fail_each(
+        "tile_outlines",
+        || tile_outlines(side, side, 0.5, Vec2::new(-3.0, 1.0), |x, y| cells[y * side + x]),
+        |r| geometry_oom(r, &outlines),
+    );
+    assert!(total > 100, "{total}");
+    fail_each(
+        "tile_outlines_from_cells",
+        || tile_outlines_from_cells(side, side, &cells, 0.5, Vec2::new(-3.0, 1.0)),
+        |r| geometry_oom(r, &outlines),
+    );
+}
+
+/// A world with a ground and a pile of boxes that has stepped a little, and its bodies.
+fn world_with_a_pile() -> (World, Vec<BodyId>) {
+    let mut w = World::default();
+    let mut ids = vec![w
+        .add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::IDENTITY,
+            Shape::rect(20.0, 0.5),
+        ))
+        .unwrap()];
+    for i in 0..16 {
+        let at = Vec2::new(-4.0 + (i % 8) as f32, 1.0 + (i / 8) as f32);
+        let def = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(at),
+            Shape::rect(0.4, 0.4),
+        );
+        ids.push(w.add_body(&def).unwrap());
+    }
+    for _ in 0..10 {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    (w, ids)
+}
+
+/// Steps `w` ten times and returns its bodies' transforms.
+fn run_on(w: &mut World, ids: &[BodyId]) -> Vec<Transform> {
+    for _ in 0..10 {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    ids.iter().map(|&id| w.body(id).unwrap().transform).collect()
+}
+
+/// Adds `chain` through `add` (the Rust or the C call) to a fresh pile with each allocation
+/// failing in turn (alone, and with every later one, as [`fail_each`]): a failed call leaves
+/// the same bodies, invariants that hold and a world that steps on exactly as one never
+/// asked; a call that succeeds adds one body with a shape per segment. Dropping the world
+/// frees all it held.
+fn add_chain_failing_each(
+    name: &str,
+    chain: &Chain,
+    mut add: impl FnMut(&mut World) -> Result<BodyId, SolverError>,
+) -> usize {
+    let (mut reference, ids) = world_with_a_pile();
+    let expected = run_on(&mut reference, &ids);
+    drop((reference, ids));
+    // One call with allocation `n` failing (alone when `only`); returns the allocation count.
+    let mut attempt = |n: usize, only: bool| {
+        let before = live();
+        let (mut w, ids) = world_with_a_pile();
+        let bodies = w.body_count();
+        arm_as(n, only);
+        let r = add(&mut w);
+        let made = disarm();
+        w.check_invariants(false)
+            .unwrap_or_else(|e| panic!("{name}: allocation {n}: {e}"));
+        match r {
+            Ok(id) => {
+                assert!(
+                    only,
+                    "{name}: allocations from {n} on failed but the call succeeded"
+                );
+                assert_eq!(w.body_count(), bodies + 1);
+                assert_eq!(w.shapes(id).unwrap().count(), chain.segment_count());
+                w.step(1.0 / 60.0, 4).unwrap();
+            }
+            Err(SolverError::OutOfMemory) => {
+                assert_eq!(w.body_count(), bodies, "{name}: allocation {n}");
+                assert_eq!(run_on(&mut w, &ids), expected, "{name}: allocation {n}");
+            }
+            Err(e) => panic!("{name}: allocation {n}: unexpected {e:?}"),
+        }
+        w.check_invariants(false)
+            .unwrap_or_else(|e| panic!("{name}: allocation {n}: {e}"));
+        drop((w, ids));
+        assert_eq!(live(), before, "{name}: allocation {n} (only: {only}): leaked");
+        made
+    };
+    let total = attempt(usize::MAX, true);
+    for n in 0..total {
+        attempt(n, true);
+        attempt(n, false);
+    }
+    eprintln!("{name}: {total} allocations, each failed in turn");
+    total
+}
+
+#[test]
+fn adding_a_chain_to_a_world_reports_running_out_of_memory() {
+    let chain = Chain::open(&zigzag(1000)).unwrap();
+    for kind in [BodyKind::Static, BodyKind::Kinematic] {
+        let def = BodyDef::new(
+            kind,
+            Transform::from_translation(Vec2::new(-30.0, -5.0)),
+            Shape::circle(1.0),
+        );
+        let total = add_chain_failing_each(&format!("World::add_chain ({kind:?})"), &chain, |w| {
+            w.add_chain(&def, &chain)
+        });
+        assert!(total > 0);
+    }
+}
+
+/// The C entry points called in-process: each allocation failing in turn gives
+/// `C2D_STATUS_OUT_OF_MEMORY`, the outputs untouched and nothing held.
+#[cfg(feature = "capi")]
+mod c_entry_points {
+    use super::*;
+    use collide2d::capi::*;
+    use std::cell::RefCell;
+
+    /// True for out of memory (the outputs must be `untouched`), false for success.
+    fn c_oom(status: Status, untouched: bool) -> bool {
+        match status {
+            Status::Ok => false,
+            Status::OutOfMemory => {
+                assert!(untouched, "an output was written");
+                true
+            }
+            s => panic!("unexpected {s:?}"),
+        }
+    }
+
+    #[test]
+    fn c_chain_weld_reports_running_out_of_memory() {
+        let line = zigzag(1000);
+        let welded = Chain::open(&line).unwrap();
+        let sentinel = Vec2::new(-7.0, 7.0);
+        let out = RefCell::new((vec![sentinel; line.len()], u32::MAX));
+        fail_each(
+            "c2d_chain_weld",
+            || {
+                let (out, count) = &mut *out.borrow_mut();
+                out.fill(sentinel);
+                *count = u32::MAX;
+                // SAFETY: `line.len()` readable points, as many writable, a writable count.
+                unsafe { c2d_chain_weld(line.as_ptr(), line.len() as u32, false, out.as_mut_ptr(), count) }
+            },
+            |s| {
+                let (out, count) = &*out.borrow();
+                let count = *count;
+                let untouched = count == u32::MAX && out.iter().all(|&p| p == sentinel);
+                let oom = c_oom(s, untouched);
+                if !oom {
+                    assert_eq!(&out[..count as usize], welded.points());
+                }
+                oom
+            },
+        );
+    }
+
+    #[test]
+    fn c_decompose_reports_running_out_of_memory() {
+        let poly = star(200);
+        let pieces = decompose(&poly).unwrap();
+        let sentinel = Polygon::make_box(123.0, 45.0).unwrap();
+        let out = RefCell::new((vec![sentinel; 256], u32::MAX));
+        fail_each(
+            "c2d_decompose",
+            || {
+                let (out, count) = &mut *out.borrow_mut();
+                out.fill(sentinel);
+                *count = u32::MAX;
+                // SAFETY: `poly.len()` readable points, 256 writable polygons, a writable count.
+                unsafe { c2d_decompose(poly.as_ptr(), poly.len() as u32, out.as_mut_ptr(), 256, count) }
+            },
+            |s| {
+                let (out, count) = &*out.borrow();
+                let count = *count;
+                let untouched = count == u32::MAX && out.iter().all(|&p| p == sentinel);
+                let oom = c_oom(s, untouched);
+                if !oom {
+                    assert_eq!(&out[..count as usize], &pieces[..]);
+                }
+                oom
+            },
+        );
+    }
+
+    #[test]
+    fn c_tile_outlines_report_running_out_of_memory() {
+        let side = 64;
+        let cells: Vec<u8> = random_cells(side).into_iter().map(u8::from).collect();
+        let outlines = tile_outlines(side, side, 0.5, Vec2::ZERO, |x, y| cells[y * side + x] != 0).unwrap();
+        let points: Vec<Vec2> = outlines.iter().flat_map(|c| c.points().iter().copied()).collect();
+        let loops: Vec<u32> = outlines.iter().map(|c| c.points().len() as u32).collect();
+        let sentinel = Vec2::new(-7.0, 7.0);
+        let out = RefCell::new((
+            vec![sentinel; points.len()],
+            vec![u32::MAX; loops.len()],
+            u32::MAX,
+            u32::MAX,
+        ));
+        fail_each(
+            "c2d_tile_outlines",
+            || {
+                let (out_points, out_loops, point_count, loop_count) = &mut *out.borrow_mut();
+                out_points.fill(sentinel);
+                out_loops.fill(u32::MAX);
+                (*point_count, *loop_count) = (u32::MAX, u32::MAX);
+                // SAFETY: `side * side` readable cells; the output buffers with their sizes.
+                unsafe {
+                    c2d_tile_outlines(
+                        cells.as_ptr(),
+                        side as u32,
+                        side as u32,
+                        0.5,
+                        Vec2::ZERO,
+                        out_points.as_mut_ptr(),
+                        out_points.len() as u32,
+                        out_loops.as_mut_ptr(),
+                        out_loops.len() as u32,
+                        point_count,
+                        loop_count,
+                    )
+                }
+            },
+            |s| {
+                let (out_points, out_loops, point_count, loop_count) = &*out.borrow();
+                let (point_count, loop_count) = (*point_count, *loop_count);
+                let untouched = point_count == u32::MAX
+                    && loop_count == u32::MAX
+                    && out_points.iter().all(|&p| p == sentinel)
+                    && out_loops.iter().all(|&c| c == u32::MAX);
+                let oom = c_oom(s, untouched);
+                if !oom {
+                    assert_eq!(
+                        (point_count as usize, loop_count as usize),
+                        (points.len(), loops.len())
+                    );
+                    assert_eq!((out_points, out_loops), (&points, &loops));
+                }
+                oom
+            },
+        );
+    }
+
+    #[test]
+    fn c_world_add_chain_reports_running_out_of_memory() {
+        let line = zigzag(1000);
+        let chain = Chain::open(&line).unwrap();
+        let def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+        add_chain_failing_each("c2d_world_add_chain", &chain, |w| {
+            let mut id = BodyId::default();
+            // SAFETY: a live, exclusively borrowed world, a readable def, `line.len()`
+            // readable points, a writable id.
+            let s = unsafe { c2d_world_add_chain(w, &def, line.as_ptr(), line.len() as u32, false, &mut id) };
+            match s {
+                Status::Ok => Ok(id),
+                Status::OutOfMemory => {
+                    assert_eq!(id, BodyId::default(), "the id was written");
+                    Err(SolverError::OutOfMemory)
+                }
+                s => panic!("unexpected {s:?}"),
+            }
+        });
+    }
 }

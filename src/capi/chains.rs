@@ -63,7 +63,8 @@ pub unsafe extern "C" fn c2d_chain_segment_from_polyline(
 
 /// Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
 /// in-between points removed) into `out` (room for `count` points); writes the welded count
-/// to `*out_count`. `out` may alias `points`.
+/// to `*out_count`. `out` may alias `points`. `C2D_STATUS_OUT_OF_MEMORY` (nothing written)
+/// when the allocator cannot provide room for a copy of the points.
 ///
 /// # Safety
 /// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
@@ -80,13 +81,13 @@ pub unsafe extern "C" fn c2d_chain_weld(
     if points.is_null() || out.is_null() || out_count.is_null() {
         return Status::NullPointer;
     }
-    // SAFETY: non-null; `count` readable points by the caller's contract. Copied before any
-    // write, so `out` may alias `points`.
-    let pts: alloc::vec::Vec<Vec2> = unsafe { core::slice::from_raw_parts(points, count as usize) }.to_vec();
+    // SAFETY: non-null; `count` readable points by the caller's contract. The welded chain
+    // is a copy, made before any write, so `out` may alias `points`.
+    let pts = unsafe { core::slice::from_raw_parts(points, count as usize) };
     let chain = if closed {
-        crate::geometry::Chain::closed(&pts)
+        crate::geometry::Chain::closed(pts)
     } else {
-        crate::geometry::Chain::open(&pts)
+        crate::geometry::Chain::open(pts)
     };
     match chain {
         Ok(c) => {
@@ -276,16 +277,6 @@ pub unsafe extern "C" fn c2d_ray_cast_chain_segment(
     Status::Ok
 }
 
-/// Reads `count` points from C.
-///
-/// # Safety
-/// `points` must be non-null and point to `count` readable `c2d_Vec2`.
-#[cfg(feature = "alloc")]
-unsafe fn read_points(points: *const Vec2, count: u32) -> alloc::vec::Vec<Vec2> {
-    // SAFETY: forwarded contract.
-    unsafe { core::slice::from_raw_parts(points, count as usize) }.to_vec()
-}
-
 /// The closed chains outlining the solid cells of a `width` × `height` grid
 /// (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
 /// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions,
@@ -295,7 +286,9 @@ unsafe fn read_points(points: *const Vec2, count: u32) -> alloc::vec::Vec<Vec2> 
 /// loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to
 /// `*out_point_count` and `*out_loop_count`. When a buffer is too small the totals are still
 /// written and the status is `C2D_STATUS_BUFFER_TOO_SMALL` (call again with larger buffers; the
-/// buffers may be NULL with capacity 0 to ask for the sizes).
+/// buffers may be NULL with capacity 0 to ask for the sizes). `C2D_STATUS_OUT_OF_MEMORY` when
+/// the allocator cannot provide the working memory (a byte per grid vertex) or the loops:
+/// nothing is written and everything taken is freed.
 ///
 /// # Safety
 /// `cells` NULL or `width * height` readable bytes; `points` NULL or `point_capacity` writable
@@ -362,7 +355,9 @@ pub unsafe extern "C" fn c2d_tile_outlines(
 /// Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
 /// 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to
 /// `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count written) when they do not fit,
-/// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch.
+/// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch, `C2D_STATUS_OUT_OF_MEMORY` when
+/// the allocator cannot provide the working memory (O(count); nothing is written and
+/// everything taken is freed).
 ///
 /// # Safety
 /// `points` NULL or `count` readable `c2d_Vec2`; `out` NULL or `capacity` writable
@@ -379,9 +374,10 @@ pub unsafe extern "C" fn c2d_decompose(
     if points.is_null() || out_count.is_null() {
         return Status::NullPointer;
     }
-    // SAFETY: non-null; readable by the caller's contract.
-    let pts = unsafe { read_points(points, count) };
-    let pieces = match crate::level::decompose(&pts) {
+    // SAFETY: non-null; `count` readable points by the caller's contract. `decompose` reads
+    // them all before any output is written.
+    let pts = unsafe { core::slice::from_raw_parts(points, count as usize) };
+    let pieces = match crate::level::decompose(pts) {
         Ok(p) => p,
         Err(e) => return e.into(),
     };

@@ -93,6 +93,7 @@ impl From<GeometryError> for Status {
             GeometryError::InvalidGrid => Status::InvalidGrid,
             GeometryError::SelfIntersecting => Status::SelfIntersecting,
             GeometryError::InvalidPolygon => Status::InvalidShape,
+            GeometryError::OutOfMemory => Status::OutOfMemory,
         }
     }
 }

@@ -151,7 +151,8 @@ pub unsafe extern "C" fn c2d_world_add_body(
 /// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
 /// `def`'s kind (static or kinematic), transform, material, filter and user data
 /// (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
-/// `*out_id`.
+/// `*out_id`. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the welded points
+/// or the world's room for the segments: the world is unchanged and `*out_id` not written.
 ///
 /// # Safety
 /// `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`

@@ -181,13 +181,17 @@ pub struct Chain {
 
 #[cfg(feature = "alloc")]
 impl Chain {
-    /// An open chain through `points` (at least 2 distinct points after welding).
+    /// An open chain through `points` (at least 2 distinct points after welding). Errors:
+    /// [`GeometryError::NonFinite`], [`GeometryError::OutOfRange`],
+    /// [`GeometryError::TooFewPoints`], and [`GeometryError::OutOfMemory`] when the allocator
+    /// cannot provide room for the points (nothing is made).
     pub fn open(points: &[Vec2]) -> Result<Chain, GeometryError> {
         Chain::build(points, false)
     }
 
     /// A closed loop through `points` (at least 3 points after welding; the last point
     /// connects back to the first, do not repeat it). Counter-clockwise encloses a solid.
+    /// Errors as [`Chain::open`].
     pub fn closed(points: &[Vec2]) -> Result<Chain, GeometryError> {
         Chain::build(points, true)
     }
@@ -200,7 +204,7 @@ impl Chain {
             return Err(GeometryError::TooFewPoints);
         }
         super::hull::finite_extent(points)?;
-        let welded = weld(points, closed);
+        let welded = weld(points, closed)?;
         let needed = if closed { 3 } else { 2 };
         if welded.len() < needed {
             return Err(GeometryError::TooFewPoints);
@@ -215,6 +219,11 @@ impl Chain {
     #[must_use]
     pub fn points(&self) -> &[Vec2] {
         &self.points
+    }
+
+    /// The welded points, taken out of the chain.
+    pub(crate) fn into_points(self) -> Vec<Vec2> {
+        self.points
     }
 
     /// True for a loop.
@@ -276,32 +285,57 @@ impl Chain {
     }
 }
 
-/// Welds near-duplicate points and removes collinear in-between points (see the module docs).
+/// An empty vector with room for exactly `capacity` items, or [`GeometryError::OutOfMemory`]
+/// when the allocator cannot provide it: the level builders reserve what they need this way
+/// (every push after it stays within the room) rather than abort.
 #[cfg(feature = "alloc")]
-fn weld(points: &[Vec2], closed: bool) -> Vec<Vec2> {
+pub(crate) fn try_vec<T>(capacity: usize) -> Result<Vec<T>, GeometryError> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(capacity)
+        .map_err(|_| GeometryError::OutOfMemory)?;
+    Ok(v)
+}
+
+/// Room in `v` for one more item (growing it as `push` would), or
+/// [`GeometryError::OutOfMemory`].
+#[cfg(feature = "alloc")]
+pub(crate) fn room_for_one<T>(v: &mut Vec<T>) -> Result<(), GeometryError> {
+    v.try_reserve(1).map_err(|_| GeometryError::OutOfMemory)
+}
+
+/// Welds near-duplicate points and removes collinear in-between points (see the module docs),
+/// in one allocation of `points.len()` points: [`GeometryError::OutOfMemory`] when the
+/// allocator cannot provide it.
+#[cfg(feature = "alloc")]
+fn weld(points: &[Vec2], closed: bool) -> Result<Vec<Vec2>, GeometryError> {
     let same = |a: Vec2, b: Vec2| {
         let m = a.abs().max(b.abs());
         let d = (a - b).abs();
         d.x.max(d.y) <= CHAIN_WELD_RELATIVE * m.x.max(m.y)
     };
-    let mut distinct: Vec<Vec2> = Vec::with_capacity(points.len());
+    let mut out: Vec<Vec2> = try_vec(points.len())?;
     for &p in points {
-        if distinct.last().is_none_or(|&q| !same(q, p)) {
-            distinct.push(p);
+        if out.last().is_none_or(|&q| !same(q, p)) {
+            out.push(p);
         }
     }
     if closed {
-        while distinct.len() > 1 && same(distinct[0], distinct[distinct.len() - 1]) {
-            distinct.pop();
-        }
-    }
-    let mut out: Vec<Vec2> = Vec::with_capacity(distinct.len());
-    for &p in &distinct {
-        while out.len() >= 2 && between(out[out.len() - 2], out[out.len() - 1], p) {
+        while out.len() > 1 && same(out[0], out[out.len() - 1]) {
             out.pop();
         }
-        out.push(p);
     }
+    // Collinear points, in place: the kept points are a prefix of the distinct ones (`kept`
+    // never passes the point being read).
+    let mut kept = 0;
+    for k in 0..out.len() {
+        let p = out[k];
+        while kept >= 2 && between(out[kept - 2], out[kept - 1], p) {
+            kept -= 1;
+        }
+        out[kept] = p;
+        kept += 1;
+    }
+    out.truncate(kept);
     if closed {
         // The seam: the last point between its neighbours, or the first.
         loop {
@@ -318,7 +352,7 @@ fn weld(points: &[Vec2], closed: bool) -> Vec<Vec2> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// True when `b` lies between `a` and `c` on (nearly) the line through them.

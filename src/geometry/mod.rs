@@ -62,6 +62,10 @@ pub enum GeometryError {
     /// A polygon's stored data does not hold what the constructors guarantee (deserialized or
     /// filled by hand: see [`Polygon::is_valid`]; also its centroid must lie inside it).
     InvalidPolygon = 12,
+    /// The allocator could not provide the memory a builder needs (feature `alloc`: chains,
+    /// decomposition, tile outlines); nothing was made and everything the builder had taken
+    /// is freed.
+    OutOfMemory = 13,
 }
 
 impl core::error::Error for GeometryError {}
@@ -81,6 +85,7 @@ impl fmt::Display for GeometryError {
             GeometryError::InvalidGrid => "tile grid dimensions, cell size or origin invalid",
             GeometryError::SelfIntersecting => "polygon edges cross or touch",
             GeometryError::InvalidPolygon => "polygon data is not a valid convex counter-clockwise polygon",
+            GeometryError::OutOfMemory => "out of memory",
         };
         f.write_str(s)
     }

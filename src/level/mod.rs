@@ -4,6 +4,10 @@
 //!   chains outlining its solid regions;
 //! - [`decompose()`] — a simple polygon of any vertex count (concave too) to convex polygons of at
 //!   most 8 vertices.
+//!
+//! Their working memory and results are allocated fallibly: when the allocator runs out they
+//! return [`GeometryError::OutOfMemory`](crate::geometry::GeometryError::OutOfMemory), having
+//! freed everything they took, and never abort.
 
 #[cfg(feature = "alloc")]
 pub mod partition;

@@ -18,9 +18,9 @@
 //! area is below 1e-6 of the whole (a sliver that round-off left unmerged) is dropped rather
 //! than reported as an error.
 
+use crate::geometry::chain::try_vec;
 use crate::geometry::{Chain, GeometryError, Polygon, MAX_POLYGON_VERTICES};
 use crate::math::Vec2;
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 type P = (f64, f64);
@@ -87,13 +87,17 @@ fn self_intersects(v: &[P]) -> bool {
     false
 }
 
-/// Ear clipping of a counter-clockwise simple polygon: triangles as index triples.
-fn triangulate(v: &[P]) -> Vec<[usize; 3]> {
+/// Ear clipping of a counter-clockwise simple polygon of at least 3 vertices: its `n - 2`
+/// triangles as index triples.
+fn triangulate(v: &[P]) -> Result<Vec<[usize; 3]>, GeometryError> {
     let n = v.len();
-    let mut prev: Vec<usize> = (0..n).map(|i| (i + n - 1) % n).collect();
-    let mut next: Vec<usize> = (0..n).map(|i| (i + 1) % n).collect();
+    let mut prev: Vec<usize> = try_vec(n)?;
+    prev.extend((0..n).map(|i| (i + n - 1) % n));
+    let mut next: Vec<usize> = try_vec(n)?;
+    next.extend((0..n).map(|i| (i + 1) % n));
     let mut alive = n;
-    let mut tris = Vec::with_capacity(n.saturating_sub(2));
+    // One triangle per clipped vertex down to the last 3, and those: `n - 2` in all.
+    let mut tris = try_vec(n.saturating_sub(2))?;
     let convex = |p: usize, i: usize, q: usize| cross(v[p], v[i], v[q]) > 0.0;
     let is_ear = |prev: &[usize], next: &[usize], i: usize, start: usize| -> bool {
         let (p, q) = (prev[i], next[i]);
@@ -159,38 +163,102 @@ fn triangulate(v: &[P]) -> Vec<[usize; 3]> {
         }
     }
     tris.push([prev[i], i, next[i]]);
-    tris
+    Ok(tris)
 }
 
-/// Hertel–Mehlhorn with a vertex cap: merges pieces across diagonals, longest first.
-fn merge(v: &[P], tris: &[[usize; 3]], cap: usize) -> Vec<Vec<usize>> {
-    let mut pieces: Vec<Vec<usize>> = tris.iter().map(|t| t.to_vec()).collect();
-    let mut live: Vec<bool> = alloc::vec![true; pieces.len()];
-    // The piece holding each directed edge; a diagonal is an edge held in both directions.
-    let mut piece_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-    for (t, tri) in tris.iter().enumerate() {
-        for e in 0..3 {
-            piece_of.insert((tri[e], tri[(e + 1) % 3]), t);
+/// A convex piece: indices into the loop, counter-clockwise, at most
+/// [`MAX_POLYGON_VERTICES`] of them.
+#[derive(Clone, Copy)]
+struct Piece {
+    index: [usize; MAX_POLYGON_VERTICES],
+    len: usize,
+}
+
+impl Piece {
+    fn indices(&self) -> &[usize] {
+        &self.index[..self.len]
+    }
+}
+
+/// No piece: an edge removed with its diagonal.
+const NO_PIECE: usize = usize::MAX;
+
+/// The piece holding each directed edge, sorted by edge. A merge only removes edges (the
+/// diagonal, both ways) and hands the others to the merged piece, so the table is built once
+/// and never grows.
+struct EdgeTable(Vec<((usize, usize), usize)>);
+
+impl EdgeTable {
+    /// The edges of the triangles; an edge listed twice belongs to the later triangle.
+    fn new(tris: &[[usize; 3]]) -> Result<EdgeTable, GeometryError> {
+        let mut e: Vec<((usize, usize), usize)> = try_vec(tris.len().saturating_mul(3))?;
+        for (t, tri) in tris.iter().enumerate() {
+            e.extend((0..3).map(|k| ((tri[k], tri[(k + 1) % 3]), t)));
+        }
+        // By edge, then by triangle: the last of a run of one edge is its latest triangle.
+        e.sort_unstable();
+        let mut kept = 0;
+        for k in 0..e.len() {
+            if kept > 0 && e[kept - 1].0 == e[k].0 {
+                e[kept - 1] = e[k];
+            } else {
+                e[kept] = e[k];
+                kept += 1;
+            }
+        }
+        e.truncate(kept);
+        Ok(EdgeTable(e))
+    }
+
+    fn get(&self, edge: (usize, usize)) -> Option<usize> {
+        let k = self.0.binary_search_by_key(&edge, |x| x.0).ok()?;
+        Some(self.0[k].1).filter(|&p| p != NO_PIECE)
+    }
+
+    /// Gives `edge` to `piece` (`NO_PIECE`: removes it). Every edge set is one of the table's.
+    fn set(&mut self, edge: (usize, usize), piece: usize) {
+        if let Ok(k) = self.0.binary_search_by_key(&edge, |x| x.0) {
+            self.0[k].1 = piece;
         }
     }
-    let mut diagonals: Vec<(usize, usize)> = piece_of
-        .keys()
-        .filter(|&&(a, b)| a < b && piece_of.contains_key(&(b, a)))
-        .copied()
-        .collect();
+
+    /// The diagonals `(a, b)`, `a < b`: the edges held both ways, in edge order.
+    fn diagonals(&self) -> Result<Vec<(usize, usize)>, GeometryError> {
+        let both = |&&((a, b), _): &&((usize, usize), usize)| a < b && self.get((b, a)).is_some();
+        let mut d = try_vec(self.0.iter().filter(both).count())?;
+        d.extend(self.0.iter().filter(both).map(|x| x.0));
+        Ok(d)
+    }
+}
+
+/// Hertel–Mehlhorn with the polygon vertex cap: merges pieces across diagonals, longest first.
+fn merge(v: &[P], tris: &[[usize; 3]]) -> Result<Vec<Piece>, GeometryError> {
+    let cap = MAX_POLYGON_VERTICES;
+    let mut pieces: Vec<Piece> = try_vec(tris.len())?;
+    pieces.extend(tris.iter().map(|t| {
+        let mut index = [0; MAX_POLYGON_VERTICES];
+        index[..3].copy_from_slice(t);
+        Piece { index, len: 3 }
+    }));
+    let mut live: Vec<bool> = try_vec(pieces.len())?;
+    live.resize(pieces.len(), true);
+    // The piece holding each directed edge; a diagonal is an edge held in both directions.
+    let mut piece_of = EdgeTable::new(tris)?;
+    let mut diagonals = piece_of.diagonals()?;
     let len2 = |d: &(usize, usize)| {
         let (a, b) = (v[d.0], v[d.1]);
         (a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)
     };
-    diagonals.sort_by(|x, y| len2(y).total_cmp(&len2(x)));
+    // Longest first; equal lengths in edge order (an unstable sort needs no scratch memory).
+    diagonals.sort_unstable_by(|x, y| len2(y).total_cmp(&len2(x)).then(x.cmp(y)));
     for (a, b) in diagonals {
-        let (Some(&p), Some(&q)) = (piece_of.get(&(a, b)), piece_of.get(&(b, a))) else {
+        let (Some(p), Some(q)) = (piece_of.get((a, b)), piece_of.get((b, a))) else {
             continue;
         };
         if p == q || !live[p] || !live[q] {
             continue;
         }
-        let (pp, qq) = (&pieces[p], &pieces[q]);
+        let (pp, qq) = (pieces[p].indices(), pieces[q].indices());
         if pp.len() + qq.len() - 2 > cap {
             continue;
         }
@@ -198,88 +266,105 @@ fn merge(v: &[P], tris: &[[usize; 3]], cap: usize) -> Vec<Vec<usize>> {
         let (Some(ip), Some(iq)) = (pp.iter().position(|&x| x == b), qq.iter().position(|&x| x == a)) else {
             continue;
         };
-        let mut merged = Vec::with_capacity(pp.len() + qq.len() - 2);
-        merged.extend((0..pp.len() - 1).map(|k| pp[(ip + k) % pp.len()]));
-        merged.extend((0..qq.len() - 1).map(|k| qq[(iq + k) % qq.len()]));
-        let m = merged.len();
+        let mut merged = Piece {
+            index: [0; MAX_POLYGON_VERTICES],
+            len: 0,
+        };
+        for k in (0..pp.len() - 1).map(|k| pp[(ip + k) % pp.len()]) {
+            merged.index[merged.len] = k;
+            merged.len += 1;
+        }
+        for k in (0..qq.len() - 1).map(|k| qq[(iq + k) % qq.len()]) {
+            merged.index[merged.len] = k;
+            merged.len += 1;
+        }
+        let merged_at = merged.indices();
+        let m = merged_at.len();
         // Strictly convex at both ends of the removed diagonal (the other corners were already):
         // a vertex within the hull's collinearity tolerance would be welded away by
         // `Polygon::new`, opening a gap between pieces.
         let corner = |k: usize| {
-            let (p0, p1, p2) = (v[merged[(k + m - 1) % m]], v[merged[k]], v[merged[(k + 1) % m]]);
+            let (p0, p1, p2) = (
+                v[merged_at[(k + m - 1) % m]],
+                v[merged_at[k]],
+                v[merged_at[(k + 1) % m]],
+            );
             let (e1, e2) = ((p1.0 - p0.0, p1.1 - p0.1), (p2.0 - p1.0, p2.1 - p1.1));
             let ll = (e1.0 * e1.0 + e1.1 * e1.1) * (e2.0 * e2.0 + e2.1 * e2.1);
             let c = cross(p0, p1, p2);
             c > 0.0 && c * c > MERGE_SIN_TOLERANCE * MERGE_SIN_TOLERANCE * ll
         };
-        let convex = (0..m).all(|k| merged[k] != a && merged[k] != b || corner(k));
+        let convex = (0..m).all(|k| merged_at[k] != a && merged_at[k] != b || corner(k));
         if !convex {
             continue;
         }
-        piece_of.remove(&(a, b));
-        piece_of.remove(&(b, a));
+        // Every edge of the merged loop was one of p's or q's: it changes hands, none is new.
+        piece_of.set((a, b), NO_PIECE);
+        piece_of.set((b, a), NO_PIECE);
         for k in 0..m {
-            piece_of.insert((merged[k], merged[(k + 1) % m]), p);
+            piece_of.set((merged_at[k], merged_at[(k + 1) % m]), p);
         }
         pieces[p] = merged;
         live[q] = false;
     }
-    pieces
-        .into_iter()
-        .zip(live)
-        .filter(|(_, l)| *l)
-        .map(|(p, _)| p)
-        .collect()
+    let mut kept = 0;
+    for k in 0..pieces.len() {
+        if live[k] {
+            pieces[kept] = pieces[k];
+            kept += 1;
+        }
+    }
+    pieces.truncate(kept);
+    Ok(pieces)
 }
 
 /// Decomposes a simple polygon (either winding, any vertex count ≥ 3) into convex polygons of at
 /// most 8 vertices (see the [module docs](self)). Errors: [`GeometryError::NonFinite`],
 /// [`GeometryError::OutOfRange`], [`GeometryError::TooFewPoints`] (fewer than 3 points after
-/// welding), [`GeometryError::SelfIntersecting`].
+/// welding), [`GeometryError::SelfIntersecting`], and [`GeometryError::OutOfMemory`] when the
+/// allocator cannot provide the working memory (O(n) for n points; all of it freed again).
 pub fn decompose(points: &[Vec2]) -> Result<Vec<Polygon>, GeometryError> {
-    Ok(decompose_indices(points)?
-        .1
-        .into_iter()
-        .filter_map(|p| p.ok())
-        .collect())
-}
-
-/// The welded counter-clockwise loop, and each piece as a polygon or `Err` for a dropped sliver.
-#[allow(clippy::type_complexity)]
-fn decompose_indices(
-    points: &[Vec2],
-) -> Result<(Vec<Vec2>, Vec<Result<Polygon, GeometryError>>), GeometryError> {
     let chain = Chain::closed(points)?;
-    let mut loop_pts = chain.points().to_vec();
-    if chain.signed_area() < 0.0 {
+    let clockwise = chain.signed_area() < 0.0;
+    // The welded counter-clockwise loop.
+    let mut loop_pts = chain.into_points();
+    if clockwise {
         loop_pts.reverse();
     }
-    let v: Vec<P> = loop_pts.iter().map(|p| to64(*p)).collect();
+    let mut v: Vec<P> = try_vec(loop_pts.len())?;
+    v.extend(loop_pts.iter().map(|p| to64(*p)));
     if self_intersects(&v) {
         return Err(GeometryError::SelfIntersecting);
     }
     let total: f64 = (1..v.len() - 1).map(|i| cross(v[0], v[i], v[i + 1])).sum::<f64>() * 0.5;
-    let tris = triangulate(&v);
-    let pieces = merge(&v, &tris, MAX_POLYGON_VERTICES);
-    let mut out = Vec::with_capacity(pieces.len());
-    for piece in pieces {
-        let pts: Vec<Vec2> = piece.iter().map(|&i| loop_pts[i]).collect();
-        let pv: Vec<P> = pts.iter().map(|p| to64(*p)).collect();
+    let tris = triangulate(&v)?;
+    let pieces = merge(&v, &tris)?;
+    let mut out = try_vec(pieces.len())?;
+    for piece in &pieces {
+        let n = piece.len;
+        let mut pts = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut pv = [(0.0, 0.0); MAX_POLYGON_VERTICES];
+        for (k, &i) in piece.indices().iter().enumerate() {
+            pts[k] = loop_pts[i];
+            pv[k] = to64(loop_pts[i]);
+        }
+        let (pts, pv) = (&pts[..n], &pv[..n]);
         let area: f64 = (1..pv.len() - 1)
             .map(|i| cross(pv[0], pv[i], pv[i + 1]))
             .sum::<f64>()
             * 0.5;
         // The exact vertices when they make a valid polygon (the hull would weld a nearly flat
         // corner away and open a gap between pieces), else the hull.
-        if let Some(p) = Polygon::from_convex_loop(&pts) {
-            out.push(Ok(p));
+        if let Some(p) = Polygon::from_convex_loop(pts) {
+            out.push(p);
             continue;
         }
-        match Polygon::new(&pts) {
-            Ok(p) => out.push(Ok(p)),
-            Err(e) if area <= 1e-6 * total => out.push(Err(e)),
+        match Polygon::new(pts) {
+            Ok(p) => out.push(p),
+            // A sliver that round-off left unmerged: dropped.
+            Err(_) if area <= 1e-6 * total => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((loop_pts, out))
+    Ok(out)
 }

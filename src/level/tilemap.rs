@@ -23,11 +23,12 @@
 //! separately; the outline of a tile map is closed.
 //!
 //! Cost: one pass over the cells (each `solid(x, y)` called once), a byte per grid vertex and
-//! time proportional to the boundary length.
+//! time proportional to the boundary length. Every allocation is fallible: out of memory is
+//! [`GeometryError::OutOfMemory`], never an abort.
 
+use crate::geometry::chain::{room_for_one, try_vec};
 use crate::geometry::{Chain, GeometryError};
 use crate::math::Vec2;
-use alloc::vec;
 use alloc::vec::Vec;
 
 const EAST: u8 = 1;
@@ -58,7 +59,9 @@ fn right_of(d: u8) -> u8 {
 ///
 /// Errors with [`GeometryError::InvalidGrid`] when `cell_size` is not finite and positive,
 /// `origin` is not finite, or the grid's vertex count overflows `usize`; with
-/// [`GeometryError::OutOfRange`] when the grid's far corner overflows `f32`.
+/// [`GeometryError::OutOfRange`] when the grid's far corner overflows `f32`; with
+/// [`GeometryError::OutOfMemory`] when the allocator cannot provide the working memory or the
+/// chains (everything taken is freed; `solid` may have been called for some cells).
 pub fn tile_outlines(
     width: usize,
     height: usize,
@@ -83,10 +86,13 @@ pub fn tile_outlines(
         return Ok(Vec::new());
     }
     // Outgoing boundary edges per grid vertex (bit per direction), solid on the left.
-    let mut out = vec![0u8; vertices];
+    let mut out: Vec<u8> = try_vec(vertices)?;
+    out.resize(vertices, 0);
     let at = |x: usize, y: usize| y * vw + x;
-    let mut below = vec![false; width];
-    let mut row = vec![false; width];
+    let mut below: Vec<bool> = try_vec(width)?;
+    below.resize(width, false);
+    let mut row: Vec<bool> = try_vec(width)?;
+    row.resize(width, false);
     for y in 0..=height {
         if y < height {
             for (x, c) in row.iter_mut().enumerate() {
@@ -151,6 +157,7 @@ pub fn tile_outlines(
                     break d0;
                 }
                 if next != d {
+                    room_for_one(&mut pts)?;
                     pts.push(point(v));
                 }
                 out[v] &= !next;
@@ -158,9 +165,12 @@ pub fn tile_outlines(
                 d = next;
             };
             if closing_dir != d0 {
+                room_for_one(&mut pts)?;
                 pts.push(point(v0));
             }
-            chains.push(Chain::closed(&pts)?);
+            let chain = Chain::closed(&pts)?;
+            room_for_one(&mut chains)?;
+            chains.push(chain);
         }
     }
     Ok(chains)
