@@ -252,6 +252,9 @@ enum c2d_Status
   // `c2d_set_allocator` while memory from the current allocator is still in use (a tree
   // or world is alive): free everything first.
   C2D_STATUS_IN_USE = 26,
+  // `c2d_world_validate` found a world whose invariants do not hold (a defect of the
+  // library: please report it).
+  C2D_STATUS_WORLD_CORRUPT = 27,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -2403,6 +2406,15 @@ c2d_Status c2d_world_set_velocity(struct c2d_World *world,
 c2d_Status c2d_world_set_transform(struct c2d_World *world,
                                    struct c2d_BodyId id,
                                    const struct c2d_Transform *xf);
+
+// Checks the world's invariants (Rust: `World::check_invariants`): every body finite and
+// in its place in the broad phase, contacts listed on both bodies, islands, events and the
+// solver's bookkeeping consistent. `C2D_STATUS_OK`, or `C2D_STATUS_WORLD_CORRUPT` (a defect
+// of the library). Linear in bodies and contacts: for tests and fuzzing, not every frame.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_validate(const struct c2d_World *world);
 
 // Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 //

@@ -2479,3 +2479,31 @@ fn c_seams_prints_what_rust_computes() {
     }
     assert_eq!(printed, want);
 }
+
+/// `c2d_world_validate`: a live world passes (NULL is refused); after adding, stepping and
+/// removing it still does.
+#[test]
+fn c_world_validate_checks_the_invariants() {
+    unsafe {
+        assert_eq!(c2d_world_validate(core::ptr::null()), Status::NullPointer);
+        let mut w: *mut World = core::ptr::null_mut();
+        assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+        assert_eq!(c2d_world_validate(w), Status::Ok);
+        let def = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(0.0, 2.0)),
+            Shape::rect(0.5, 0.5),
+        );
+        let ground = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(5.0, 0.5));
+        let (mut a, mut g) = (BodyId::default(), BodyId::default());
+        assert_eq!(c2d_world_add_body(w, &ground, &mut g), Status::Ok);
+        assert_eq!(c2d_world_add_body(w, &def, &mut a), Status::Ok);
+        for _ in 0..60 {
+            assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
+            assert_eq!(c2d_world_validate(w), Status::Ok);
+        }
+        assert_eq!(c2d_world_remove_body(w, a), Status::Ok);
+        assert_eq!(c2d_world_validate(w), Status::Ok);
+        c2d_world_free(w);
+    }
+}

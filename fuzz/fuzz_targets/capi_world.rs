@@ -4,7 +4,8 @@
 //! queries and events, extra shapes from raw bytes, chains, decompositions and tile outlines from
 //! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
 //! and constraint arrays.
-//! Nothing may panic; errors must be status codes.
+//! Nothing may panic; errors must be status codes; after every operation the world passes
+//! `c2d_world_validate` (its invariants, every body finite).
 #![no_main]
 use collide2d::capi::*;
 use collide2d::solver::{Body, ContactConstraint};
@@ -277,6 +278,9 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_solver_step(bodies.as_mut_ptr(), 3, raw.as_mut_ptr(), 2, &s, dt);
                 }
             }
+            // What the docs promise after every call: the world's invariants hold, and every
+            // live body is finite (`c2d_world_validate` checks both).
+            assert_eq!(c2d_world_validate(w), Status::Ok);
         }
     }
     // SAFETY: freed once.

@@ -76,6 +76,9 @@ pub enum Status {
     /// `c2d_set_allocator` while memory from the current allocator is still in use (a tree
     /// or world is alive): free everything first.
     InUse = 26,
+    /// `c2d_world_validate` found a world whose invariants do not hold (a defect of the
+    /// library: please report it).
+    WorldCorrupt = 27,
 }
 
 impl From<GeometryError> for Status {

@@ -330,6 +330,25 @@ pub unsafe extern "C" fn c2d_world_set_transform(
     }
 }
 
+/// Checks the world's invariants (Rust: `World::check_invariants`): every body finite and
+/// in its place in the broad phase, contacts listed on both bodies, islands, events and the
+/// solver's bookkeeping consistent. `C2D_STATUS_OK`, or `C2D_STATUS_WORLD_CORRUPT` (a defect
+/// of the library). Linear in bodies and contacts: for tests and fuzzing, not every frame.
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_validate(world: *const World) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => match w.check_invariants(false) {
+            Ok(()) => Status::Ok,
+            Err(_) => Status::WorldCorrupt,
+        },
+        Err(e) => e,
+    }
+}
+
 /// Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 ///
 /// # Safety

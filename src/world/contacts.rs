@@ -662,7 +662,8 @@ impl World {
 }
 
 impl World {
-    /// Checks the world's bookkeeping against a recount: the pair table, the contact slab,
+    /// Checks that every live body is finite, and the world's bookkeeping against a recount:
+    /// the pair table, the contact slab,
     /// every body's contact list, the awake list, the awake work list, the sleeping islands
     /// and the touching count; and that every dynamic-involving pair of live bodies whose fat
     /// boxes overlap has a contact once the broad phase has run (`broad_phase_current`).
@@ -670,6 +671,15 @@ impl World {
     #[doc(hidden)]
     pub fn check_invariants(&self, broad_phase_current: bool) -> Result<(), &'static str> {
         let live = |s: u32| self.slots.get(s as usize).is_some_and(|x| x.live);
+        // No body is ever non-finite between steps (the door and the step's containment).
+        if self
+            .slots
+            .iter()
+            .zip(&self.bodies)
+            .any(|(slot, body)| slot.live && !body.is_valid())
+        {
+            return Err("a live body is not finite");
+        }
         let mut count = 0;
         let mut touching = 0;
         let mut overlaps = 0;
