@@ -176,22 +176,13 @@ pub(super) fn correct(
     let (before, after) = ((corner + n - 1) % n, corner);
     let internal = |i: usize| mask & (1 << i) != 0;
     let edge = match face {
-        // A face of the surface: the contact is real.
+        // A face of the surface: the contact is real, and taken as part of the surface that
+        // goes on across a seam next to it.
         Some(i) if !internal(i) => {
             if !internal((i + n - 1) % n) && !internal((i + 1) % n) {
                 return m;
             }
-            // Next to a seam: the face as part of the surface that goes on across it.
-            let reach = other.aabb(xo).half_extents().length() * 2.0;
-            let Some(segment) = extended_segment(p, mask, i, reach) else {
-                return m;
-            };
-            let segment = Shape::ChainSegment(segment);
-            return if p_is_a {
-                collide_with_margin(&segment, xp, other, xo, margin)
-            } else {
-                collide_with_margin(other, xo, &segment, xp, margin)
-            };
+            i
         }
         // An internal face: the contact belongs with the exposed edge at its nearer end.
         Some(i) => {
@@ -216,7 +207,10 @@ pub(super) fn correct(
             (false, true) => before,
         },
     };
-    let Some(segment) = exposed_segment(p, mask, edge) else {
+    // The exposed edge, continued across its seams by the other shape's size: a shape
+    // straddling a seam gets the same points from both polygons.
+    let reach = 2.0 * other.aabb(xo).half_extents().length();
+    let Some(segment) = extended_segment(p, mask, edge, reach) else {
         return m;
     };
     let segment = Shape::ChainSegment(segment);
