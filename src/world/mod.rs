@@ -1006,14 +1006,17 @@ impl World {
             // The speed limits hold between steps: the relax and restitution passes after the
             // last integration may leave a body faster than `max_linear_speed` (which the
             // integration enforces) or `limits::MAX_ANGULAR_SPEED`.
-            let speed = b.linear_velocity.length();
-            if speed > max_speed {
-                b.linear_velocity *= max_speed / speed;
+            let speed2 = b.linear_velocity.length_squared();
+            if speed2 > max_speed * max_speed {
+                b.linear_velocity *= max_speed / crate::fmath::sqrt(speed2);
             }
-            b.angular_velocity = b
-                .angular_velocity
-                .clamp(-limits::MAX_ANGULAR_SPEED, limits::MAX_ANGULAR_SPEED);
-            if !b.is_valid() {
+            if b.angular_velocity.abs() > limits::MAX_ANGULAR_SPEED {
+                b.angular_velocity = limits::MAX_ANGULAR_SPEED.copysign(b.angular_velocity);
+            }
+            // The step changes only the pose and the velocities; their sum is finite exactly
+            // when each is (every term is bounded far below f32's range between steps).
+            let (v, p, q) = (b.linear_velocity, b.transform.p, b.transform.q);
+            if !(v.x + v.y + b.angular_velocity + p.x + p.y + q.c + q.s).is_finite() {
                 // Containment: a body the step would leave non-finite (which the checks at the
                 // door rule out for legal input) keeps its pose from before the step, stops,
                 // and is reported; nothing non-finite stays in the world to spread.
