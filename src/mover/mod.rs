@@ -58,6 +58,30 @@
 //!    (walkable ground only its downward part, so walking speed survives slopes; a steep slope
 //!    first its lateral part, so it never turns walking speed into climbing speed).
 
+//!
+//! ## One-way platforms
+//! A chain segment ([`ChainSegment`](crate::geometry::ChainSegment)) is one-sided: its front
+//! is the side its normal faces. The mover treats each as a one-way platform, by the mover's
+//! position at the start of the move and its motion:
+//! - **Passes.** A segment the mover is *behind* at the start of the move — some part of it
+//!   lies behind the segment's line (by more than 2.5e-4 of the mover's extent, for round-off)
+//!   anywhere between the perpendiculars through the segment's ends — is left out of the whole
+//!   move: no plane, no push-out, no ground, no cast hit. A mover jumping up through a
+//!   platform moves exactly as commanded and is never on ground while inside it; one whose
+//!   jump tops out inside it falls back through.
+//! - **Lands.** A mover wholly in front of the segment meets it as any surface, from the
+//!   front only: moving away from the face (up, for a platform) it never touches it; coming
+//!   down onto the face from above, the cast stops it and it lands (on ground, in the skin
+//!   band). The mover never starts a move behind a segment it came down onto, so it stays on.
+//! - **Moving platforms.** With a positive [`MoveOptions::time_step`] the segment is judged
+//!   where it was at the start of the frame (moved back by its velocity at its midpoint times
+//!   the time step), so a platform rising into the mover standing on it carries it; with a
+//!   time step of 0, one that rises more than a skin into the mover in a frame is passed.
+//!
+//! The rule sits in one place, between the level and every query the mover makes (whichever
+//! the level: a slice, a [`TreeLevel`], a [`level_fn`] or `World::mover_level`).
+//! [`collide_mover`] and [`cast_mover`] apply it with the mover's given transform as the start.
+
 mod planes;
 mod query;
 mod slide;

@@ -3,9 +3,9 @@
 
 use super::Plane;
 use crate::cast::{shape_cast, CastState};
-use crate::geometry::Shape;
-use crate::math::{Aabb, Transform, Vec2};
-use crate::narrowphase::collide_with_margin;
+use crate::geometry::{Polygon, Shape};
+use crate::math::{Aabb, Rot, Transform, Vec2};
+use crate::narrowphase::{collide_with_margin, overlaps};
 use crate::tree::{DynamicTree, NodeStorage, ProxyId, Visit};
 use core::marker::PhantomData;
 
@@ -150,6 +150,82 @@ where
     }
 }
 
+/// Depth behind a one-way platform's line, as a fraction of the mover's extent, beyond which
+/// the mover counts as behind it (round-off of a mover resting on it, never a skin: a skin is
+/// about 1 % of the mover).
+const ONE_WAY_TOLERANCE_RELATIVE: f32 = 2.5e-4;
+
+/// Whether `mover` at `start` is behind the one-sided chain segment `o` (a one-way platform)
+/// anywhere over the segment's extent: some part of it lies more than
+/// [`ONE_WAY_TOLERANCE_RELATIVE`] × its extent behind the segment's line, between the two
+/// perpendiculars through the segment's ends. The segment is taken where it was `time_step`
+/// seconds ago (moved back by its velocity at its midpoint), so a platform that rose into a
+/// mover standing on it during the frame still holds it. `false` for every other shape.
+pub(crate) fn behind_one_way(o: &Obstacle<'_>, mover: &Shape, start: Transform, time_step: f32) -> bool {
+    let Shape::ChainSegment(s) = o.shape else {
+        return false;
+    };
+    let (mut p1, mut p2) = (o.xf.apply(s.point1), o.xf.apply(s.point2));
+    if time_step > 0.0 && time_step.is_finite() {
+        let back = o.velocity_at((p1 + p2) * 0.5) * time_step;
+        if back.is_finite() {
+            p1 -= back;
+            p2 -= back;
+        }
+    }
+    let e = p2 - p1;
+    let aabb = mover.aabb(start);
+    let (Some(dir), true) = (e.try_normalize(), aabb.is_valid()) else {
+        return false;
+    };
+    let n = dir.right_perp();
+    // The deepest corner of the mover's box bounds how far behind the line it reaches.
+    let corners = [
+        aabb.min,
+        Vec2::new(aabb.max.x, aabb.min.y),
+        aabb.max,
+        Vec2::new(aabb.min.x, aabb.max.y),
+    ];
+    let reach = corners.iter().map(|&c| n.dot(p1 - c)).fold(f32::MIN, f32::max);
+    let (lo, hi) = corners
+        .iter()
+        .map(|&c| dir.dot(c - p1))
+        .fold((f32::MAX, f32::MIN), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    let length = e.dot(dir);
+    let tolerance = ONE_WAY_TOLERANCE_RELATIVE * (aabb.max - aabb.min).length();
+    if !(reach > tolerance) || hi < 0.0 || lo > length {
+        return false;
+    }
+    // The region behind the segment over its extent, from the tolerance to past the mover's
+    // deepest point, as a box: the mover is behind exactly when it overlaps the box.
+    let (hx, hy) = (0.5 * length, 0.5 * reach);
+    let Ok(slab) = Polygon::make_box(hx, hy) else {
+        return false;
+    };
+    let xf = Transform {
+        p: p1 + dir * hx - n * (tolerance + hy),
+        q: Rot { c: dir.x, s: dir.y },
+    };
+    overlaps(&Shape::Polygon(slab), xf, mover, start)
+}
+
+/// `level` under the one-way rule: the chain segments the mover (at `start`, the start of its
+/// move) is behind anywhere are left out ([`behind_one_way`]), for the whole move.
+pub(crate) struct OneWayLevel<'a, L: ?Sized> {
+    pub(crate) level: &'a L,
+    pub(crate) mover: &'a Shape,
+    pub(crate) start: Transform,
+    pub(crate) time_step: f32,
+}
+
+impl<L: MoverLevel + ?Sized> MoverLevel for OneWayLevel<'_, L> {
+    fn obstacles(&self, aabb: Aabb, f: &mut dyn FnMut(&Obstacle<'_>) -> bool) {
+        self.level.obstacles(aabb, &mut |o| {
+            behind_one_way(o, self.mover, self.start, self.time_step) || f(o)
+        });
+    }
+}
+
 /// A collision plane between a mover and one obstacle (Box2D's `b2PlaneResult`, for any mover
 /// shape).
 #[repr(C)]
@@ -217,9 +293,10 @@ pub(crate) fn mover_plane(o: &Obstacle<'_>, mover: &Shape, xf: Transform, margin
 /// `f` returns `false`. Each plane is the contact manifold's (normal from the obstacle toward
 /// the mover, the deepest point's penetration as the offset), so chain segments keep their
 /// one-sidedness and ghost rules: a mover never gets a plane from the back of a chain or a
-/// normal a chain segment does not own. Box2D's `b2World_CollideMover` for any convex mover
-/// shape, with a margin (Box2D: touching only). Nothing is reported for an invalid mover or
-/// transform.
+/// normal a chain segment does not own, and a chain segment the mover has any part behind (a
+/// one-way platform it is passing, see [One-way platforms](crate::mover#one-way-platforms))
+/// gives no plane. Box2D's `b2World_CollideMover` for any convex mover shape, with a margin
+/// (Box2D: touching only). Nothing is reported for an invalid mover or transform.
 pub fn collide_mover<L: MoverLevel + ?Sized>(
     level: &L,
     mover: &Shape,
@@ -232,6 +309,12 @@ pub fn collide_mover<L: MoverLevel + ?Sized>(
     if !aabb.is_valid() || !margin.is_finite() {
         return;
     }
+    let level = OneWayLevel {
+        level,
+        mover,
+        start: xf,
+        time_step: 0.0,
+    };
     level.obstacles(
         aabb.inflated(margin),
         &mut |o| match mover_plane(o, mover, xf, margin) {
@@ -261,7 +344,8 @@ pub struct MoverHit {
 /// How far `mover` (at world transform `xf`) can translate along `translation` before its
 /// surface comes within `skin` (`>= 0`) of an obstacle of `level`: the first hit, or `None`
 /// when it travels the whole way. Each obstacle is tested with [`shape_cast`] (so the hit
-/// normal is the feature's, and chain segments are one-sided and ghost-free); obstacles the
+/// normal is the feature's, and chain segments are one-sided and ghost-free; one the mover at
+/// `xf` has any part behind is a one-way platform it is passing, never a hit); obstacles the
 /// mover starts *penetrating* are ignored, as in Box2D's `b2World_CastMover` — resolve them
 /// with [`collide_mover`]'s planes — while one it starts within the skin of and moves further
 /// into stops it at fraction 0. A hit whose feature normal the move does not go into (sliding
@@ -284,6 +368,12 @@ pub fn cast_mover<L: MoverLevel + ?Sized>(
     let moved = Aabb::new(aabb.min + translation, aabb.max + translation);
     let swept = aabb.union(moved).inflated(skin);
     let mut best: Option<MoverHit> = None;
+    let level = OneWayLevel {
+        level,
+        mover,
+        start: xf,
+        time_step: 0.0,
+    };
     level.obstacles(swept, &mut |o| {
         if let Some(h) = obstacle_hit(o, mover, xf, translation, skin) {
             if best.is_none_or(|b| h.fraction < b.fraction) {

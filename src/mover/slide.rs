@@ -1,7 +1,7 @@
 //! `move_and_slide`: one call that moves a kinematic mover of any convex shape through a level
 //! (the algorithm is described in the [`mover`](crate::mover) module docs).
 
-use super::query::{cast_mover, mover_plane, obstacle_hit, MoverHit, MoverLevel, MoverPlane};
+use super::query::{cast_mover, mover_plane, obstacle_hit, MoverHit, MoverLevel, MoverPlane, OneWayLevel};
 use super::{solve_planes_with_slop, CollisionPlane, Plane};
 use crate::cast::{shape_cast, CastState};
 use crate::fmath;
@@ -485,8 +485,14 @@ impl Blocked {
 /// blocked parts removed), its ground and its contacts. See the [module docs](crate::mover) for the
 /// algorithm and [`MoveOptions`] for the choices.
 ///
+/// Chain segments are one-way platforms (see [One-way platforms](crate::mover#one-way-platforms)):
+/// one the mover has any part behind at `xf` (over the segment's length) is passed for the
+/// whole call — no plane, push-out, ground or hit from it, so a jump up through it is never
+/// boosted nor on ground inside it — and one the mover is wholly in front of stops it only
+/// when it comes down onto the front face, where it lands.
+///
 /// Guarantees: the mover never ends closer than a quarter of the skin to a surface it did not start
-/// penetrating, never passes through an obstacle at any speed (the move is a cast), and never
+/// penetrating (nor passes through), never passes through an obstacle at any speed (the move is a cast), and never
 /// moves further than `translation` plus the push out of penetration and the carry of a moving
 /// platform. A mover that starts penetrating is pushed straight out to the skin in one call.
 ///
@@ -524,6 +530,13 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     {
         return result;
     }
+    // One-way platforms: a chain segment the mover starts behind anywhere is passed.
+    let level = &OneWayLevel {
+        level,
+        mover,
+        start: xf,
+        time_step: opts.time_step,
+    };
     let max_slope = if opts.max_slope.is_finite() {
         opts.max_slope.clamp(0.0, core::f32::consts::FRAC_PI_2)
     } else {
