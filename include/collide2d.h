@@ -2448,6 +2448,18 @@ c2d_Status c2d_world_end_events(const struct c2d_World *world,
                                 size_t capacity,
                                 size_t *out_count);
 
+// The bodies the last step stopped because its arithmetic would have left them non-finite
+// (Rust: `World::fault_events`), copied as in `c2d_world_begin_events`: each keeps its pose
+// from before the step with zero velocity. Input the world accepted never causes this.
+//
+// # Safety
+// `world` NULL or live; `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or
+// writable.
+c2d_Status c2d_world_fault_events(const struct c2d_World *world,
+                                  struct c2d_BodyId *buffer,
+                                  size_t capacity,
+                                  size_t *out_count);
+
 // Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
 // was a hit to `*out_hit`, and the hit to `*out` only when there was.
 //

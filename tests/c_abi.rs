@@ -2502,6 +2502,17 @@ fn c_world_validate_checks_the_invariants() {
             assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
             assert_eq!(c2d_world_validate(w), Status::Ok);
         }
+        // No body was stopped by containment; the count is reported with no buffer.
+        let mut faults = usize::MAX;
+        assert_eq!(
+            c2d_world_fault_events(w, core::ptr::null_mut(), 0, &mut faults),
+            Status::Ok
+        );
+        assert_eq!(faults, 0);
+        assert_eq!(
+            c2d_world_fault_events(w, core::ptr::null_mut(), 0, core::ptr::null_mut()),
+            Status::NullPointer
+        );
         assert_eq!(c2d_world_remove_body(w, a), Status::Ok);
         assert_eq!(c2d_world_validate(w), Status::Ok);
         c2d_world_free(w);

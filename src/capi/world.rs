@@ -443,6 +443,27 @@ pub unsafe extern "C" fn c2d_world_end_events(
     }
 }
 
+/// The bodies the last step stopped because its arithmetic would have left them non-finite
+/// (Rust: `World::fault_events`), copied as in `c2d_world_begin_events`: each keeps its pose
+/// from before the step with zero velocity. Input the world accepted never causes this.
+///
+/// # Safety
+/// `world` NULL or live; `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_fault_events(
+    world: *const World,
+    buffer: *mut BodyId,
+    capacity: usize,
+    out_count: *mut usize,
+) -> Status {
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        Ok(w) => unsafe { copy_events(w.fault_events(), buffer, capacity, out_count) },
+        Err(e) => e,
+    }
+}
+
 /// Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
 /// was a hit to `*out_hit`, and the hit to `*out` only when there was.
 ///
