@@ -267,6 +267,61 @@ fn pushing_into_v_corners_never_jitters_or_penetrates() {
 }
 
 #[test]
+fn a_mover_started_across_both_arms_of_a_v_corner_is_pushed_out_in_one_call() {
+    // V corners of 30°, 45°, 60° and 90°, the mover (the four movers and a 0.6 × 1.0 box)
+    // pushed from where it touches both arms toward the apex by 0.001 … 0.2, on the axis and
+    // off it, with and without gravity: one call with no translation ends outside, at least a
+    // quarter of the skin from both arms. Inputs that broke: a 0.6 × 1.0 box 0.05 into a 30° V
+    // (the push out of the corner is longer than either arm's), and starts off the axis (the
+    // push out of one arm runs into the other).
+    let mut shapes: Vec<(&str, Shape)> = movers().into_iter().map(|(n, s, _)| (n, s)).collect();
+    shapes.push((
+        "0.6 x 1.0 box",
+        Shape::Polygon(Polygon::make_box(0.3, 0.5).unwrap()),
+    ));
+    for up in [v(0.0, 1.0), Vec2::ZERO] {
+        let opts = MoveOptions {
+            up,
+            ..MoveOptions::default()
+        };
+        for angle_deg in [30.0f32, 45.0, 60.0, 90.0] {
+            let level = v_corner(angle_deg.to_radians());
+            let obstacles = level.obstacles();
+            for (name, mover) in &shapes {
+                // Where the mover on the axis first touches the walls (bisection).
+                let (mut lo, mut hi) = (-20.0f32, 0.0f32);
+                for _ in 0..60 {
+                    let mid = 0.5 * (lo + hi);
+                    if level.clearance(mover, at(mid, 0.0)) > 0.0 {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                for depth in [0.001f32, 0.01, 0.05, 0.2] {
+                    for dy in [0.0f32, 0.05, -0.1] {
+                        let p = v(lo + depth, dy);
+                        let r = move_and_slide(
+                            &obstacles[..],
+                            mover,
+                            at(p.x, p.y),
+                            Vec2::ZERO,
+                            Vec2::ZERO,
+                            &opts,
+                        );
+                        let gap = level.clearance(mover, at(r.position.x, r.position.y));
+                        assert!(
+                            gap >= 0.25 * opts.skin as f64 * (1.0 - 1e-3),
+                            "{angle_deg}° {name} depth {depth} dy {dy} up {up:?}: gap {gap} after one call, {r:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn walkable_slopes_are_climbed_at_the_commanded_speed_and_steep_ones_are_not() {
     // A 30° ramp (max slope 45°): once on it, every frame advances 5/60 horizontally within
     // 1 %. A 60° ramp: the mover never gets more than a skin band above the foot.
