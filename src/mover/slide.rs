@@ -587,19 +587,6 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
             desired += g.velocity * opts.time_step;
         }
     }
-    // Every iteration aims at the same target (Box2D's loop: after a stop, or past the end of
-    // a face it slid along, the mover goes on toward it), but the path is never longer than
-    // the desired translation plus the push out of whatever the mover starts inside the skin
-    // band of: a move that would go round a corner beyond that is cut short.
-    let target = pos + desired;
-    let mut budget = desired.length()
-        + bufs[cur]
-            .planes()
-            .iter()
-            .map(|p| skin - p.separation())
-            .fold(0.0f32, f32::max);
-
-    // 2–4. Solve, verify at the end, cast.
     let mut set = SolverSet {
         planes: [CollisionPlane::default(); SOLVER_CAPACITY],
         count: 0,
@@ -607,6 +594,52 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         cos_max,
         skin,
     };
+    // The push out of whatever the mover starts inside the skin band of: the shortest
+    // translation that meets every such plane (in a V corner it is longer than the push out of
+    // either arm alone, so it is solved for the planes together, not taken per plane). It
+    // bounds the path, so it is an upper bound; the moves below are still solved and cast.
+    let mut push_out = bufs[cur]
+        .planes()
+        .iter()
+        .map(|p| skin - p.separation())
+        .fold(0.0f32, f32::max);
+    for p in bufs[cur].planes() {
+        if p.separation() < skin - tolerance {
+            set.add(p.plane.normal, skin - p.separation());
+        }
+    }
+    // Pushed out of one obstacle the mover may be inside the skin band of another (an arm of
+    // a V corner it did not reach at the start): the planes where the push ends join the set,
+    // for up to END_CHECK_ROUNDS rounds.
+    if set.count > 0 {
+        let mut d = set.solve(Vec2::ZERO, slop);
+        let end = &mut bufs[1];
+        for _ in 0..END_CHECK_ROUNDS {
+            if !d.is_finite() {
+                break;
+            }
+            push_out = push_out.max(d.length());
+            end.collect_into(level, mover, at(pos + d), reach);
+            let before = set.count;
+            for p in end.planes() {
+                if p.separation() < skin - tolerance {
+                    set.add(p.plane.normal, skin - p.separation() + p.plane.normal.dot(d));
+                }
+            }
+            if set.count == before {
+                break;
+            }
+            d = set.solve(Vec2::ZERO, slop);
+        }
+    }
+    // Every iteration aims at the same target (Box2D's loop: after a stop, or past the end of
+    // a face it slid along, the mover goes on toward it), but the path is never longer than
+    // the desired translation plus the push out: a move that would go round a corner beyond
+    // that is cut short.
+    let target = pos + desired;
+    let mut budget = desired.length() + push_out;
+
+    // 2–4. Solve, verify at the end, cast.
     let mut iterations = 0;
     let mut blocked = Blocked {
         normals: [Vec2::ZERO; 2 * MAX_MOVER_CONTACTS],
