@@ -2518,3 +2518,77 @@ fn c_world_validate_checks_the_invariants() {
         c2d_world_free(w);
     }
 }
+
+/// The `c2d_*` functions include/collide2d.h declares: every line that starts at column 0 with
+/// a return type followed by `c2d_name(` (the header's declaration style), skipping the
+/// `static inline` helpers, which are defined in the header rather than exported.
+fn declared_entry_points(header: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in header.lines() {
+        let starts_with_type = line.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+        if !starts_with_type || line.starts_with("static") || line.starts_with("typedef") {
+            continue;
+        }
+        let Some(open) = line.find('(') else { continue };
+        let Some(start) = line[..open].rfind(' ') else {
+            continue;
+        };
+        let name = line[start + 1..open].trim_start_matches('*');
+        if name.starts_with("c2d_") && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Whether `text` contains `name` as a whole identifier (so `c2d_collide` is not found inside
+/// `c2d_collide_circles`).
+fn mentions(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].bytes().next_back();
+        let after = text[i + name.len()..].bytes().next();
+        let ident = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+        !ident(before) && !ident(after)
+    })
+}
+
+/// Entry points no fuzz target needs to call, each with the reason. Everything else the header
+/// declares must appear in some file of fuzz/fuzz_targets/. Empty: even the process-wide hooks
+/// are fuzzed in-process, since a Rust program keeps Rust's allocator (the hooks are stored, not
+/// consulted) and capi_queries restores every hook to its default before a run ends.
+const NOT_FUZZED: &[(&str, &str)] = &[];
+
+/// Every C entry point is reached by a fuzz target (or is on the commented allow-list above), so
+/// a new entry point cannot go unfuzzed unnoticed.
+#[test]
+fn every_c_entry_point_is_called_by_a_fuzz_target() {
+    let header = std::fs::read_to_string(root().join("include/collide2d.h")).unwrap();
+    let declared = declared_entry_points(&header);
+    assert!(declared.len() > 100, "header parse found only {declared:?}");
+    let mut targets = String::new();
+    for entry in std::fs::read_dir(root().join("fuzz/fuzz_targets")).unwrap() {
+        targets += &std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    }
+    for (name, reason) in NOT_FUZZED {
+        assert!(
+            declared.iter().any(|d| d == name),
+            "allow-listed {name} is not declared"
+        );
+        assert!(
+            !reason.is_empty() && !mentions(&targets, name),
+            "{name} is fuzzed after all"
+        );
+    }
+    let missing: Vec<&String> = declared
+        .iter()
+        .filter(|name| !mentions(&targets, name) && !NOT_FUZZED.iter().any(|(n, _)| n == name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "{} of {} C entry points are called by no fuzz target: {missing:?}",
+        missing.len(),
+        declared.len()
+    );
+}

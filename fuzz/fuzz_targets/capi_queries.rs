@@ -3,10 +3,19 @@
 //! panic; for inputs below 1e18 in magnitude `c2d_overlaps` must agree with `c2d_collide`; and
 //! every output keeps its documented invariants (at most 2 manifold points, unit normals,
 //! finite points and depths, ray fractions within [0, max_fraction]).
+//!
+//! A selector byte then picks one group of the remaining query entry points, all fed from the
+//! same bytes: the typed pair functions and chain segments, the makers and point / box / proxy
+//! queries, debug drawing and the plane solver, or the process-wide hooks.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::*;
+use core::ffi::{c_char, c_void};
+use draw_table::{draw_table, Seen};
 use libfuzzer_sys::fuzz_target;
+
+#[path = "draw_table.rs"]
+mod draw_table;
 
 const SHAPE: usize = core::mem::size_of::<Shape>();
 
@@ -14,6 +23,49 @@ fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
     bytes
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+}
+
+/// `bytes` (zero-padded) in 8-byte-aligned storage, to be read through a pointer as a `T` whose
+/// every field is checked by the C ABI.
+fn raw<T>(bytes: &[u8]) -> Vec<u64> {
+    let mut buf = vec![0u64; core::mem::size_of::<T>().div_ceil(8)];
+    let n = bytes.len().min(core::mem::size_of::<T>());
+    // SAFETY: `buf` holds at least size_of::<T>() >= n bytes.
+    unsafe { core::ptr::copy_nonoverlapping(bytes.as_ptr(), buf.as_mut_ptr() as *mut u8, n) };
+    buf
+}
+
+/// A level of up to two obstacles from raw bytes for `c2d_move_and_slide_query`; the context
+/// is a `Level`.
+struct Level {
+    obstacles: [Vec<u64>; 2],
+    count: u32,
+}
+unsafe extern "C" fn level_query(_aabb: Aabb, out: *mut MoverObstacle, capacity: u32, c: *mut c_void) -> u32 {
+    // SAFETY: the context is the target's live `Level`; `out` has `capacity` writable slots.
+    let level = unsafe { &*(c as *const Level) };
+    let n = level.count.min(capacity);
+    for k in 0..n as usize {
+        let src = level.obstacles[k].as_ptr() as *const u8;
+        // SAFETY: each buffer holds size_of::<MoverObstacle>() bytes, which the mover checks.
+        unsafe {
+            core::ptr::copy_nonoverlapping(src, out.add(k) as *mut u8, core::mem::size_of::<MoverObstacle>())
+        };
+    }
+    n
+}
+
+unsafe extern "C" fn failing_alloc(_size: usize, _align: usize, _c: *mut c_void) -> *mut c_void {
+    core::ptr::null_mut()
+}
+unsafe extern "C" fn failing_free(_m: *mut c_void, _size: usize, _align: usize, _c: *mut c_void) {}
+unsafe extern "C" fn on_log(message: *const c_char, _c: *mut c_void) {
+    assert!(!message.is_null());
+}
+unsafe extern "C" fn on_assert(message: *const c_char, _file: *const c_char, _line: i32, _c: *mut c_void) {
+    // SAFETY: the hook's contract: a NUL-terminated message valid during the call.
+    let text = unsafe { core::ffi::CStr::from_ptr(message) };
+    panic!("internal error reported to the assert hook: {text:?}");
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -128,5 +180,227 @@ fuzz_target!(|data: &[u8]| {
         let _ = c2d_shape_inflate(a, margin, sh.as_mut_ptr());
         let mut mass = MassData::default();
         let _ = c2d_shape_mass(a, v[13], &mut mass);
+
+        // The selector byte: the group in its low two bits, which pointers are NULL above them.
+        let sel = data[data.len() - 1];
+        let null = |bit: u32| sel & (4 << bit) != 0;
+        let g = |k: usize| v.get(k).copied().unwrap_or(0.0);
+        let p = |k: usize| Vec2::new(g(k), g(k + 1));
+        let finite = bytes_small && v.iter().take(16).all(|x| small(*x));
+        match sel % 4 {
+            0 => {
+                // The typed pair functions on the raw payloads (the ABI checks every field).
+                let (pa, pb) = (&raw_a[4..], &raw_b[4..]);
+                let (ca, cb) = (raw::<Circle>(pa), raw::<Circle>(pb));
+                let (ka, kb) = (raw::<Capsule>(pa), raw::<Capsule>(pb));
+                let (qa, qb) = (raw::<Polygon>(pa), raw::<Polygon>(pb));
+                let sg = raw::<ChainSegment>(pa);
+                let ca = ca.as_ptr() as *const Circle;
+                let cb = cb.as_ptr() as *const Circle;
+                let ka = ka.as_ptr() as *const Capsule;
+                let kb = kb.as_ptr() as *const Capsule;
+                let qa = qa.as_ptr() as *const Polygon;
+                let qb = qb.as_ptr() as *const Polygon;
+                let sg = sg.as_ptr() as *const ChainSegment;
+                let ok = |s: Status, m: &Manifold| {
+                    if s == Status::Ok {
+                        check_manifold(m);
+                    }
+                };
+                ok(c2d_collide_circles(ca, &xa, cb, &xb, margin, &mut m), &m);
+                ok(c2d_collide_capsule_circle(ka, &xa, cb, &xb, margin, &mut m), &m);
+                ok(c2d_collide_capsules(ka, &xa, kb, &xb, margin, &mut m), &m);
+                ok(c2d_collide_polygon_circle(qa, &xa, cb, &xb, margin, &mut m), &m);
+                ok(c2d_collide_polygon_capsule(qa, &xa, kb, &xb, margin, &mut m), &m);
+                ok(c2d_collide_polygons(qa, &xa, qb, &xb, margin, &mut m), &m);
+                ok(
+                    c2d_collide_chain_segment_circle(sg, &xa, cb, &xb, margin, &mut m),
+                    &m,
+                );
+                ok(
+                    c2d_collide_chain_segment_capsule(sg, &xa, kb, &xb, margin, &mut m),
+                    &m,
+                );
+                ok(
+                    c2d_collide_chain_segment_polygon(sg, &xa, qb, &xb, margin, &mut m),
+                    &m,
+                );
+                let o: *mut bool = if null(0) { core::ptr::null_mut() } else { &mut over };
+                let _ = c2d_overlaps_circles(ca, &xa, cb, &xb, o);
+                let _ = c2d_overlaps_capsule_circle(ka, &xa, cb, &xb, o);
+                let _ = c2d_overlaps_capsules(ka, &xa, kb, &xb, o);
+                let _ = c2d_overlaps_polygon_circle(qa, &xa, cb, &xb, o);
+                let _ = c2d_overlaps_polygon_capsule(qa, &xa, kb, &xb, o);
+                let _ = c2d_overlaps_polygons(qa, &xa, qb, &xb, o);
+                let _ = c2d_overlaps_chain_segment_circle(sg, &xa, cb, &xb, o);
+                let _ = c2d_overlaps_chain_segment_capsule(sg, &xa, kb, &xb, o);
+                let _ = c2d_overlaps_chain_segment_polygon(sg, &xa, qb, &xb, o);
+                if c2d_ray_cast_chain_segment(sg, &xa, &ray, &mut hit, &mut rh) == Status::Ok && hit {
+                    assert!(rh.fraction >= 0.0 && rh.fraction <= ray.max_fraction, "{rh:?}");
+                }
+                // Chains from the raw numbers.
+                let mut sh = core::mem::MaybeUninit::<Shape>::uninit();
+                let _ = c2d_make_chain_segment(p(0), p(2), p(4), p(6), sh.as_mut_ptr());
+                let n = u32::from(rest[1] % 8).min(pts.len() as u32);
+                let mut seg = core::mem::MaybeUninit::<ChainSegment>::uninit();
+                let _ = c2d_chain_segment_from_polyline(
+                    pts.as_ptr(),
+                    n,
+                    null(1),
+                    u32::from(rest[2] % 10),
+                    seg.as_mut_ptr(),
+                );
+                let mut welded = [Vec2::ZERO; 9];
+                let mut wn = 0u32;
+                let out = if null(2) {
+                    core::ptr::null_mut()
+                } else {
+                    welded.as_mut_ptr()
+                };
+                if c2d_chain_weld(pts.as_ptr(), n, null(1), out, &mut wn) == Status::Ok {
+                    assert!(wn <= n, "weld grew {n} points to {wn}");
+                }
+            }
+            1 => {
+                // The makers and the point, box, proxy and sweep queries.
+                let mut sh = core::mem::MaybeUninit::<Shape>::uninit();
+                let out = if null(0) {
+                    core::ptr::null_mut()
+                } else {
+                    sh.as_mut_ptr()
+                };
+                let _ = c2d_make_circle(p(0), g(2), out);
+                let _ = c2d_make_capsule(p(0), p(2), g(4), out);
+                let _ = c2d_make_box(g(5), g(6), out);
+                let _ = c2d_make_offset_rounded_box(g(5), g(6), p(7), Rot { c: g(9), s: g(10) }, g(11), out);
+                let bx = Aabb::new(p(0), p(2));
+                let _ = c2d_make_box_from_aabb(&bx, out);
+                let mut pp = PointProjection::default();
+                let _ = c2d_closest_point(a, &xa, p(12), &mut pp);
+                let _ = c2d_overlaps_aabb_shape(&bx, b, &xb, &mut over);
+                if c2d_ray_cast_aabb(&bx, &ray, &mut hit, &mut rh) == Status::Ok && hit {
+                    assert!(rh.fraction >= 0.0 && rh.fraction <= ray.max_fraction, "{rh:?}");
+                }
+                let by = Aabb::new(p(4), p(6));
+                let _ = c2d_overlaps_aabbs(&bx, &by, &mut over);
+                let mut sd = SegmentDistance::default();
+                let _ = c2d_segment_distance(p(0), p(2), p(4), p(6), &mut sd);
+                let (mut pa, mut pb) = (
+                    core::mem::MaybeUninit::<ShapeProxy>::uninit(),
+                    core::mem::MaybeUninit::<ShapeProxy>::uninit(),
+                );
+                if c2d_make_proxy(a, pa.as_mut_ptr()) == Status::Ok
+                    && c2d_make_proxy(b, pb.as_mut_ptr()) == Status::Ok
+                {
+                    let _ =
+                        c2d_proxy_distance(pa.as_ptr(), &xa, pb.as_ptr(), &xb, &mut cache, d.as_mut_ptr());
+                }
+                // A proxy from raw bytes: the ABI checks its count.
+                let rp = raw::<ShapeProxy>(&raw_b);
+                let _ = c2d_proxy_distance(
+                    rp.as_ptr() as *const ShapeProxy,
+                    &xa,
+                    rp.as_ptr() as *const ShapeProxy,
+                    &xb,
+                    &mut cache,
+                    d.as_mut_ptr(),
+                );
+                let mut xf = Transform::IDENTITY;
+                let _ = c2d_sweep_transform_at(&sweep_a, g(14), &mut xf);
+                let mut bb = Aabb::new(Vec2::ZERO, Vec2::ZERO);
+                let _ = c2d_shape_aabb(a, &xa, &mut bb);
+                let _ = c2d_shape_contains_point(a, &xa, p(12), &mut over);
+                let fa = raw::<Filter>(&raw_a);
+                let fb = raw::<Filter>(&raw_b);
+                let _ = c2d_filter_should_collide(
+                    fa.as_ptr() as *const Filter,
+                    fb.as_ptr() as *const Filter,
+                    &mut over,
+                );
+                let version = c2d_get_version();
+                assert_eq!(version, c2d_get_version());
+            }
+            2 => {
+                // Debug drawing of the raw shape, a manifold, a ray and a move; finite inputs
+                // below 1e18 draw finite coordinates.
+                let mut seen = Seen::default();
+                let table = draw_table(&mut seen, rest[1], 0);
+                let tp: *const DebugDrawFcns = if null(0) { core::ptr::null() } else { &table };
+                let _ = c2d_draw_shape(tp, a, &xa, u32::from(rest[2]));
+                if c2d_collide(a, &xa, b, &xb, margin, &mut m) == Status::Ok {
+                    let _ = c2d_draw_manifold(tp, &m, g(14));
+                }
+                let hp: *const RayHit = if null(1) { core::ptr::null() } else { &rh };
+                let _ = c2d_draw_ray(tp, &ray, hp, g(14));
+                // The plane solver on planes from raw numbers.
+                let mut planes: Vec<CollisionPlane> = v
+                    .chunks_exact(5)
+                    .map(|c| CollisionPlane {
+                        plane: Plane {
+                            normal: Vec2::new(c[0], c[1]),
+                            offset: c[2],
+                        },
+                        push_limit: c[3],
+                        push: 0.0,
+                        clip_velocity: c[4].to_bits() & 1,
+                    })
+                    .collect();
+                let count = planes.len() as u32;
+                let mut res = PlaneSolverResult::default();
+                let _ = c2d_solve_planes(p(0), planes.as_mut_ptr(), count, &mut res);
+                let mut clipped = Vec2::ZERO;
+                let _ = c2d_clip_vector(p(2), planes.as_ptr(), count, &mut clipped);
+                // The mover over a caller's level of the two raw shapes.
+                let mut opts = MoveOptions::default();
+                let op: *mut MoveOptions = if null(2) { core::ptr::null_mut() } else { &mut opts };
+                let _ = c2d_move_options_default(op);
+                // Obstacles straight from the input: shape a's bytes (its tag unmasked) and on.
+                let level = Level {
+                    obstacles: [raw::<MoverObstacle>(data), raw::<MoverObstacle>(&data[SHAPE..])],
+                    count: u32::from(rest[2] % 3),
+                };
+                let ctx = &level as *const Level as *mut c_void;
+                let mut r = core::mem::zeroed::<MoveResult>();
+                let opts_p: *const MoveOptions = if null(3) { core::ptr::null() } else { &opts };
+                if c2d_move_and_slide_query(Some(level_query), ctx, b, &xb, p(8), p(10), opts_p, &mut r)
+                    == Status::Ok
+                {
+                    let _ = c2d_draw_move_result(tp, &r, g(14));
+                }
+                if finite {
+                    assert_eq!(seen.non_finite, 0, "finite inputs drew a non-finite coordinate");
+                }
+            }
+            _ => {
+                // The process-wide hooks: a Rust program keeps Rust's allocator, so the hooks are
+                // stored but not consulted and the byte count stays 0; every hook is restored to
+                // the default before the run ends.
+                let alloc = if null(0) { None } else { Some(failing_alloc as _) };
+                let free = if null(1) { None } else { Some(failing_free as _) };
+                let s = c2d_set_allocator(alloc, free, core::ptr::null_mut());
+                if alloc.is_some() != free.is_some() {
+                    assert_eq!(s, Status::NullPointer);
+                } else {
+                    assert_eq!(s, Status::Ok);
+                }
+                assert_eq!(c2d_get_byte_count(), 0);
+                c2d_set_log_fcn(if null(2) { None } else { Some(on_log) }, core::ptr::null_mut());
+                c2d_set_assert_fcn(
+                    if null(3) { None } else { Some(on_assert) },
+                    core::ptr::null_mut(),
+                );
+                let mut t: *mut Tree = core::ptr::null_mut();
+                if c2d_tree_create(&mut t) == Status::Ok {
+                    let bx = Aabb::new(p(0), p(0) + p(2));
+                    let mut id = 0;
+                    let _ = c2d_tree_create_proxy(t, &bx, 1, 0, &mut id);
+                    assert_eq!(c2d_tree_validate(t), Status::Ok);
+                    c2d_tree_free(t);
+                }
+                assert_eq!(c2d_set_allocator(None, None, core::ptr::null_mut()), Status::Ok);
+                c2d_set_log_fcn(None, core::ptr::null_mut());
+                c2d_set_assert_fcn(None, core::ptr::null_mut());
+            }
+        }
     }
 });

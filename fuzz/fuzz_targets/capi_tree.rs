@@ -1,13 +1,20 @@
 //! Arbitrary operation sequences on a tree in caller memory through the C ABI: create,
 //! destroy, move, enlarge (random ids, including stale and out-of-range ones, and arbitrary
 //! floats), rebuild, queries, ray and box casts, pair finding, and the shape-level queries (with
-//! a shape callback that also hands out a broken polygon and NULL). Nothing may panic, the tree
-//! must validate after every operation, and shape-query outputs keep their invariants.
+//! a shape callback that also hands out a broken polygon and NULL); margins, lazy moves, the
+//! enlarged rebuild, the per-proxy getters and setters, debug drawing, and a heap tree made by
+//! `c2d_tree_create` beside the one in caller memory. Nothing may panic, the tree must validate
+//! after every operation, shape-query outputs keep their invariants, and a drawn tree whose
+//! boxes are all finite draws finite coordinates.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::*;
 use core::ffi::c_void;
+use draw_table::{draw_table, Seen};
 use libfuzzer_sys::fuzz_target;
+
+#[path = "draw_table.rs"]
+mod draw_table;
 
 unsafe extern "C" fn on_query(_id: u32, _u: u64, _c: *mut c_void) -> bool {
     true
@@ -23,7 +30,7 @@ unsafe extern "C" fn on_ray(r: *const Ray, _id: u32, u: u64, _c: *mut c_void) ->
     }
 }
 unsafe extern "C" fn on_box(max: f32, _id: u32, u: u64, _c: *mut c_void) -> f32 {
-    if u % 3 == 0 {
+    if u.is_multiple_of(3) {
         0.5 * max
     } else {
         max
@@ -88,8 +95,8 @@ fuzz_target!(|data: &[u8]| {
         );
         // SAFETY: `t` is live; every pointer is a live local.
         unsafe {
-            match op[0] % 10 {
-                0 | 1 | 2 => {
+            match op[0] % 16 {
+                0..=2 => {
                     let mut out = 0;
                     let _ = c2d_tree_create_proxy(t, &aabb, u64::from(op[1]), u64::from(op[2]), &mut out);
                 }
@@ -176,15 +183,120 @@ fuzz_target!(|data: &[u8]| {
                         core::ptr::null_mut(),
                     );
                 }
-                _ => {
+                9 => {
                     let _ = c2d_tree_query_pairs(t, Some(on_pair), &mut pairs as *mut u64 as *mut c_void);
+                }
+                10 => {
+                    // Margins: a proxy with its own margin, then the tree's default changed.
+                    let mut out = 0;
+                    let _ = c2d_tree_create_proxy_with_margin(
+                        t,
+                        &aabb,
+                        f(13),
+                        u64::from(op[1]),
+                        u64::from(op[2]),
+                        &mut out,
+                    );
+                    let _ = c2d_tree_set_margin(t, f(17));
+                }
+                11 => {
+                    // Moves with a margin and lazy moves (fat box kept while it still contains
+                    // the new one), reporting through a pointer or NULL.
+                    let mut moved = false;
+                    let out: *mut bool = if op[3] & 1 != 0 {
+                        core::ptr::null_mut()
+                    } else {
+                        &mut moved
+                    };
+                    match op[3] % 3 {
+                        0 => {
+                            let _ = c2d_tree_move_proxy_with_margin(t, id, &aabb, f(13), out);
+                        }
+                        1 => {
+                            let _ = c2d_tree_move_proxy_lazy(t, id, &aabb, out);
+                        }
+                        _ => {
+                            let _ = c2d_tree_move_proxy_lazy_with_margin(t, id, &aabb, f(13), out);
+                        }
+                    }
+                }
+                12 => {
+                    // The enlarged rebuild with scratch of any size (NULL included).
+                    let n = usize::from(op[4]);
+                    let mut scratch = vec![0u32; n];
+                    let sp = if op[3] & 1 != 0 {
+                        core::ptr::null_mut()
+                    } else {
+                        scratch.as_mut_ptr()
+                    };
+                    let _ = c2d_tree_rebuild_enlarged(t, sp, n);
+                }
+                13 => {
+                    // The per-proxy getters and setters, and the tree-wide ones.
+                    let mut bx = aabb;
+                    let _ = c2d_tree_fat_aabb(t, id, &mut bx);
+                    let (mut u, mut moved) = (0u64, false);
+                    let _ = c2d_tree_user_data(t, id, &mut u);
+                    let _ = c2d_tree_category_bits(t, id, &mut u);
+                    let _ = c2d_tree_was_moved(t, id, &mut moved);
+                    let _ = c2d_tree_set_category_bits(t, id, u64::from(op[3]) << (op[4] % 57));
+                    let mut has = false;
+                    let out: *mut Aabb = if op[3] & 1 != 0 {
+                        core::ptr::null_mut()
+                    } else {
+                        &mut bx
+                    };
+                    let _ = c2d_tree_root_bounds(t, &mut has, out);
+                    let count = c2d_tree_proxy_count(t);
+                    let height = c2d_tree_height(t);
+                    assert!(
+                        count == 0 || height < count.max(2) * 2,
+                        "height {height} for {count} proxies"
+                    );
+                    let ratio = c2d_tree_area_ratio(t);
+                    assert!(ratio.is_nan() || ratio >= 0.0, "area ratio {ratio}");
+                }
+                14 => {
+                    // Debug drawing through a table with some callbacks NULL, or a NULL table.
+                    let mut seen = Seen::default();
+                    let table = draw_table(&mut seen, op[3], op[4]);
+                    let tp: *const DebugDrawFcns = if op[3] & 0x80 != 0 {
+                        core::ptr::null()
+                    } else {
+                        &table
+                    };
+                    let _ = c2d_tree_draw(t, tp);
+                    let mut has = false;
+                    let mut root = aabb;
+                    let _ = c2d_tree_root_bounds(t, &mut has, &mut root);
+                    if !has || (root.min.is_finite() && root.max.is_finite()) {
+                        assert_eq!(seen.non_finite, 0, "a finite tree drew a non-finite coordinate");
+                    }
+                }
+                _ => {
+                    // A heap tree beside the one in caller memory, or a NULL out-parameter.
+                    let mut h: *mut Tree = core::ptr::null_mut();
+                    let out: *mut *mut Tree = if op[3] & 1 != 0 {
+                        core::ptr::null_mut()
+                    } else {
+                        &mut h
+                    };
+                    if c2d_tree_create(out) == Status::Ok {
+                        for k in 0..u64::from(op[4] % 8) {
+                            let mut pid = 0;
+                            let _ = c2d_tree_create_proxy(h, &aabb, k, k, &mut pid);
+                        }
+                        let _ = c2d_tree_query_pairs(h, Some(on_pair), &mut pairs as *mut u64 as *mut c_void);
+                        assert_eq!(c2d_tree_validate(h), Status::Ok);
+                    }
+                    c2d_tree_free(h);
                 }
             }
             assert_eq!(
                 c2d_tree_validate(t),
                 Status::Ok,
                 "tree corrupted by op {}",
-                op[0] % 10
+                op[0] % 16
             );
         }
     }

@@ -3,7 +3,9 @@
 //! with arbitrary dt and sub-step counts, velocity and transform changes, ray casts, AABB
 //! queries and events, extra shapes from raw bytes, chains, decompositions and tile outlines from
 //! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
-//! and constraint arrays.
+//! and constraint arrays, including the solver's split entry points and body makers; the world
+//! settings (recycle distance, internal-edge removal, a profile clock, non-default solver
+//! settings in a second world), body definitions from `c2d_body_def`, and debug drawing.
 //! Nothing may panic; errors must be status codes; after every operation the world passes
 //! `c2d_world_validate` (its invariants, every body finite).
 #![no_main]
@@ -12,7 +14,18 @@ use collide2d::solver::{Body, ContactConstraint};
 use collide2d::*;
 use core::ffi::c_void;
 use core::mem::size_of;
+use draw_table::{draw_table, Seen};
 use libfuzzer_sys::fuzz_target;
+
+#[path = "draw_table.rs"]
+mod draw_table;
+
+/// A profile clock: a counter that only goes up.
+extern "C" fn tick() -> u64 {
+    use core::sync::atomic::{AtomicU64, Ordering};
+    static TICKS: AtomicU64 = AtomicU64::new(0);
+    TICKS.fetch_add(7, Ordering::Relaxed)
+}
 
 unsafe extern "C" fn on_body(_b: BodyId, c: *mut c_void) -> bool {
     // SAFETY: the context is the target's live counter.
@@ -51,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
         unsafe {
-            match op % 16 {
+            match op % 24 {
                 0 | 1 => {
                     let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let mut id = BodyId::default();
@@ -252,6 +265,120 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_collide_mover(ob, 2, shape, &xf, margin, planes.as_mut_ptr(), 4, &mut n);
                     let (mut hit, mut h) = (false, MoverHit::default());
                     let _ = c2d_cast_mover(ob, 2, shape, &xf, t, margin, &mut hit, &mut h);
+                }
+                16 => {
+                    // World settings and per-world getters with arbitrary values.
+                    let d: f32 = take(&mut data);
+                    let flags: u8 = take(&mut data);
+                    let s = c2d_world_set_recycle_distance(w, d);
+                    if !(d >= 0.0 && d.is_finite()) {
+                        assert_eq!(s, Status::InvalidInput, "recycle distance {d}");
+                    }
+                    let _ = c2d_world_set_internal_edge_removal(w, flags & 1 != 0);
+                    let _ = c2d_world_set_profile_clock(w, if flags & 2 != 0 { Some(tick) } else { None });
+                    let mut profile = core::mem::zeroed::<StepProfile>();
+                    let out: *mut StepProfile = if flags & 4 != 0 {
+                        core::ptr::null_mut()
+                    } else {
+                        &mut profile
+                    };
+                    let _ = c2d_world_profile(w, out);
+                    let (mut n, mut u) = (0u32, 0u64);
+                    if c2d_world_body_count(w, &mut n) == Status::Ok {
+                        let mut nb = 0u32;
+                        let mut nc = 0u32;
+                        if c2d_world_counts(w, &mut nb, &mut nc) == Status::Ok {
+                            assert_eq!(n, nb);
+                        }
+                    }
+                    let id = if ids.is_empty() || flags & 8 != 0 {
+                        take::<BodyId>(&mut data)
+                    } else {
+                        ids[take::<u32>(&mut data) as usize % ids.len()]
+                    };
+                    let _ = c2d_world_user_data(w, id, &mut u);
+                }
+                17 => {
+                    // Debug drawing of the whole world; its bodies are finite (validated after
+                    // every operation), so below 1e18 everything drawn is finite.
+                    let (nulls, flags): (u8, u8) = (take(&mut data), take(&mut data));
+                    let mut seen = Seen::default();
+                    let table = draw_table(&mut seen, nulls, flags);
+                    let tp: *const DebugDrawFcns = if nulls & 0x80 != 0 {
+                        core::ptr::null()
+                    } else {
+                        &table
+                    };
+                    let _ = c2d_world_draw(w, tp);
+                    let small = ids.iter().all(|id| {
+                        let mut b = core::mem::zeroed::<Body>();
+                        c2d_world_get_body(w, *id, &mut b) != Status::Ok
+                            || (b.transform.p.x.abs() < 1e18 && b.transform.p.y.abs() < 1e18)
+                    });
+                    if small {
+                        assert_eq!(seen.non_finite, 0, "a finite world drew a non-finite coordinate");
+                    }
+                }
+                18 => {
+                    // A body definition from `c2d_body_def` with a raw kind and shape.
+                    let kind: u32 = take(&mut data);
+                    let xf: Transform = take(&mut data);
+                    let shape_bytes: [u8; size_of::<Shape>()] = take(&mut data);
+                    let mut def = core::mem::MaybeUninit::<BodyDef>::uninit();
+                    let shape = shape_bytes.as_ptr() as *const Shape;
+                    if c2d_body_def(kind % 4, &xf, shape, def.as_mut_ptr()) == Status::Ok {
+                        let mut id = BodyId::default();
+                        if c2d_world_add_body(w, def.as_ptr(), &mut id) == Status::Ok {
+                            ids.push(id);
+                        }
+                    }
+                }
+                19 => {
+                    // The solver's split entry points and the body makers on raw arrays.
+                    let xf: Transform = take(&mut data);
+                    let v: Vec2 = take(&mut data);
+                    let (av, h, max_speed): (f32, f32, f32) =
+                        (take(&mut data), take(&mut data), take(&mut data));
+                    let mass: MassData = take(&mut data);
+                    let mut bodies: [Body; 3] = take(&mut data);
+                    let _ = c2d_body_make_static(&xf, &mut bodies[0]);
+                    let _ = c2d_body_make_kinematic(&xf, &v, av, &mut bodies[1]);
+                    let _ = c2d_body_make_dynamic(&xf, &mass, &mut bodies[2]);
+                    let mut raw: [ContactConstraint; 2] = take(&mut data);
+                    let mut s = core::mem::zeroed();
+                    let _ = c2d_solver_default_settings(&mut s);
+                    let need = c2d_solver_scratch_bytes(raw.len());
+                    let have = usize::from(take::<u8>(&mut data)).min(need.saturating_mul(2));
+                    let mut scratch = vec![0u8; have];
+                    let sp = if have == 0 {
+                        core::ptr::null_mut()
+                    } else {
+                        scratch.as_mut_ptr() as *mut c_void
+                    };
+                    let (bp, cp) = (bodies.as_mut_ptr(), raw.as_mut_ptr());
+                    let _ = c2d_solver_step_with_scratch(bp, 3, cp, 2, sp, have, &s, h);
+                    let _ = c2d_solver_integrate_velocities(bp, 3, &v, h);
+                    let _ = c2d_solver_contacts(bp, 3, cp, 2, &s, h, take::<u32>(&mut data) % 6);
+                    let _ = c2d_solver_integrate_positions(bp, 3, h, max_speed);
+                }
+                20 => {
+                    // A second world with solver settings from raw bytes (refused unless valid),
+                    // a few bodies and steps.
+                    let settings: [u8; size_of::<SolverSettings>()] = take(&mut data);
+                    let mut w2: *mut World = core::ptr::null_mut();
+                    let sp = settings.as_ptr() as *const SolverSettings;
+                    if c2d_world_create(sp, &mut w2) == Status::Ok {
+                        for _ in 0..take::<u8>(&mut data) % 4 {
+                            let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
+                            let mut id = BodyId::default();
+                            let _ = c2d_world_add_body(w2, bytes.as_ptr() as *const BodyDef, &mut id);
+                        }
+                        for _ in 0..take::<u8>(&mut data) % 4 {
+                            let _ = c2d_world_step(w2, take(&mut data), take::<u32>(&mut data) % 9);
+                            assert_eq!(c2d_world_validate(w2), Status::Ok);
+                        }
+                        c2d_world_free(w2);
+                    }
                 }
                 _ => {
                     // Immediate mode on raw arrays.
