@@ -408,6 +408,20 @@ fuzz_target!(|data: &[u8]| {
             // What the docs promise after every call: the world's invariants hold, and every
             // live body is finite (`c2d_world_validate` checks both).
             assert_eq!(c2d_world_validate(w), Status::Ok);
+            // Bodies the last step stopped (containment) are finite, or removed since.
+            let mut faults = [BodyId::default(); 8];
+            let mut n = 0usize;
+            assert_eq!(
+                c2d_world_fault_events(w, faults.as_mut_ptr(), 8, &mut n),
+                Status::Ok
+            );
+            for id in &faults[..n.min(8)] {
+                let mut b = core::mem::zeroed::<Body>();
+                match c2d_world_get_body(w, *id, &mut b) {
+                    Status::Ok => assert!(b.transform.p.is_finite() && b.linear_velocity.is_finite()),
+                    s => assert_eq!(s, Status::InvalidBody),
+                }
+            }
         }
     }
     // SAFETY: freed once.
