@@ -58,9 +58,9 @@ int main(void) {
         v = r.velocity;
         on_ground = r.on_ground;
         if (frame % 30 == 0) {
-            printf("frame %d pos %.4f %.4f vel %.4f %.4f ground %d on %u contacts %u\n", frame, xf.p.x, xf.p.y, v.x,
-                   v.y, (int)r.on_ground, r.on_ground ? (unsigned)(r.ground.user_data & 0xffffffffu) : 0u,
-                   r.contact_count);
+            printf("frame %d pos %.4f %.4f vel %.4f %.4f ground %d supported %d on %u contacts %u\n", frame, xf.p.x,
+                   xf.p.y, v.x, v.y, (int)r.on_ground, (int)r.supported,
+                   r.on_ground ? (unsigned)(r.ground.user_data & 0xffffffffu) : 0u, r.contact_count);
         }
     }
     c2d_world_free(w);

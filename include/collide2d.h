@@ -598,6 +598,12 @@ typedef struct c2d_MoveResult {
   struct c2d_Vec2 velocity;
   // Whether the mover ends on walkable ground (within the skin band).
   bool on_ground;
+  // Whether the surfaces the mover touches at the end hold it against gravity together:
+  // on walkable ground, or wedged between surfaces none of which is walkable alone (a
+  // steep V, a ball and a crate) whose normals span the up direction (`up` lies between two
+  // of them, or along one). A game may allow a jump when supported. Always `false` in
+  // top-down movement (`up = 0`).
+  bool supported;
   // The ground (when `on_ground`): its normal, contact point, velocity and user data.
   struct c2d_MoverPlane ground;
   // The surfaces the mover touches at the end (separation at most the skin, within 1 %),

@@ -2064,12 +2064,13 @@ fn c_platformer_prints_what_rust_computes() {
         climbed |= r.on_ground && r.ground.plane.normal.x < -0.4;
         if frame % 30 == 0 {
             want += &format!(
-                "frame {frame} pos {:.4} {:.4} vel {:.4} {:.4} ground {} on {} contacts {}\n",
+                "frame {frame} pos {:.4} {:.4} vel {:.4} {:.4} ground {} supported {} on {} contacts {}\n",
                 p.x,
                 p.y,
                 v.x,
                 v.y,
                 r.on_ground as i32,
+                r.supported as i32,
                 if r.on_ground {
                     r.ground.user_data & 0xffff_ffff
                 } else {

@@ -1672,3 +1672,64 @@ fn walking_across_seams_at_any_speed_bumps_less_than_the_stated_bound() {
     eprintln!("worst height change per frame at 2-20 m/s over seams: {worst}");
     assert!(worst <= BUMP_BOUND, "{worst}");
 }
+
+/// `supported`: a ball dropped into a steep V (arms at 65°, neither walkable with the default
+/// 45°) comes to rest wedged: not `on_ground`, but `supported` (the two arms hold it). On one
+/// steep arm alone it slides off and is never supported; on flat ground it is both; in the
+/// air neither; top-down movement is never supported.
+#[test]
+fn a_mover_wedged_between_steep_surfaces_is_supported() {
+    let opts = MoveOptions::default();
+    let ball = Shape::circle(0.3);
+    let (c, s) = (65f32.to_radians().cos(), 65f32.to_radians().sin());
+    let left = Shape::segment(v(0.0, 0.0), v(-3.0 * c, 3.0 * s));
+    let right = Shape::segment(v(0.0, 0.0), v(3.0 * c, 3.0 * s));
+    let v_shape = [
+        Obstacle::fixed(&left, Transform::IDENTITY, 1),
+        Obstacle::fixed(&right, Transform::IDENTITY, 2),
+    ];
+    let fall = |level: &[Obstacle<'_>], start: Vec2, frames: usize| {
+        let (mut pos, mut vel) = (start, Vec2::ZERO);
+        let mut last = MoveResult::default();
+        for _ in 0..frames {
+            last = frame(level, &ball, pos, vel, 0.0, &opts);
+            (pos, vel) = (last.position, last.velocity);
+        }
+        last
+    };
+    let wedged = fall(&v_shape, v(0.0, 1.5), 120);
+    assert!(!wedged.on_ground && wedged.supported, "{wedged:?}");
+    assert!(wedged.contact_count >= 2);
+    // One arm alone: the ball slides down it, never held.
+    let (mut pos, mut vel) = (v(0.5, 1.6), Vec2::ZERO);
+    for k in 0..60 {
+        let r = frame(&v_shape[1..], &ball, pos, vel, 0.0, &opts);
+        assert!(!r.supported, "frame {k}: {r:?}");
+        (pos, vel) = (r.position, r.velocity);
+    }
+    // Flat ground: both; in the air: neither.
+    let floor = Shape::rect(5.0, 0.5);
+    let ground = [Obstacle::fixed(
+        &floor,
+        Transform::from_translation(v(0.0, -0.5)),
+        3,
+    )];
+    let resting = fall(&ground, v(0.0, 0.31), 10);
+    assert!(resting.on_ground && resting.supported, "{resting:?}");
+    let air = frame(&ground, &ball, v(0.0, 3.0), Vec2::ZERO, 0.0, &opts);
+    assert!(!air.on_ground && !air.supported);
+    // Top-down: no gravity direction, never supported.
+    let top = MoveOptions {
+        up: Vec2::ZERO,
+        ..opts
+    };
+    let r = move_and_slide(
+        &v_shape[..],
+        &ball,
+        Transform::from_translation(wedged.position),
+        v(0.0, -0.1),
+        Vec2::ZERO,
+        &top,
+    );
+    assert!(!r.supported);
+}

@@ -32,6 +32,19 @@ pub const MAX_MOVE_ITERATIONS: u32 = 32;
 /// `skin / 4 × 1e7` (25 km for the default skin) for the skin to hold exactly.
 pub const MAX_MOVE_TRANSLATION: f32 = 1.0e6;
 
+/// Whether the contact normals span `up` (unit, or zero for top-down movement): `up` is a
+/// non-negative combination of two of them (it lies between them, the narrower way round), or
+/// along one. Then no motion with a downward part keeps clear of every surface: together they
+/// hold the mover against gravity.
+fn holds_against_gravity(up: Vec2, contacts: &[MoverPlane]) -> bool {
+    if up == Vec2::ZERO {
+        return false;
+    }
+    let normals = || contacts.iter().map(|c| c.plane.normal);
+    normals().any(|n| n.dot(up) >= 1.0 - 1e-6)
+        || normals().any(|a| normals().any(|b| a.cross(b) > 0.0 && a.cross(up) >= 0.0 && up.cross(b) >= 0.0))
+}
+
 /// Options of [`move_and_slide`]. Lengths are in the level's units; the defaults suit a
 /// mover about 1 unit tall (a metre-scale character) and are named in each field.
 #[repr(C)]
@@ -92,6 +105,12 @@ pub struct MoveResult {
     pub velocity: Vec2,
     /// Whether the mover ends on walkable ground (within the skin band).
     pub on_ground: bool,
+    /// Whether the surfaces the mover touches at the end hold it against gravity together:
+    /// on walkable ground, or wedged between surfaces none of which is walkable alone (a
+    /// steep V, a ball and a crate) whose normals span the up direction (`up` lies between two
+    /// of them, or along one). A game may allow a jump when supported. Always `false` in
+    /// top-down movement (`up = 0`).
+    pub supported: bool,
     /// The ground (when `on_ground`): its normal, contact point, velocity and user data.
     pub ground: MoverPlane,
     /// The surfaces the mover touches at the end (separation at most the skin, within 1 %),
@@ -785,6 +804,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     result.position = pos;
     result.velocity = v;
     result.on_ground = ground.is_some();
+    result.supported = result.on_ground || holds_against_gravity(up, result.contacts());
     result.ground = ground.unwrap_or_default();
     result.iterations = iterations;
     result
