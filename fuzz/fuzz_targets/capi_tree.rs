@@ -3,7 +3,8 @@
 //! floats), rebuild, queries, ray and box casts, pair finding, and the shape-level queries (with
 //! a shape callback that also hands out a broken polygon and NULL); margins, lazy moves, the
 //! enlarged rebuild, the per-proxy getters and setters, debug drawing, and a heap tree made by
-//! `c2d_tree_create` beside the one in caller memory. Nothing may panic, the tree must validate
+//! `c2d_tree_create` beside the one in caller memory (with its allocations failing from a chosen
+//! one on). Nothing may panic, the tree must validate
 //! after every operation, shape-query outputs keep their invariants, and a drawn tree whose
 //! boxes are all finite draws finite coordinates.
 #![no_main]
@@ -15,6 +16,9 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "draw_table.rs"]
 mod draw_table;
+#[path = "failing_alloc.rs"]
+mod failing_alloc;
+use failing_alloc::failing;
 
 unsafe extern "C" fn on_query(_id: u32, _u: u64, _c: *mut c_void) -> bool {
     true
@@ -281,11 +285,22 @@ fuzz_target!(|data: &[u8]| {
                     } else {
                         &mut h
                     };
-                    if c2d_tree_create(out) == Status::Ok {
-                        for k in 0..u64::from(op[4] % 8) {
+                    // With `op[3] & 2`, allocations from the `op[5]`-th on fail: creation
+                    // and insertion report running out, and the tree stays whole.
+                    let budget = if op[3] & 2 != 0 { op[5] } else { u8::MAX };
+                    let made = failing(budget, || c2d_tree_create(out));
+                    assert!(made == Status::Ok || made == Status::OutOfMemory || out.is_null());
+                    if made == Status::Ok {
+                        let mut count = 0u32;
+                        for k in 0..u64::from(op[4] % 8) + 16 * u64::from(op[3] & 4) {
                             let mut pid = 0;
-                            let _ = c2d_tree_create_proxy(h, &aabb, k, k, &mut pid);
+                            match failing(budget, || c2d_tree_create_proxy(h, &aabb, k, k, &mut pid)) {
+                                Status::Ok => count += 1,
+                                // Out of memory, or a box the tree refuses.
+                                _ => {}
+                            }
                         }
+                        assert_eq!(c2d_tree_proxy_count(h), count, "a refused proxy was kept");
                         let _ = c2d_tree_query_pairs(h, Some(on_pair), &mut pairs as *mut u64 as *mut c_void);
                         assert_eq!(c2d_tree_validate(h), Status::Ok);
                     }

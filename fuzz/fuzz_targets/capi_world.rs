@@ -5,7 +5,8 @@
 //! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
 //! and constraint arrays, including the solver's split entry points and body makers; the world
 //! settings (recycle distance, internal-edge removal, a profile clock, non-default solver
-//! settings in a second world), body definitions from `c2d_body_def`, and debug drawing.
+//! settings in a second world), body definitions from `c2d_body_def`, debug drawing, and every
+//! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`).
 //! Nothing may panic; errors must be status codes; after every operation the world passes
 //! `c2d_world_validate` (its invariants, every body finite).
 #![no_main]
@@ -19,6 +20,9 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "draw_table.rs"]
 mod draw_table;
+#[path = "failing_alloc.rs"]
+mod failing_alloc;
+use failing_alloc::failing;
 
 /// A profile clock: a counter that only goes up.
 extern "C" fn tick() -> u64 {
@@ -64,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
         unsafe {
-            match op % 24 {
+            match op % 25 {
                 0 | 1 => {
                     let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let mut id = BodyId::default();
@@ -378,6 +382,78 @@ fuzz_target!(|data: &[u8]| {
                             assert_eq!(c2d_world_validate(w2), Status::Ok);
                         }
                         c2d_world_free(w2);
+                    }
+                }
+                24 => {
+                    // Out of memory: one allocating entry point with its allocations from the
+                    // `budget`-th on failing. It succeeds or reports running out (or refuses
+                    // its input), and out of memory leaves the world's bodies as they were.
+                    let budget: u8 = take(&mut data);
+                    let which: u8 = take(&mut data);
+                    let (mut before, mut contacts) = (0u32, 0u32);
+                    let _ = c2d_world_counts(w, &mut before, &mut contacts);
+                    let def_bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
+                    let def = def_bytes.as_ptr() as *const BodyDef;
+                    let k: u32 = take(&mut data);
+                    let live = |ids: &Vec<BodyId>| ids[k as usize % ids.len()];
+                    let mut id = BodyId::default();
+                    let s = match which % 6 {
+                        0 => {
+                            let s = failing(budget, || c2d_world_add_body(w, def, &mut id));
+                            if s == Status::Ok {
+                                ids.push(id);
+                            }
+                            s
+                        }
+                        1 if !ids.is_empty() => {
+                            let shape = Shape::circle_at(take(&mut data), 0.25);
+                            let id = live(&ids);
+                            failing(budget, || c2d_world_add_shape(w, id, &shape))
+                        }
+                        2 => {
+                            let n = (take::<u8>(&mut data) % 24) as usize;
+                            let pts: Vec<Vec2> = (0..n).map(|_| take::<Vec2>(&mut data)).collect();
+                            let s = failing(budget, || {
+                                c2d_world_add_chain(
+                                    w,
+                                    def,
+                                    pts.as_ptr(),
+                                    n as u32,
+                                    which & 0x80 != 0,
+                                    &mut id,
+                                )
+                            });
+                            if s == Status::Ok {
+                                ids.push(id);
+                            }
+                            s
+                        }
+                        3 if !ids.is_empty() => {
+                            let id = live(&ids);
+                            let s = failing(budget, || c2d_world_remove_body(w, id));
+                            if s == Status::Ok {
+                                ids.retain(|&b| b != id);
+                            }
+                            s
+                        }
+                        4 if !ids.is_empty() => {
+                            let id = live(&ids);
+                            failing(budget, || c2d_world_set_filter(w, id, &Filter::DEFAULT))
+                        }
+                        _ => failing(budget, || c2d_world_step(w, 1.0 / 60.0, 1 + u32::from(which % 8))),
+                    };
+                    let mut after = 0u32;
+                    let _ = c2d_world_counts(w, &mut after, &mut contacts);
+                    match s {
+                        Status::OutOfMemory => assert_eq!(after, before, "out of memory changed the bodies"),
+                        // Success, or a refusal of the input or of a stale id.
+                        _ => {}
+                    }
+                    // A world made with too little memory is refused whole.
+                    let mut w2: *mut World = core::ptr::null_mut();
+                    match failing(budget, || c2d_world_create(core::ptr::null(), &mut w2)) {
+                        Status::Ok => c2d_world_free(w2),
+                        s => assert!(s == Status::OutOfMemory && w2.is_null(), "{s:?}"),
                     }
                 }
                 _ => {
