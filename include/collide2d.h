@@ -1995,7 +1995,8 @@ c2d_Status c2d_solver_contacts(struct c2d_Body *bodies,
 struct c2d_Version c2d_get_version(void);
 
 // Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with
-// `c2d_tree_free`.
+// `c2d_tree_free`. `C2D_STATUS_OUT_OF_MEMORY` (`*out` not written) when the allocator cannot
+// provide it.
 //
 // # Safety
 // `out` must be NULL or point to a writable `c2d_Tree*`.
@@ -2020,7 +2021,10 @@ size_t c2d_tree_memory_size(uint32_t max_proxies);
 // otherwise, while the handle is in use; `out` must be NULL or writable.
 c2d_Status c2d_tree_init(void *memory, size_t size, struct c2d_Tree **out);
 
-// Inserts a proxy for the tight box `*aabb`; writes its id to `*out_id`.
+// Inserts a proxy for the tight box `*aabb`; writes its id to `*out_id`. A heap tree grows
+// its storage as needed: `C2D_STATUS_OUT_OF_MEMORY` (the tree unchanged, `*out_id` not
+// written) when the allocator cannot provide it; a tree in caller memory that is full gives
+// `C2D_STATUS_TREE_FULL`.
 //
 // # Safety
 // Pointers must be NULL or valid; `tree` a live handle.
@@ -2031,8 +2035,10 @@ c2d_Status c2d_tree_create_proxy(struct c2d_Tree *tree,
                                  uint32_t *out_id);
 
 // `c2d_tree_create_proxy` with this proxy's own fat margin instead of the tree's (negative
-// and NaN count as 0), e.g. sized by the shape as Box2D v3.1 does (`min(0.05, 0.125 ×
+// and NaN count as 0), e.g. sized by the shape as Box2D v3 does (`min(0.05, 0.125 ×
 // extent)`). The tree does not remember it: move the proxy with the `_with_margin` moves.
+// Out of memory and a full tree as `c2d_tree_create_proxy` (`C2D_STATUS_OUT_OF_MEMORY`,
+// `C2D_STATUS_TREE_FULL`).
 //
 // # Safety
 // Pointers must be NULL or valid; `tree` a live handle.
@@ -2297,7 +2303,8 @@ c2d_Status c2d_tree_contacts(const struct c2d_Tree *tree,
 // `C2D_MAX_GRAVITY`, `substeps` outside 1..=64 (the world's step takes its own sub-step
 // count; `substeps` is the immediate-mode solver's and must still be valid), a contact hertz
 // that is not positive, a negative damping ratio, push-out speed or restitution threshold, or
-// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`].
+// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`]. `C2D_STATUS_OUT_OF_MEMORY`
+// (`*out` not written) when the allocator cannot provide the world.
 //
 // # Safety
 // `settings` NULL or readable; `out` NULL or writable.
@@ -2316,7 +2323,8 @@ void c2d_world_free(struct c2d_World *world);
 // above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
 // restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_MATERIAL_COEFFICIENT` or
 // `C2D_MAX_GRAVITY_SCALE`; `C2D_STATUS_UNSUPPORTED` for a chain segment on a dynamic body or
-// a sensor without area.
+// a sensor without area. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the
+// room for the body: the world is unchanged and `*out_id` not written.
 //
 // # Safety
 // `world` NULL or live; other pointers NULL or valid.
@@ -2344,7 +2352,8 @@ c2d_Status c2d_world_add_chain(struct c2d_World *world,
 // Adds another shape (body space) to a body: a compound body, each shape with its own proxy
 // and the body's material and filter; a dynamic body's mass properties become those of all
 // its shapes (Rust: `World::add_shape`). The shape is checked as `c2d_world_add_body`
-// checks one.
+// checks one. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the
+// shape: the world is unchanged.
 //
 // # Safety
 // `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
@@ -2365,6 +2374,11 @@ c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
 
 // Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
 // (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise).
+// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what the step needs (room for
+// new pairs, contacts and the solver's per-step arrays): no body has moved, the world stays
+// valid and a later step goes on. A failure while finding the new pairs changes nothing
+// else; a later one keeps the narrow phase's contact updates and events, which read as after
+// any step (Rust: `World::step`).
 //
 // # Safety
 // `world` NULL or live.
@@ -2701,7 +2715,9 @@ c2d_Status c2d_world_set_gravity_scale(struct c2d_World *world, struct c2d_BodyI
 c2d_Status c2d_world_set_fixed_rotation(struct c2d_World *world, struct c2d_BodyId id, bool fixed);
 
 // Replaces a body's collision filter: its contacts end and are found again next step, which
-// reports the ends of the touching ones first in its end events. Allocates nothing.
+// reports the ends of the touching ones first in its end events. Allocates nothing, except
+// after a step that itself ran out of memory: then `C2D_STATUS_OUT_OF_MEMORY` when the room
+// for the events still cannot be had (the world is unchanged).
 //
 // # Safety
 // `world` NULL or live; `filter` NULL or readable.

@@ -5,8 +5,10 @@
 //! is there. The level builders (chains, decomposition, tile outlines, chains added to a
 //! world, and their C entry points) are run with each of their allocations failing in turn,
 //! alone and with every later one: each call returns its out-of-memory error, leaves its
-//! outputs as they were and frees everything it took. An allocation the library did not
-//! reserve would abort this test process.
+//! outputs as they were and frees everything it took. Every C entry point the header documents
+//! with `C2D_STATUS_OUT_OF_MEMORY` (the list is read from include/collide2d.h and must match
+//! the tests here) is called in-process with each of its allocations failing in turn. An
+//! allocation the library did not reserve would abort this test process.
 #![cfg(all(feature = "solver", feature = "alloc"))]
 use collide2d::*;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -665,5 +667,390 @@ mod c_entry_points {
                 s => panic!("unexpected {s:?}"),
             }
         });
+    }
+
+    /// The entry points include/collide2d.h documents as able to return
+    /// `C2D_STATUS_OUT_OF_MEMORY` (the allocating ones): each function declaration whose
+    /// comment block names the status.
+    fn header_allocating_entry_points() -> std::collections::BTreeSet<String> {
+        let header =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/include/collide2d.h")).unwrap();
+        let mut found = std::collections::BTreeSet::new();
+        let mut comment = String::new();
+        for line in header.lines() {
+            if let Some(text) = line.strip_prefix("//") {
+                comment.push_str(text);
+                continue;
+            }
+            if !line.starts_with(' ') && !line.starts_with('#') && !line.starts_with("typedef") {
+                if let Some(name) = line
+                    .split('(')
+                    .next()
+                    .and_then(|head| head.split_whitespace().last())
+                    .map(|n| n.trim_start_matches('*'))
+                {
+                    if name.starts_with("c2d_")
+                        && line.contains('(')
+                        && comment.contains("C2D_STATUS_OUT_OF_MEMORY")
+                    {
+                        found.insert(name.to_string());
+                    }
+                }
+            }
+            comment.clear();
+        }
+        found
+    }
+
+    /// The allocating entry points this module fails allocation by allocation.
+    const FAILED_IN_TURN: [&str; 13] = [
+        "c2d_chain_weld",
+        "c2d_decompose",
+        "c2d_tile_outlines",
+        "c2d_tree_create",
+        "c2d_tree_create_proxy",
+        "c2d_tree_create_proxy_with_margin",
+        "c2d_world_add_body",
+        "c2d_world_add_chain",
+        "c2d_world_add_shape",
+        "c2d_world_create",
+        "c2d_world_remove_body",
+        "c2d_world_set_filter",
+        "c2d_world_step",
+    ];
+
+    #[test]
+    fn every_allocating_entry_point_the_header_names_is_failed_in_turn() {
+        let named = header_allocating_entry_points();
+        let tested: std::collections::BTreeSet<String> =
+            FAILED_IN_TURN.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            named, tested,
+            "the header's allocating entry points (documented with C2D_STATUS_OUT_OF_MEMORY) and \
+             this module's tests differ"
+        );
+    }
+
+    /// `op` on a fresh world from `make`, with each of its allocations failing in turn (alone,
+    /// and with every later one): out of memory leaves the same bodies, invariants that hold
+    /// and a world that steps on bit for bit as one never asked; success is checked by
+    /// `on_ok`. Dropping the world frees all it held. Returns the allocation count.
+    fn world_op_failing_each(
+        name: &str,
+        make: impl Fn() -> (World, Vec<BodyId>),
+        mut op: impl FnMut(&mut World, &[BodyId]) -> Status,
+        mut on_ok: impl FnMut(&mut World, &[BodyId]),
+    ) -> usize {
+        let (mut reference, ids) = make();
+        let expected = run_on(&mut reference, &ids);
+        drop((reference, ids));
+        let mut attempt = |n: usize, only: bool| {
+            let before = live();
+            let (mut w, ids) = make();
+            let bodies = w.body_count();
+            arm_as(n, only);
+            let s = op(&mut w, &ids);
+            let made = disarm();
+            w.check_invariants(false)
+                .unwrap_or_else(|e| panic!("{name}: allocation {n}: {e}"));
+            match s {
+                Status::Ok => {
+                    assert!(
+                        only,
+                        "{name}: allocations from {n} on failed but the call succeeded"
+                    );
+                    on_ok(&mut w, &ids);
+                }
+                Status::OutOfMemory => {
+                    assert_eq!(w.body_count(), bodies, "{name}: allocation {n}");
+                    assert_eq!(run_on(&mut w, &ids), expected, "{name}: allocation {n}");
+                }
+                s => panic!("{name}: allocation {n}: unexpected {s:?}"),
+            }
+            w.check_invariants(false)
+                .unwrap_or_else(|e| panic!("{name}: allocation {n}: {e}"));
+            drop((w, ids));
+            assert_eq!(live(), before, "{name}: allocation {n} (only: {only}): leaked");
+            made
+        };
+        let total = attempt(usize::MAX, true);
+        for n in 0..total {
+            attempt(n, true);
+            attempt(n, false);
+        }
+        eprintln!("{name}: {total} allocations, each failed in turn");
+        total
+    }
+
+    /// A pile that has stepped, then a row of fresh boxes over it (their pairs and contacts
+    /// begin in the next step: the step that allocates most).
+    fn pile_with_fresh_boxes() -> (World, Vec<BodyId>) {
+        let (mut w, mut ids) = world_with_a_pile();
+        for i in 0..12 {
+            let def = BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(-5.0 + 0.81 * i as f32, 3.2)),
+                Shape::rect(0.4, 0.4),
+            );
+            ids.push(w.add_body(&def).unwrap());
+        }
+        (w, ids)
+    }
+
+    /// [`pile_with_fresh_boxes`] after a step that ran out of memory late, once the narrow
+    /// phase had begun new contacts: removals and filter changes then need room for the ends
+    /// of those contacts, which the failed step could not reserve. The latest allocation whose
+    /// failure leaves that need (found by trying from the last one down).
+    fn pile_after_a_failed_step() -> (World, Vec<BodyId>) {
+        static LATE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let fail_at = |n: usize| {
+            let (mut w, ids) = pile_with_fresh_boxes();
+            arm(n);
+            let r = w.step(1.0 / 60.0, 4);
+            disarm();
+            assert_eq!(r, Err(SolverError::OutOfMemory), "allocation {n}");
+            (w, ids)
+        };
+        let n = *LATE.get_or_init(|| {
+            let (mut w, _) = pile_with_fresh_boxes();
+            arm(usize::MAX);
+            w.step(1.0 / 60.0, 4).unwrap();
+            let total = disarm();
+            (0..total)
+                .rev()
+                .find(|&n| {
+                    let (mut w, ids) = fail_at(n);
+                    arm(0);
+                    let r = w.set_filter(ids[4], Filter::DEFAULT);
+                    disarm();
+                    r == Err(SolverError::OutOfMemory)
+                })
+                .expect("no failed step leaves removals needing memory")
+        });
+        fail_at(n)
+    }
+
+    #[test]
+    fn c_world_create_reports_running_out_of_memory() {
+        let out = RefCell::new(core::ptr::null_mut::<World>());
+        let total = fail_each(
+            "c2d_world_create",
+            || {
+                *out.borrow_mut() = core::ptr::null_mut();
+                // SAFETY: NULL settings (the defaults) and a writable handle.
+                unsafe { c2d_world_create(core::ptr::null(), &mut *out.borrow_mut()) }
+            },
+            |s| {
+                let w = *out.borrow();
+                let oom = c_oom(s, w.is_null());
+                // SAFETY: a handle from `c2d_world_create` or NULL, freed once.
+                unsafe { c2d_world_free(w) };
+                oom
+            },
+        );
+        assert!(total > 0);
+    }
+
+    #[test]
+    fn c_world_add_body_and_add_shape_report_running_out_of_memory() {
+        let def = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(6.0, 4.0)),
+            Shape::capsule(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.2),
+        );
+        for kind in [BodyKind::Dynamic, BodyKind::Static] {
+            let def = BodyDef { kind, ..def };
+            let made = std::cell::Cell::new(BodyId::default());
+            let total = world_op_failing_each(
+                &format!("c2d_world_add_body ({kind:?})"),
+                world_with_a_pile,
+                |w, _| {
+                    let mut id = BodyId::default();
+                    // SAFETY: a live world, a readable definition, a writable id.
+                    let s = unsafe { c2d_world_add_body(w, &def, &mut id) };
+                    if s == Status::OutOfMemory {
+                        assert_eq!(id, BodyId::default(), "the id was written");
+                    }
+                    made.set(id);
+                    s
+                },
+                |w, _| {
+                    assert_eq!(w.body(made.get()).unwrap().transform, def.transform);
+                    w.step(1.0 / 60.0, 4).unwrap();
+                },
+            );
+            assert!(total > 0);
+        }
+        let extra = Shape::circle_at(Vec2::new(0.45, 0.0), 0.2);
+        world_op_failing_each(
+            "c2d_world_add_shape",
+            world_with_a_pile,
+            // SAFETY: a live world and a readable shape.
+            |w, ids| unsafe { c2d_world_add_shape(w, ids[3], &extra) },
+            |w, ids| {
+                assert_eq!(w.shapes(ids[3]).unwrap().count(), 2);
+                w.step(1.0 / 60.0, 4).unwrap();
+            },
+        );
+    }
+
+    /// Every body's pose and velocity, bit for bit.
+    fn motion(w: &World, ids: &[BodyId]) -> Vec<(Transform, Vec2, f32)> {
+        ids.iter()
+            .map(|&id| {
+                let b = w.body(id).unwrap();
+                (b.transform, b.linear_velocity, b.angular_velocity)
+            })
+            .collect()
+    }
+
+    /// A step with each of its allocations failing in turn (alone, and with every later one):
+    /// out of memory moves no body (poses and velocities bit for bit as before), keeps every
+    /// body and the invariants, and the world steps on; nothing leaks.
+    #[test]
+    fn c_world_step_reports_running_out_of_memory() {
+        let step = |w: &mut World| {
+            // SAFETY: a live world.
+            unsafe { c2d_world_step(w, 1.0 / 60.0, 4) }
+        };
+        let (mut w, _) = pile_with_fresh_boxes();
+        arm(usize::MAX);
+        assert_eq!(step(&mut w), Status::Ok);
+        let total = disarm();
+        drop(w);
+        assert!(total > 5, "{total}");
+        for n in 0..total {
+            for only in [true, false] {
+                let before = live();
+                let (mut w, ids) = pile_with_fresh_boxes();
+                let was = motion(&w, &ids);
+                arm_as(n, only);
+                let s = step(&mut w);
+                disarm();
+                w.check_invariants(false)
+                    .unwrap_or_else(|e| panic!("c2d_world_step: allocation {n}: {e}"));
+                if c_oom(s, true) {
+                    assert_eq!(
+                        motion(&w, &ids),
+                        was,
+                        "c2d_world_step: allocation {n}: a body moved"
+                    );
+                } else {
+                    assert!(
+                        only,
+                        "c2d_world_step: allocations from {n} on failed but the step succeeded"
+                    );
+                }
+                assert_eq!(w.body_count(), ids.len());
+                for _ in 0..3 {
+                    assert_eq!(step(&mut w), Status::Ok);
+                }
+                w.check_invariants(false).unwrap();
+                drop((w, ids, was));
+                assert_eq!(
+                    live(),
+                    before,
+                    "c2d_world_step: allocation {n} (only: {only}): leaked"
+                );
+            }
+        }
+        eprintln!("c2d_world_step: {total} allocations, each failed in turn");
+    }
+
+    #[test]
+    fn c_world_remove_body_and_set_filter_report_running_out_of_memory_after_a_failed_step() {
+        for (name, which) in [("c2d_world_remove_body", 0), ("c2d_world_set_filter", 1)] {
+            let total = world_op_failing_each(
+                name,
+                pile_after_a_failed_step,
+                |w, ids| {
+                    // SAFETY: a live world and a readable filter.
+                    unsafe {
+                        if which == 0 {
+                            c2d_world_remove_body(w, ids[4])
+                        } else {
+                            c2d_world_set_filter(w, ids[4], &Filter::DEFAULT)
+                        }
+                    }
+                },
+                |w, ids| {
+                    assert_eq!(w.body(ids[4]).is_ok(), which == 1);
+                    w.step(1.0 / 60.0, 4).unwrap();
+                },
+            );
+            assert!(total > 0, "{name}");
+        }
+    }
+
+    #[test]
+    fn c_tree_create_and_create_proxy_report_running_out_of_memory() {
+        let out = RefCell::new(core::ptr::null_mut::<Tree>());
+        fail_each(
+            "c2d_tree_create",
+            || {
+                *out.borrow_mut() = core::ptr::null_mut();
+                // SAFETY: a writable handle.
+                unsafe { c2d_tree_create(&mut *out.borrow_mut()) }
+            },
+            |s| {
+                let t = *out.borrow();
+                let oom = c_oom(s, t.is_null());
+                // SAFETY: a handle from `c2d_tree_create` or NULL, freed once.
+                unsafe { c2d_tree_free(t) };
+                oom
+            },
+        );
+        // Filling a heap tree past each growth of its storage, with and without a margin.
+        for margin in [None, Some(0.02)] {
+            let name = if margin.is_some() {
+                "c2d_tree_create_proxy_with_margin"
+            } else {
+                "c2d_tree_create_proxy"
+            };
+            let mut t = core::ptr::null_mut::<Tree>();
+            // SAFETY: a writable handle.
+            assert_eq!(unsafe { c2d_tree_create(&mut t) }, Status::Ok);
+            let mut failed = 0;
+            for i in 0..300u32 {
+                let b = Aabb::new(Vec2::new(i as f32, 0.0), Vec2::new(i as f32 + 0.5, 0.5));
+                let insert = |id: &mut u32| {
+                    // SAFETY: a live tree, a readable box, a writable id.
+                    unsafe {
+                        match margin {
+                            Some(m) => c2d_tree_create_proxy_with_margin(t, &b, m, 1, u64::from(i), id),
+                            None => c2d_tree_create_proxy(t, &b, 1, u64::from(i), id),
+                        }
+                    }
+                };
+                // The insertion with its allocation failing (a growth of the storage is one
+                // allocation): out of memory leaves the tree as it was and holds nothing more;
+                // an insertion that needs no room allocates nothing.
+                // SAFETY: a live tree.
+                let count = unsafe { c2d_tree_proxy_count(t) };
+                let before = live();
+                let mut id = u32::MAX;
+                arm(0);
+                let s = insert(&mut id);
+                let tried = disarm();
+                if c_oom(s, id == u32::MAX) {
+                    // SAFETY: a live tree.
+                    unsafe {
+                        assert_eq!(c2d_tree_proxy_count(t), count, "{name}: proxy {i}");
+                        assert_eq!(c2d_tree_validate(t), Status::Ok, "{name}: proxy {i}");
+                    }
+                    assert_eq!(live(), before, "{name}: proxy {i}: leaked");
+                    failed += 1;
+                    assert_eq!(insert(&mut id), Status::Ok);
+                } else {
+                    assert_eq!(tried, 0, "{name}: proxy {i}: an allocation failed unreported");
+                }
+            }
+            assert!(failed > 0, "{name}: the storage never grew");
+            eprintln!("{name}: {failed} growth allocations failed in turn");
+            let before_free = live();
+            // SAFETY: a live handle, freed once.
+            unsafe { c2d_tree_free(t) };
+            assert!(live() < before_free);
+        }
     }
 }

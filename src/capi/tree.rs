@@ -86,7 +86,8 @@ pub(super) fn draw_tree(t: &Tree, d: &mut impl crate::draw::DebugDraw) {
 }
 
 /// Creates an empty heap-allocated tree; writes the handle to `*out`. Free it with
-/// `c2d_tree_free`.
+/// `c2d_tree_free`. `C2D_STATUS_OUT_OF_MEMORY` (`*out` not written) when the allocator cannot
+/// provide it.
 ///
 /// # Safety
 /// `out` must be NULL or point to a writable `c2d_Tree*`.
@@ -180,7 +181,10 @@ pub unsafe extern "C" fn c2d_tree_init(memory: *mut c_void, size: usize, out: *m
     Status::Ok
 }
 
-/// Inserts a proxy for the tight box `*aabb`; writes its id to `*out_id`.
+/// Inserts a proxy for the tight box `*aabb`; writes its id to `*out_id`. A heap tree grows
+/// its storage as needed: `C2D_STATUS_OUT_OF_MEMORY` (the tree unchanged, `*out_id` not
+/// written) when the allocator cannot provide it; a tree in caller memory that is full gives
+/// `C2D_STATUS_TREE_FULL`.
 ///
 /// # Safety
 /// Pointers must be NULL or valid; `tree` a live handle.
@@ -232,8 +236,10 @@ unsafe fn create_proxy(
 }
 
 /// `c2d_tree_create_proxy` with this proxy's own fat margin instead of the tree's (negative
-/// and NaN count as 0), e.g. sized by the shape as Box2D v3.1 does (`min(0.05, 0.125 ×
+/// and NaN count as 0), e.g. sized by the shape as Box2D v3 does (`min(0.05, 0.125 ×
 /// extent)`). The tree does not remember it: move the proxy with the `_with_margin` moves.
+/// Out of memory and a full tree as `c2d_tree_create_proxy` (`C2D_STATUS_OUT_OF_MEMORY`,
+/// `C2D_STATUS_TREE_FULL`).
 ///
 /// # Safety
 /// Pointers must be NULL or valid; `tree` a live handle.

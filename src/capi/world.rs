@@ -75,7 +75,8 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
 /// `C2D_MAX_GRAVITY`, `substeps` outside 1..=64 (the world's step takes its own sub-step
 /// count; `substeps` is the immediate-mode solver's and must still be valid), a contact hertz
 /// that is not positive, a negative damping ratio, push-out speed or restitution threshold, or
-/// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`].
+/// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`]. `C2D_STATUS_OUT_OF_MEMORY`
+/// (`*out` not written) when the allocator cannot provide the world.
 ///
 /// # Safety
 /// `settings` NULL or readable; `out` NULL or writable.
@@ -122,7 +123,8 @@ pub unsafe extern "C" fn c2d_world_free(world: *mut World) {
 /// above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
 /// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_MATERIAL_COEFFICIENT` or
 /// `C2D_MAX_GRAVITY_SCALE`; `C2D_STATUS_UNSUPPORTED` for a chain segment on a dynamic body or
-/// a sensor without area.
+/// a sensor without area. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the
+/// room for the body: the world is unchanged and `*out_id` not written.
 ///
 /// # Safety
 /// `world` NULL or live; other pointers NULL or valid.
@@ -194,7 +196,8 @@ pub unsafe extern "C" fn c2d_world_add_chain(
 /// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
 /// and the body's material and filter; a dynamic body's mass properties become those of all
 /// its shapes (Rust: `World::add_shape`). The shape is checked as `c2d_world_add_body`
-/// checks one.
+/// checks one. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the
+/// shape: the world is unchanged.
 ///
 /// # Safety
 /// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
@@ -228,6 +231,11 @@ pub unsafe extern "C" fn c2d_world_remove_body(world: *mut World, id: BodyId) ->
 
 /// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
 /// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise).
+/// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what the step needs (room for
+/// new pairs, contacts and the solver's per-step arrays): no body has moved, the world stays
+/// valid and a later step goes on. A failure while finding the new pairs changes nothing
+/// else; a later one keeps the narrow phase's contact updates and events, which read as after
+/// any step (Rust: `World::step`).
 ///
 /// # Safety
 /// `world` NULL or live.

@@ -276,7 +276,9 @@ pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: *mut World, id: Bod
 }
 
 /// Replaces a body's collision filter: its contacts end and are found again next step, which
-/// reports the ends of the touching ones first in its end events. Allocates nothing.
+/// reports the ends of the touching ones first in its end events. Allocates nothing, except
+/// after a step that itself ran out of memory: then `C2D_STATUS_OUT_OF_MEMORY` when the room
+/// for the events still cannot be had (the world is unchanged).
 ///
 /// # Safety
 /// `world` NULL or live; `filter` NULL or readable.
