@@ -106,6 +106,28 @@ impl Vec2 {
         }
     }
 
+    /// Unit vector in the direction of any nonzero finite vector, also where its squared
+    /// length leaves f32's normal range (components below about 1e-19 or above 1e19): such a
+    /// vector is first scaled by a power of two (exact), so the result is unit length to
+    /// rounding whatever the magnitude. `None` for zero or non-finite components. Equal to
+    /// [`Vec2::try_normalize`] where that gives `Some`.
+    #[inline]
+    #[must_use]
+    pub(crate) fn direction(self) -> Option<Vec2> {
+        // 2^100 and 2^-100: scaling by them is exact for every finite f32 in the ranges used.
+        const UP: f32 = 1.267_650_6e30;
+        const DOWN: f32 = 7.888_609e-31;
+        let m = self.x.abs().max(self.y.abs());
+        if !(m > 0.0 && m < f32::INFINITY) {
+            return None;
+        }
+        if let Some(n) = self.try_normalize() {
+            return Some(n);
+        }
+        let s = if m < 1.0 { self * UP } else { self * DOWN };
+        s.try_normalize()
+    }
+
     /// Unit vector in the same direction, or `(0, 0)` where [`Vec2::try_normalize`] gives
     /// `None`.
     #[inline]

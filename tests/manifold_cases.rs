@@ -745,3 +745,43 @@ fn subnormal_squared_distances_give_unit_normals() {
     assert_eq!(v(1e-22, 0.0).normalize_or_zero(), Vec2::ZERO);
     assert_eq!(v(1e-18, 0.0).try_normalize(), Some(v(1.0, 0.0)));
 }
+
+/// Shapes at the tiny end of f32 (coordinates down to 1e-22, where a gap's square leaves the
+/// normal range): the normal of an end-to-end capsule contact and of a chain segment's end
+/// against a circle is still unit length and points along the gap (the direction from the
+/// closest point of A to that of B, worked out by hand in f64).
+#[test]
+fn tiny_gaps_give_unit_normals_along_the_gap() {
+    for s in [1e-22f32, 3e-22, 1e-21, 1e-20, 1e-19, 1e-18] {
+        let a = capsule(v(0.0, 0.0), v(s, 0.0), 0.01 * s);
+        let b = capsule(v(0.0, 0.0), v(s, 0.0), 0.01 * s);
+        // B's first end at (3s, 1.5s): the gap runs from A's (s, 0) along (2, 1.5).
+        let xb = Transform::from_translation(v(3.0 * s, 1.5 * s));
+        let m = collide_with_margin(&a, Transform::IDENTITY, &b, xb, 10.0 * s);
+        assert_eq!(m.count, 1, "scale {s}: {m:?}");
+        let expected = (2.0f64 / 2.5, 1.5f64 / 2.5);
+        assert!(
+            (f64::from(m.normal.x) - expected.0).abs() < 1e-4
+                && (f64::from(m.normal.y) - expected.1).abs() < 1e-4,
+            "scale {s}: {m:?}"
+        );
+        // A chain segment from (0, 0) to (s, 0), a circle beyond its end at (2s, 0.75s).
+        // (Segments shorter than about 1e-19 are refused by the constructor.)
+        let Ok(seg) = ChainSegment::new(v(-s, 0.0), v(0.0, 0.0), v(s, 0.0), v(2.0 * s, 0.0)) else {
+            assert!(s < 2e-19);
+            continue;
+        };
+        let seg = Shape::ChainSegment(seg);
+        let c = circle(0.01 * s);
+        let xc = Transform::from_translation(v(2.0 * s, 0.75 * s));
+        let m = collide_with_margin(&seg, Transform::IDENTITY, &c, xc, 10.0 * s);
+        if m.count > 0 {
+            let expected = (1.0f64 / 1.25, 0.75f64 / 1.25);
+            assert!(
+                (f64::from(m.normal.x) - expected.0).abs() < 1e-4
+                    && (f64::from(m.normal.y) - expected.1).abs() < 1e-4,
+                "chain, scale {s}: {m:?}"
+            );
+        }
+    }
+}

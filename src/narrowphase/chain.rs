@@ -238,11 +238,9 @@ fn segment_circle_local(s: &Thin, c: Vec2, r: f32, margin: f32) -> LocalManifold
         return m;
     }
     let dist = fmath::sqrt(dist_sq);
-    let n = if dist > 0.0 && (d * (1.0 / dist)).is_finite() {
-        d * (1.0 / dist)
-    } else {
-        p2.right_perp().normalize_or_zero()
-    };
+    let n = d
+        .direction()
+        .unwrap_or_else(|| p2.right_perp().normalize_or_zero());
     m.normal = n;
     m.push(surface_midpoint(pa, c, n, 0.0, r), r - dist, make_id(feature, 0));
     m

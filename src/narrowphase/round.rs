@@ -336,7 +336,8 @@ pub(crate) fn capsules_local(a: &Capsule, b: &Capsule, xf: Transform, margin: f3
         match face {
             Some(f) if f.dot(d) < 0.0 => -f,
             Some(f) => f,
-            None => d * (1.0 / dist),
+            // (Exact in direction also where the gap's square leaves f32's normal range.)
+            None => d.direction().unwrap_or(Vec2::X),
         }
     };
     m.normal = n;
