@@ -611,8 +611,11 @@ typedef struct c2d_MoveResult {
   struct c2d_MoverPlane contacts[C2D_MAX_MOVER_CONTACTS];
   // Number of valid entries of `contacts`.
   uint32_t contact_count;
-  // Iterations used.
+  // Iterations used (the auto-step's moves included).
   uint32_t iterations;
+  // Height the mover climbed by auto-step in this call (see `MoveOptions::max_step_height`;
+  // 0 when it did not step): a game can smooth its camera over it.
+  float stepped_up;
 } c2d_MoveResult;
 
 // Allocates `size` bytes aligned to `align` (a power of two, at most 4096) for the library;
@@ -684,6 +687,17 @@ typedef struct c2d_MoveOptions {
   // positive, the velocity of the ground under the mover at the start times `time_step` is
   // added to the translation. Call `move_and_slide` after the level has moved for the frame.
   float time_step;
+  // Tallest step the mover walks up without being told to jump (default 0: no stepping;
+  // rapier's autostep, Unity's step offset). A mover standing on ground and walking (not
+  // moving up) into something that holds it back tries, in the same call: rise by up to
+  // this height (less under a low ceiling), move on laterally at that height, and come back
+  // down onto what it passed over. It keeps that path when it lands on walkable ground at
+  // least a hundredth of the skin higher than it started and got further along its walk
+  // than the plain move did; otherwise the plain move stands. So a step taller than this,
+  // a top steeper than `max_slope`, or a top without room for the mover (a ceiling or wall
+  // over it) is not climbed. Walking down steps is `ground_snap`'s (set it at least this
+  // high to walk down the stairs the mover walks up).
+  float max_step_height;
 } c2d_MoveOptions;
 
 // The first obstacle of `cast_mover`.
@@ -1090,6 +1104,22 @@ typedef struct c2d_WorldCastHit {
   // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
   struct c2d_CastOutput output;
 } c2d_WorldCastHit;
+
+// How a character moved with `World::move_and_push` acts on the dynamic bodies it touches
+// (rapier's character-controller impulses). The defaults push as a 80 kg character with no
+// limit on its force.
+typedef struct c2d_MoverPush {
+  // The character's mass (kg, default 80; 0: it pushes nothing and weighs nothing;
+  // `f32::INFINITY`: it pushes as a kinematic body, always at its own speed). A body it
+  // walks into at relative speed `v` along the contact normal gets the impulse of a
+  // perfectly inelastic collision between the two masses, `v / (1/m + 1/m_b + r×n²/I_b)`:
+  // a body as heavy as the character is pushed at half its speed in one frame, and keeps
+  // being pushed on the following frames until it moves at the character's speed.
+  float mass;
+  // Most force the character pushes with (N, default `f32::INFINITY`): each push impulse is
+  // at most `max_force × time_step`, so a crate whose friction needs more does not move.
+  float max_force;
+} c2d_MoverPush;
 
 // Collision filtering, with Box2D's meaning. A shape belongs to the categories in
 // `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
@@ -2594,6 +2624,30 @@ c2d_Status c2d_world_move_and_slide(const struct c2d_World *world,
                                     const struct c2d_MoveOptions *options,
                                     const struct c2d_WorldQueryFilter *filter,
                                     struct c2d_MoveResult *out);
+
+// Writes the default `c2d_MoverPush` (mass 80 kg, no force limit).
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_mover_push_default(struct c2d_MoverPush *out);
+
+// `c2d_world_move_and_slide`, then the character pushes the dynamic bodies it walked into
+// and presses its weight on a dynamic body it stands on, as `*push` says (NULL: the
+// defaults), when `options->time_step` > 0 (Rust: `World::move_and_push`). The impulses take
+// effect in the next `c2d_world_step`. `C2D_STATUS_INVALID_INPUT` for a negative or NaN mass
+// or maximum force (nothing moved).
+//
+// # Safety
+// `world` NULL or live; the other pointers NULL (options, filter, push) or valid.
+c2d_Status c2d_world_move_and_push(struct c2d_World *world,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   struct c2d_Vec2 translation,
+                                   struct c2d_Vec2 velocity,
+                                   const struct c2d_MoveOptions *options,
+                                   const struct c2d_WorldQueryFilter *filter,
+                                   const struct c2d_MoverPush *push,
+                                   struct c2d_MoveResult *out);
 
 // Writes whether the body is awake (static bodies never are).
 //

@@ -2621,3 +2621,73 @@ fn c_door_prints_the_documented_statuses() {
     );
     assert_eq!(printed, want);
 }
+
+/// `c_examples/stairs.c`: a box character with auto-step walks up three 0.2 steps without
+/// jumping and pushes a crate along the landing with `c2d_world_move_and_push`, line for line
+/// as `World::move_and_push` on the same scene; independently of the printout, it climbed the
+/// 0.6 of the stairs and the crate moved on.
+#[cfg(feature = "solver")]
+#[test]
+fn c_stairs_prints_what_rust_computes() {
+    let printed = build_and_run("stairs.c", "cc", "-std=c11");
+    let dt = 1.0f32 / 60.0;
+    let mut w = World::default();
+    let add_box = |w: &mut World, kind: BodyKind, x0: f32, y0: f32, x1: f32, y1: f32| {
+        w.add_body(&BodyDef::new(
+            kind,
+            Transform::from_translation(Vec2::new(0.5 * (x0 + x1), 0.5 * (y0 + y1))),
+            Shape::rect(0.5 * (x1 - x0), 0.5 * (y1 - y0)),
+        ))
+        .unwrap()
+    };
+    add_box(&mut w, BodyKind::Static, -2.0, -1.0, 4.0, 0.0);
+    for k in 0..3 {
+        let x = 4.0 + k as f32;
+        let right = if k == 2 { x + 20.0 } else { x + 1.0 };
+        add_box(&mut w, BodyKind::Static, x, -1.0, right, 0.2 * (k + 1) as f32);
+    }
+    let crate_id = add_box(&mut w, BodyKind::Dynamic, 9.0, 0.6, 10.0, 1.6);
+    let body = Shape::rect(0.3, 0.5);
+    let mut p = Vec2::new(0.0, 0.51);
+    let mut v = Vec2::ZERO;
+    let opts = MoveOptions {
+        max_step_height: 0.25,
+        ground_snap: 0.25,
+        time_step: dt,
+        ..MoveOptions::default()
+    };
+    let mut climbed = 0.0f32;
+    let mut want = String::new();
+    for frame in 1..=240 {
+        w.step(dt, 4).unwrap();
+        v.x = 3.0;
+        v.y -= 9.8 * dt;
+        let r = w
+            .move_and_push(
+                &body,
+                Transform::from_translation(p),
+                v * dt,
+                v,
+                &opts,
+                &QueryFilter::ALL,
+                &MoverPush::default(),
+            )
+            .unwrap();
+        p = r.position;
+        v = r.velocity;
+        climbed += r.stepped_up;
+        if frame % 30 == 0 {
+            let c = w.body(crate_id).unwrap().transform.p;
+            want += &format!(
+                "frame {frame} pos {:.4} {:.4} ground {} climbed {:.4} crate {:.4} {:.4}\n",
+                p.x, p.y, r.on_ground as i32, climbed, c.x, c.y
+            );
+        }
+    }
+    assert!(
+        (climbed - 0.6).abs() < 0.01 && p.y > 1.1,
+        "climbed {climbed} to {p:?}"
+    );
+    assert!(w.body(crate_id).unwrap().transform.p.x > 10.5);
+    assert_eq!(printed, want);
+}

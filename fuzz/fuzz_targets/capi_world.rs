@@ -52,7 +52,7 @@ fn take<T: Copy>(data: &mut &[u8]) -> T {
     buf[..n].copy_from_slice(&data[..n]);
     *data = &data[n..];
     // SAFETY: only instantiated with types for which every bit pattern is valid (f32, u32,
-    // u64, Vec2, Transform, Aabb, BodyId, Body, ContactConstraint, Manifold, Filter) or with raw
+    // u64, Vec2, Transform, Aabb, BodyId, Body, ContactConstraint, Manifold, Filter, MoverPush) or with raw
     // bytes of BodyDef that are passed only by pointer for the C ABI to validate.
     unsafe { core::ptr::read_unaligned(buf.as_ptr() as *const T) }
 }
@@ -260,6 +260,17 @@ fuzz_target!(|data: &[u8]| {
                     let shape = shape_bytes.as_ptr() as *const Shape;
                     let mut r = core::mem::zeroed::<MoveResult>();
                     let _ = c2d_world_move_and_slide(w, shape, &xf, t, v, opts, core::ptr::null(), &mut r);
+                    // Pushing the world's dynamic bodies: default or raw push settings.
+                    let mut push = core::mem::zeroed::<MoverPush>();
+                    let _ = c2d_mover_push_default(&mut push);
+                    let raw_push: MoverPush = take(&mut data);
+                    let push: *const MoverPush = match op & 0x60 {
+                        0 => core::ptr::null(),
+                        0x20 => &push,
+                        _ => &raw_push,
+                    };
+                    let _ =
+                        c2d_world_move_and_push(w, shape, &xf, t, v, opts, core::ptr::null(), push, &mut r);
                     let obstacles: [[u8; size_of::<MoverObstacle>()]; 2] = take(&mut data);
                     let ob = obstacles.as_ptr() as *const MoverObstacle;
                     let _ = c2d_move_and_slide(ob, 2, shape, &xf, t, v, opts, &mut r);

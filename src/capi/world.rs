@@ -833,3 +833,67 @@ pub unsafe extern "C" fn c2d_world_move_and_slide(
     // SAFETY: checked non-null; writable by contract.
     unsafe { write(out, r) }
 }
+
+/// Writes the default `c2d_MoverPush` (mass 80 kg, no force limit).
+///
+/// # Safety
+/// `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_mover_push_default(out: *mut crate::world::MoverPush) -> Status {
+    // SAFETY: checked by the helper; writable by contract.
+    unsafe { write(out, crate::world::MoverPush::default()) }
+}
+
+/// `c2d_world_move_and_slide`, then the character pushes the dynamic bodies it walked into
+/// and presses its weight on a dynamic body it stands on, as `*push` says (NULL: the
+/// defaults), when `options->time_step` > 0 (Rust: `World::move_and_push`). The impulses take
+/// effect in the next `c2d_world_step`. `C2D_STATUS_INVALID_INPUT` for a negative or NaN mass
+/// or maximum force (nothing moved).
+///
+/// # Safety
+/// `world` NULL or live; the other pointers NULL (options, filter, push) or valid.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn c2d_world_move_and_push(
+    world: *mut World,
+    shape: *const Shape,
+    xf: *const Transform,
+    translation: Vec2,
+    velocity: Vec2,
+    options: *const crate::mover::MoveOptions,
+    filter: *const WorldQueryFilter,
+    push: *const crate::world::MoverPush,
+    out: *mut crate::mover::MoveResult,
+) -> Status {
+    if out.is_null() {
+        return Status::NullPointer;
+    }
+    if !translation.is_finite() || !velocity.is_finite() {
+        return Status::NonFinite;
+    }
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (w, (s, x, opts)) = match unsafe { (world_mut(world), super::mover::read_mover(shape, xf, options)) }
+    {
+        (Ok(w), Ok(m)) => (w, m),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let f = match unsafe { read_query_filter(filter) } {
+        Ok(f) => f,
+        Err(e) => return e,
+    };
+    let p = if push.is_null() {
+        crate::world::MoverPush::default()
+    } else {
+        // SAFETY: checked non-null; readable by contract.
+        match unsafe { read(push) } {
+            Ok(p) => p,
+            Err(e) => return e,
+        }
+    };
+    match w.move_and_push(&s, x, translation, velocity, &opts, &f, &p) {
+        // SAFETY: checked non-null; writable by contract.
+        Ok(r) => unsafe { write(out, r) },
+        Err(e) => e.into(),
+    }
+}

@@ -1,11 +1,14 @@
 //! `move_and_slide`: one call that moves a kinematic mover of any convex shape through a level
 //! (the algorithm is described in the [`mover`](crate::mover) module docs).
 
-use super::query::{cast_mover, mover_plane, obstacle_hit, MoverHit, MoverLevel, MoverPlane, OneWayLevel};
+use super::query::{
+    cast_mover, collide_mover, mover_plane, obstacle_hit, MoverHit, MoverLevel, MoverPlane, OneWayLevel,
+};
 use super::{solve_planes_with_slop, CollisionPlane, Plane};
 use crate::cast::{shape_cast, CastState};
+use crate::distance::ShapeProxy;
 use crate::fmath;
-use crate::geometry::Shape;
+use crate::geometry::{Circle, Shape};
 use crate::math::{Transform, Vec2};
 
 /// The most contacts a [`MoveResult`] reports.
@@ -78,6 +81,17 @@ pub struct MoveOptions {
     /// positive, the velocity of the ground under the mover at the start times `time_step` is
     /// added to the translation. Call `move_and_slide` after the level has moved for the frame.
     pub time_step: f32,
+    /// Tallest step the mover walks up without being told to jump (default 0: no stepping;
+    /// rapier's autostep, Unity's step offset). A mover standing on ground and walking (not
+    /// moving up) into something that holds it back tries, in the same call: rise by up to
+    /// this height (less under a low ceiling), move on laterally at that height, and come back
+    /// down onto what it passed over. It keeps that path when it lands on walkable ground at
+    /// least a hundredth of the skin higher than it started and got further along its walk
+    /// than the plain move did; otherwise the plain move stands. So a step taller than this,
+    /// a top steeper than `max_slope`, or a top without room for the mover (a ceiling or wall
+    /// over it) is not climbed. Walking down steps is `ground_snap`'s (set it at least this
+    /// high to walk down the stairs the mover walks up).
+    pub max_step_height: f32,
 }
 
 impl Default for MoveOptions {
@@ -90,6 +104,7 @@ impl Default for MoveOptions {
             ground_snap: 0.0,
             slide_on_steep: true,
             time_step: 0.0,
+            max_step_height: 0.0,
         }
     }
 }
@@ -118,8 +133,11 @@ pub struct MoveResult {
     pub contacts: [MoverPlane; MAX_MOVER_CONTACTS],
     /// Number of valid entries of `contacts`.
     pub contact_count: u32,
-    /// Iterations used.
+    /// Iterations used (the auto-step's moves included).
     pub iterations: u32,
+    /// Height the mover climbed by auto-step in this call (see [`MoveOptions::max_step_height`];
+    /// 0 when it did not step): a game can smooth its camera over it.
+    pub stepped_up: f32,
 }
 
 impl MoveResult {
@@ -518,7 +536,8 @@ impl Blocked {
 /// Invalid input (a non-finite or invalid transform, translation or velocity, a translation
 /// longer than [`MAX_MOVE_TRANSLATION`], an invalid mover shape, a non-positive or non-finite
 /// skin) leaves the mover where it is: the result has `position = xf.p`, the velocity zeroed
-/// when non-finite, and no contacts. At most [`MAX_MOVE_ITERATIONS`] iterations run.
+/// when non-finite, and no contacts. At most [`MAX_MOVE_ITERATIONS`] iterations run per move
+/// (an auto-step adds two casts and two moves).
 pub fn move_and_slide<L: MoverLevel + ?Sized>(
     level: &L,
     mover: &Shape,
@@ -527,6 +546,172 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     velocity: Vec2,
     opts: &MoveOptions,
 ) -> MoveResult {
+    let (plain, walking) = slide(level, mover, xf, translation, velocity, opts);
+    if walking {
+        if let Some(stepped) = step_up(level, mover, xf, translation, velocity, opts, &plain) {
+            return stepped;
+        }
+    }
+    plain
+}
+
+/// The auto-step of [`MoveOptions::max_step_height`] after the plain move `plain` of a mover
+/// that stood on ground at `xf`: rise, move on laterally, come down; `None` when that does not
+/// land it on walkable ground higher up and further along than `plain`.
+fn step_up<L: MoverLevel + ?Sized>(
+    level: &L,
+    mover: &Shape,
+    xf: Transform,
+    translation: Vec2,
+    velocity: Vec2,
+    opts: &MoveOptions,
+    plain: &MoveResult,
+) -> Option<MoveResult> {
+    let height = opts.max_step_height;
+    let up = opts.up.normalize_or_zero();
+    if !(height > 0.0 && height.is_finite()) || up == Vec2::ZERO || translation.dot(up) > 0.0 {
+        return None;
+    }
+    let skin = opts.skin;
+    let tolerance = 1e-2 * skin;
+    let lateral = translation - up * translation.dot(up);
+    let length = lateral.length();
+    // A walk shorter than the skin is not held back by anything worth stepping over.
+    if length <= skin {
+        return None;
+    }
+    let along = lateral * (1.0 / length);
+    let progress = (plain.position - xf.p).dot(along);
+    if progress >= length - tolerance {
+        return None;
+    }
+    // Rising by the whole height may leave no room further on (a ceiling over the step): then
+    // half and a quarter of it are tried.
+    [height, 0.5 * height, 0.25 * height]
+        .into_iter()
+        .find_map(|h| step_at(level, mover, xf, lateral, velocity, opts, plain, h))
+}
+
+/// One try of [`step_up`], rising by up to `height`.
+#[allow(clippy::too_many_arguments)]
+fn step_at<L: MoverLevel + ?Sized>(
+    level: &L,
+    mover: &Shape,
+    xf: Transform,
+    lateral: Vec2,
+    velocity: Vec2,
+    opts: &MoveOptions,
+    plain: &MoveResult,
+    height: f32,
+) -> Option<MoveResult> {
+    let up = opts.up.normalize_or_zero();
+    let skin = opts.skin;
+    let tolerance = 1e-2 * skin;
+    let length = lateral.length();
+    let along = lateral * (1.0 / length);
+    let progress = (plain.position - xf.p).dot(along);
+    let at = |p: Vec2| Transform { p, q: xf.q };
+    // Rise (a ceiling lowers the rise).
+    let rise = cast_mover(level, mover, xf, up * height, skin).map_or(height, |h| height * h.fraction);
+    if rise <= tolerance {
+        return None;
+    }
+    // Across at that height: a move in the air (no ground, snap, carry or stepping).
+    let air = MoveOptions {
+        ground_snap: 0.0,
+        time_step: 0.0,
+        max_step_height: 0.0,
+        ..*opts
+    };
+    let (across, _) = slide(level, mover, at(xf.p + up * rise), lateral, velocity, &air);
+    // It must get further than the plain move, and not by sliding up over what it met (a
+    // round part riding up a corner would climb more than the height).
+    if (across.position - xf.p).dot(along) <= progress + tolerance
+        || (across.position - xf.p).dot(up) > rise + tolerance
+    {
+        return None;
+    }
+    // Down onto the top of what it passed over, which must be walkable ground above the start.
+    let cos_max = fmath::sin_cos(opts.max_slope.clamp(0.0, core::f32::consts::FRAC_PI_2)).1;
+    let drop = (across.position - xf.p).dot(up);
+    let hit = cast_mover(level, mover, at(across.position), up * -drop, skin)?;
+    let landed = across.position - up * (drop * hit.fraction);
+    let proxy = ShapeProxy::from_shape(mover);
+    let lowest = proxy.points()[proxy.support(-xf.q.inv_rotate(up))];
+    let bottom_at = |p: Vec2| at(p).apply(lowest).dot(up) - proxy.radius;
+    // The top it lands on, as a height along `up`. A round mover coming down on the top
+    // corner of the step, short of its top, meets the corner's normal, steep: then the top
+    // itself is looked at, with a small circle dropped just past the corner; it must be
+    // walkable and level with the corner. (Contact points lie about the cast's stopping
+    // distance off the surface.)
+    let on_corner = hit.normal.dot(up) < cos_max;
+    let top = if on_corner {
+        if !(hit.normal.dot(up) > 0.0 && hit.normal.dot(along) < 0.0) {
+            return None;
+        }
+        let probe = Shape::Circle(Circle {
+            center: Vec2::ZERO,
+            radius: 0.25 * skin,
+        });
+        let from = hit.point + along * skin + up * (2.0 * skin);
+        let t = cast_mover(level, &probe, at(from), up * (-4.0 * skin), 0.25 * skin)?;
+        if t.normal.dot(up) < cos_max || !(t.fraction > 0.25 && t.fraction < 0.75) {
+            return None;
+        }
+        t.point.dot(up) - 0.25 * skin
+    } else {
+        hit.point.dot(up) - skin
+    };
+    // Room for the mover on the top: raised to the top of the skin band over it where it
+    // landed (the top is known to about a skin), it is clear of everything by a quarter of the
+    // skin, and stays so walking on by half its width.
+    let raised = landed + up * (top + 2.0 * skin - bottom_at(landed)).max(0.0);
+    let mut room = true;
+    collide_mover(level, mover, at(raised), 0.0, |p| {
+        room = p.separation() >= 0.25 * skin;
+        room
+    });
+    let front = proxy.points()[proxy.support(xf.q.inv_rotate(along))];
+    let half_width = (at(raised).apply(front) - raised).dot(along) + proxy.radius;
+    if !room
+        || cast_mover(level, mover, at(raised), along * half_width, 0.25 * skin)
+            .is_some_and(|h| h.fraction < 1.0)
+    {
+        return None;
+    }
+    let climbed = (landed - xf.p).dot(up);
+    // The top is at most the step height above what the mover stood on (its lowest point at
+    // the start, a skin off it), so a mover resting part-way up a corner never ratchets higher.
+    if climbed <= tolerance || top - (bottom_at(xf.p) - skin) > opts.max_step_height + 0.5 * skin {
+        return None;
+    }
+    // Standing there: the report of a move of nothing (ground, contacts, the velocity clipped).
+    let (mut r, _) = slide(level, mover, at(landed), Vec2::ZERO, across.velocity, &air);
+    if !r.on_ground {
+        if !on_corner {
+            return None;
+        }
+        // Resting on the corner of a walkable top: on ground, the corner its ground (the next
+        // walk steps on from there).
+        r.on_ground = true;
+        r.supported = true;
+        r.ground = r.contacts().first().copied().unwrap_or_default();
+    }
+    r.iterations += plain.iterations + across.iterations;
+    r.stepped_up = (r.position - xf.p).dot(up);
+    Some(r)
+}
+
+/// The move of [`move_and_slide`] without the auto-step; also says whether the mover stood on
+/// walkable ground at `xf` and is walking (not moving up), when an auto-step may follow.
+fn slide<L: MoverLevel + ?Sized>(
+    level: &L,
+    mover: &Shape,
+    xf: Transform,
+    translation: Vec2,
+    velocity: Vec2,
+    opts: &MoveOptions,
+) -> (MoveResult, bool) {
     let mut result = MoveResult {
         position: xf.p,
         velocity: if velocity.is_finite() {
@@ -547,7 +732,7 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
         || !opts.up.is_finite()
         || !mover.aabb(xf).is_valid()
     {
-        return result;
+        return (result, false);
     }
     // One-way platforms: a chain segment the mover starts behind anywhere is passed.
     let level = &OneWayLevel {
@@ -586,6 +771,12 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     ];
     let mut cur = 0;
     let lateral = translation - up * translation.dot(up);
+    // Walking: not moving up, and standing within the skin band on walkable ground or on an
+    // edge or corner ahead that faces up (a round mover resting on the top corner of a step it
+    // is climbing). An auto-step may follow the move.
+    let walking = up != Vec2::ZERO
+        && translation.dot(up) <= 0.0
+        && starts_walking(bufs[0].planes(), up, cos_max, reach, lateral);
     let ground0 = bufs[cur].ground(up, cos_max, reach.max(skin + snap), tolerance);
     let mut desired = translation;
     if translation.dot(up) <= 0.0 {
@@ -807,5 +998,14 @@ pub fn move_and_slide<L: MoverLevel + ?Sized>(
     result.supported = result.on_ground || holds_against_gravity(up, result.contacts());
     result.ground = ground.unwrap_or_default();
     result.iterations = iterations;
-    result
+    (result, walking)
+}
+
+/// Whether the planes at the start of a move (`planes`) hold a walker: walkable ground within
+/// `reach`, or a surface within it that faces up and against the `lateral` walk.
+fn starts_walking(planes: &[MoverPlane], up: Vec2, cos_max: f32, reach: f32, lateral: Vec2) -> bool {
+    planes.iter().any(|p| {
+        let n = p.plane.normal;
+        p.separation() <= reach && (p.is_walkable(up, cos_max) || (n.dot(up) > 0.0 && n.dot(lateral) < 0.0))
+    })
 }

@@ -140,7 +140,7 @@ use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
 use contacts::{Contact, ContactSim, Ending, SimMemory};
 pub use draw::DrawFlags;
-pub use mover::WorldLevel;
+pub use mover::{MoverPush, WorldLevel};
 use pairs::{pair_key, PairTable};
 pub use types::{
     BodyDef, BodyId, BodyKind, ContactEvent, Material, ProfileClock, QueryFilter, SensorEvent, StepProfile,

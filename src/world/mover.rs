@@ -72,3 +72,110 @@ impl MoverLevel for WorldLevel<'_> {
         });
     }
 }
+
+/// How a character moved with [`World::move_and_push`] acts on the dynamic bodies it touches
+/// (rapier's character-controller impulses). The defaults push as a 80 kg character with no
+/// limit on its force.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct MoverPush {
+    /// The character's mass (kg, default 80; 0: it pushes nothing and weighs nothing;
+    /// `f32::INFINITY`: it pushes as a kinematic body, always at its own speed). A body it
+    /// walks into at relative speed `v` along the contact normal gets the impulse of a
+    /// perfectly inelastic collision between the two masses, `v / (1/m + 1/m_b + r×n²/I_b)`:
+    /// a body as heavy as the character is pushed at half its speed in one frame, and keeps
+    /// being pushed on the following frames until it moves at the character's speed.
+    pub mass: f32,
+    /// Most force the character pushes with (N, default `f32::INFINITY`): each push impulse is
+    /// at most `max_force × time_step`, so a crate whose friction needs more does not move.
+    pub max_force: f32,
+}
+
+impl Default for MoverPush {
+    fn default() -> Self {
+        MoverPush {
+            mass: 80.0,
+            max_force: f32::INFINITY,
+        }
+    }
+}
+
+impl World {
+    /// [`crate::mover::move_and_slide`] through this world's bodies passing `filter` (see
+    /// [`World::mover_level`]), then the character acts on the dynamic bodies it touches at the
+    /// end of the move, as `push` says, when `opts.time_step` is positive (the frame's
+    /// duration; 0 moves without pushing):
+    /// - each dynamic body it walked into (a contact that is not its ground, which it was
+    ///   moving into: `(velocity − body's velocity at the contact) · (−normal) > 0`, with
+    ///   `velocity` the one passed in, before clipping) gets a push impulse along `−normal`
+    ///   at the contact point, as [`MoverPush::mass`] says, limited by
+    ///   [`MoverPush::max_force`]; once per body (its nearest contact);
+    /// - a dynamic body it stands on (its ground) is pressed by its weight: the impulse
+    ///   `mass × gravity × time_step` at the ground point.
+    ///
+    /// The impulses take effect in the next [`World::step`] (the bodies move then, and the
+    /// character is stopped by them in this frame's move): call it after stepping, as for
+    /// moving platforms. Bodies pushed are woken. A push that would take a body beyond the
+    /// world's speed limit is left out. Errors: [`SolverError::InvalidInput`] for a
+    /// non-finite or negative mass or maximum force (nothing moved).
+    ///
+    /// [`SolverError::InvalidInput`]: crate::solver::SolverError::InvalidInput
+    #[allow(clippy::too_many_arguments)]
+    pub fn move_and_push(
+        &mut self,
+        mover: &crate::geometry::Shape,
+        xf: crate::math::Transform,
+        translation: crate::math::Vec2,
+        velocity: crate::math::Vec2,
+        opts: &crate::mover::MoveOptions,
+        filter: &QueryFilter<'_>,
+        push: &MoverPush,
+    ) -> Result<crate::mover::MoveResult, crate::solver::SolverError> {
+        use super::BodyKind;
+        use crate::solver::SolverError;
+        if !(push.mass >= 0.0) || push.mass.is_nan() || !(push.max_force >= 0.0) {
+            return Err(SolverError::InvalidInput);
+        }
+        let r =
+            crate::mover::move_and_slide(&self.mover_level(filter), mover, xf, translation, velocity, opts);
+        let dt = opts.time_step;
+        if !(dt > 0.0 && dt.is_finite()) || push.mass == 0.0 || !velocity.is_finite() {
+            return Ok(r);
+        }
+        let inv_mass = 1.0 / push.mass;
+        let most = push.max_force * dt;
+        let mut done = [BodyId::default(); crate::mover::MAX_MOVER_CONTACTS];
+        let mut n_done = 0;
+        for c in r.contacts() {
+            let id = BodyId::from_bits(c.user_data);
+            if done[..n_done].contains(&id) || !matches!(self.kind(id), Ok(BodyKind::Dynamic)) {
+                continue;
+            }
+            done[n_done] = id;
+            n_done += 1;
+            let Ok(i) = self.slot(id) else { continue };
+            let n = c.plane.normal;
+            let impulse = if r.on_ground && *c == r.ground {
+                self.settings.gravity * (push.mass * dt)
+            } else {
+                let approach = (velocity - c.velocity).dot(-n);
+                if !(approach > 0.0) {
+                    continue;
+                }
+                let b = &self.bodies[i];
+                let rn = (c.point - b.center()).cross(n);
+                let k = inv_mass + b.inv_mass + b.inv_inertia * rn * rn;
+                if !(k > 0.0) {
+                    continue;
+                }
+                -n * (approach / k).min(most)
+            };
+            if impulse.is_finite() {
+                // Beyond the world's speed limit: left out, as documented.
+                let _ = self.apply_linear_impulse(id, impulse, c.point);
+            }
+        }
+        Ok(r)
+    }
+}
