@@ -4,7 +4,8 @@
 #   PREFIX/lib/libcollide2d.a                 static; every symbol but c2d_* renamed (c2d_rt_*),
 #                                             so it links next to any other Rust static library
 #   PREFIX/lib/libcollide2d.so.X.Y.Z (+ .so.X, .so)   shared (ELF targets); SONAME libcollide2d.so.X,
-#                                             exports only c2d_*
+#                                             exports exactly the functions the header declares,
+#                                             in the version node COLLIDE2D_X
 #   PREFIX/lib/pkgconfig/collide2d.pc
 #   PREFIX/lib/cmake/collide2d/collide2dConfig.cmake, collide2dConfigVersion.cmake
 #
@@ -90,7 +91,14 @@ cp "$work/libcollide2d.a" "$prefix/lib/libcollide2d.a"
 cp "$root/include/collide2d.h" "$prefix/include/collide2d.h"
 
 if [ "$shared" = 1 ] && [ -z "$target" -o "${target#*linux}" != "$target" ]; then
-    printf '{\n  global: c2d_*;\n  local: *;\n};\n' > "$work/exports.map"
+    # The header's functions (every line at column 0 declaring `c2d_name(`, the header's
+    # declaration style; `static inline` helpers are defined in the header, not exported) in
+    # one version node: nothing else, the renamed runtime (c2d_rt_*) included, is exported.
+    exports="$(grep -E '^[A-Za-z_]' "$root/include/collide2d.h" | grep -vE '^(static|typedef)' \
+        | grep -oE '[*[:space:]]c2d_[A-Za-z0-9_]+\(' | tr -d '*( \t' | sort -u)"
+    [ -n "$exports" ] || { echo "build_clib.sh: no functions found in the header" >&2; exit 1; }
+    { printf 'COLLIDE2D_%s {\n  global:\n' "$major"; sed 's/.*/    &;/' <<< "$exports"; printf '  local: *;\n};\n'; } \
+        > "$work/exports.map"
     so="libcollide2d.so.$version"
     ${CC:-cc} -shared -o "$prefix/lib/$so" \
         -Wl,-soname,"libcollide2d.so.$major" -Wl,--version-script="$work/exports.map" \

@@ -3,8 +3,9 @@
 # pkg-config, binutils, mingw-w64, Wine, the Windows Rust targets). `.ci/run` installs the tools and runs this; every check runs and
 # failing any fails the script (nothing is skipped silently).
 #
-#   1. scripts/build_clib.sh lays out an install tree; the shared library exports only c2d_*
-#      and has the SONAME libcollide2d.so.MAJOR (nm, readelf).
+#   1. scripts/build_clib.sh lays out an install tree; the shared library exports exactly the
+#      functions the header declares, each in the version node COLLIDE2D_MAJOR, and has the
+#      SONAME libcollide2d.so.MAJOR (nm, readelf).
 #   2. The static library links next to another Rust static library (std, unwinding panics,
 #      its own allocator) in both orders, and both keep their own runtime (link.c).
 #   3. A CMake consumer (c_examples/cmake) builds against collide2d through add_subdirectory
@@ -47,16 +48,26 @@ export root work version major expected prefix
 
 check "build_clib.sh lays out the install tree" scripts/build_clib.sh --prefix "$prefix"
 
-exports_only_c2d() {
+exports_the_header() {
     local so="$prefix/lib/libcollide2d.so.$version"
-    local others
-    others="$(nm -D --defined-only "$so" | awk '{ print $3 }' | grep -v '^c2d_' || true)"
-    [ -z "$others" ] || { echo "exported besides c2d_*: $others"; return 1; }
-    [ "$(nm -D --defined-only "$so" | grep -c ' c2d_')" -gt 100 ] || { echo "too few c2d_ exports"; return 1; }
+    # The header's functions, read independently of build_clib.sh: each declaration's name.
+    grep -E '^[A-Za-z_].*[ *]c2d_[A-Za-z0-9_]+\(' include/collide2d.h | grep -vE '^(static|typedef)' \
+        | sed -E 's/^[^(]*[ *](c2d_[A-Za-z0-9_]+)\(.*/\1/' | sort -u > "$work/declared"
+    # The dynamic symbols the library defines, with their version.
+    readelf --dyn-syms -W "$so" | awk '$7 != "UND" && ($5 == "GLOBAL" || $5 == "WEAK") { print $8 }' \
+        | sort -u > "$work/exported"
+    grep -v '^COLLIDE2D_' "$work/exported" | sed 's/@@*COLLIDE2D_'"$major"'$//' | sort -u > "$work/names"
+    diff "$work/declared" "$work/names" || { echo "exported set differs from the header's"; return 1; }
+    [ "$(wc -l < "$work/declared")" -gt 150 ] || { echo "too few functions declared"; return 1; }
+    # Every function carries the version node.
+    local unversioned
+    unversioned="$(grep -v '^COLLIDE2D_' "$work/exported" | grep -v "@@COLLIDE2D_$major\$" || true)"
+    [ -z "$unversioned" ] || { echo "without the version node: $unversioned"; return 1; }
     readelf -d "$so" | grep -q "Library soname: \[libcollide2d.so.$major\]"
 }
-export -f exports_only_c2d
-check "shared library exports only c2d_* and has its SONAME" exports_only_c2d
+export -f exports_the_header
+check "shared library exports exactly the header's functions in COLLIDE2D_MAJOR, and has its SONAME" \
+    exports_the_header
 
 link_next_to_other_rust() {
     cargo build --quiet --release --manifest-path c_examples/link/other_rust/Cargo.toml \
