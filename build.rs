@@ -73,7 +73,149 @@ mod header {
                 }
             }
         }
+        speak_c(&out)
+    }
+
+    /// Every C name the header declares: functions, types, macros and enum constants, and
+    /// each struct field as `c2d_Type.field`.
+    fn declared(text: &str) -> std::collections::HashSet<String> {
+        let mut names = std::collections::HashSet::new();
+        let mut open_struct: Option<String> = None;
+        for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            if let Some(rest) = line
+                .strip_prefix("typedef struct ")
+                .or_else(|| line.strip_prefix("struct "))
+            {
+                open_struct = rest.split_whitespace().next().map(str::to_string);
+            } else if line.starts_with('}') {
+                open_struct = None;
+            } else if let (Some(ty), Some(decl)) = (&open_struct, line.trim().strip_suffix(';')) {
+                let field = decl.split('[').next().unwrap_or(decl);
+                if let Some(name) = field.split([' ', '*']).next_back() {
+                    names.insert(format!("{ty}.{name}"));
+                }
+            }
+            let mut word = String::new();
+            for ch in line.chars().chain(core::iter::once(' ')) {
+                if ch.is_ascii_alphanumeric() || ch == '_' {
+                    word.push(ch);
+                } else {
+                    if word.starts_with("c2d_") || word.starts_with("C2D_") {
+                        names.insert(word.clone());
+                    }
+                    word.clear();
+                }
+            }
+        }
+        names
+    }
+
+    /// Rust paths in the comments (`World::step`, `MoveOptions::skin`, `CastState::Hit`,
+    /// `f32::MAX`) become the C names of the same things (`c2d_world_step`,
+    /// `c2d_MoveOptions.skin`, `C2D_CAST_STATE_HIT`, `FLT_MAX`); a path after "Rust" on its
+    /// line is a labelled reference to the Rust API and stays, and one with no C counterpart
+    /// is labelled "Rust's".
+    fn speak_c(text: &str) -> String {
+        let names = declared(text);
+        let mut out = String::with_capacity(text.len());
+        for line in text.lines() {
+            if line.trim_start().starts_with("//") {
+                out.push_str(&rewrite_paths(line, &names));
+            } else {
+                out.push_str(line);
+            }
+            out.push('\n');
+        }
         out
+    }
+
+    fn rewrite_paths(line: &str, names: &std::collections::HashSet<String>) -> String {
+        let mut out = String::with_capacity(line.len());
+        let mut rest = line;
+        while let Some(open) = rest.find('`') {
+            let Some(len) = rest[open + 1..].find('`') else {
+                break;
+            };
+            let (before, span) = (&rest[..open], &rest[open + 1..open + 1 + len]);
+            out.push_str(before);
+            let labelled = out.contains("Rust");
+            // A bare Rust constant name whose C macro exists.
+            let constant = format!("C2D_{span}");
+            if !labelled
+                && span.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+                && names.contains(&constant)
+            {
+                out.push_str(&format!("`{constant}`"));
+                rest = &rest[open + len + 2..];
+                continue;
+            }
+            match (span.contains("::") && !labelled).then(|| c_name(span, names)) {
+                Some(Some(c)) => out.push_str(&format!("`{c}`")),
+                Some(None) => out.push_str(&format!("Rust's `{span}`")),
+                None => out.push_str(&format!("`{span}`")),
+            }
+            rest = &rest[open + len + 2..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// `lower_snake` of a `CamelCase` name.
+    fn snake(name: &str) -> String {
+        let mut s = String::new();
+        for (i, ch) in name.chars().enumerate() {
+            if ch.is_ascii_uppercase() && i > 0 {
+                s.push('_');
+            }
+            s.push(ch.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// The C name of the Rust path `path`, if the header has one.
+    fn c_name(path: &str, names: &std::collections::HashSet<String>) -> Option<String> {
+        let path = path.trim_end_matches("()");
+        let fixed = match path {
+            "f32::MAX" => Some("FLT_MAX"),
+            "f32::INFINITY" => Some("INFINITY"),
+            "Vec2::ZERO" => Some("(0, 0)"),
+            "Polygon::new" => Some("c2d_make_polygon"),
+            "SolverSettings::default" => Some("c2d_solver_default_settings"),
+            "World::check_invariants" => Some("c2d_world_validate"),
+            _ => None,
+        };
+        if let Some(c) = fixed {
+            return Some(c.to_string());
+        }
+        let segments: Vec<&str> = path.split("::").collect();
+        let (ty, item) = (segments[segments.len() - 2], segments[segments.len() - 1]);
+        let has = |n: &str| names.contains(n).then(|| n.to_string());
+        let ty_c = match ty {
+            "World" => "world".to_string(),
+            "DynamicTree" => "tree".to_string(),
+            t => snake(t),
+        };
+        let type_name = match ty {
+            "Obstacle" => "c2d_MoverObstacle".to_string(),
+            t => format!("c2d_{t}"),
+        };
+        // A constant, a function of the type's family, an enum value, a function of that
+        // name, a maker, then a struct field (lower-case names not declared as functions).
+        has(&format!("C2D_{}", item.to_uppercase()))
+            .filter(|_| {
+                item.chars()
+                    .all(|c| c.is_ascii_uppercase() || c == '_' || c.is_ascii_digit())
+            })
+            .or_else(|| has(&format!("c2d_{ty_c}_{item}")))
+            .or_else(|| {
+                has(&format!(
+                    "C2D_{}_{}",
+                    snake(ty).to_uppercase(),
+                    snake(item).to_uppercase()
+                ))
+            })
+            .or_else(|| has(&format!("c2d_{item}")))
+            .or_else(|| has(&format!("{type_name}.{item}")))
     }
 
     /// Replaces whole identifiers found in `renames`.

@@ -60,7 +60,7 @@ int main(void) {
         if (frame % 30 == 0) {
             printf("frame %d pos %.4f %.4f vel %.4f %.4f ground %d supported %d on %u contacts %u\n", frame, xf.p.x,
                    xf.p.y, v.x, v.y, (int)r.on_ground, (int)r.supported,
-                   r.on_ground ? (unsigned)(r.ground.user_data & 0xffffffffu) : 0u, r.contact_count);
+                   r.on_ground ? (unsigned)c2d_body_id_from_bits(r.ground.user_data).index : 0u, r.contact_count);
         }
     }
     c2d_world_free(w);

@@ -32,12 +32,12 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // Iteration cap of the shape cast's conservative advancement.
 #define C2D_CAST_MAX_ITERATIONS 30
 
-// Relative tolerance of the casts built on GJK (`cast::shape_cast` and
-// `toi::time_of_impact`): a hit stops within this fraction of the shapes' size of the
+// Relative tolerance of the casts built on GJK (`c2d_shape_cast` and
+// `c2d_time_of_impact`): a hit stops within this fraction of the shapes' size of the
 // target distance.
 #define C2D_CAST_RELATIVE_TOLERANCE 1.0e-5
 
-// GJK iteration cap; reaching it reports `DistanceStatus::NotConverged`.
+// GJK iteration cap; reaching it reports `C2D_DISTANCE_STATUS_NOT_CONVERGED`.
 #define C2D_GJK_MAX_ITERATIONS 30
 
 // Maximum number of vertices of a `Polygon`.
@@ -68,12 +68,12 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 #define C2D_MAX_MOVER_CONTACTS 8
 
 // Most collide–solve–cast iterations one `move_and_slide` call makes, whatever
-// `MoveOptions::max_iterations` asks: each iteration queries the level, so the cap bounds
+// `c2d_MoveOptions.max_iterations` asks: each iteration queries the level, so the cap bounds
 // a call's work.
 #define C2D_MAX_MOVE_ITERATIONS 32
 
 // Longest translation (m) `move_and_slide` takes: a longer one is invalid input (the mover
-// stays where it is). It equals the World's extent (`world::limits::MAX_COORDINATE`). A cast
+// stays where it is). It equals the World's extent (`C2D_MAX_COORDINATE`). A cast
 // resolves where it stops to about 1e-7 of its path (`f32`): keep a call's translation below
 // `skin / 4 × 1e7` (25 km for the default skin) for the skin to hold exactly.
 #define C2D_MAX_MOVE_TRANSLATION 1.0e6
@@ -134,19 +134,19 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 #define C2D_CONTINUOUS_SAFETY_FACTOR 0.5
 
 // Default distance (m) below which a pair's relative motion since its last full manifold
-// lets `World::step` reuse that manifold (Box2D v3's `B2_CONTACT_RECYCLE_DISTANCE`, ten
-// times its linear slop). See `World::set_recycle_distance`.
+// lets `c2d_world_step` reuse that manifold (Box2D v3's `B2_CONTACT_RECYCLE_DISTANCE`, ten
+// times its linear slop). See `c2d_world_set_recycle_distance`.
 #define C2D_CONTACT_RECYCLE_DISTANCE 0.05
 
 // Largest fat-box margin (m) of a moving shape's proxy (Box2D v3.1's `B2_MAX_AABB_MARGIN`).
-// A proxy's fat box is its tight box (the shape's box grown by `SPECULATIVE_DISTANCE`)
-// grown by `FAT_MARGIN_FRACTION` of the shape's extent, at most this; a static body's by
-// `SPECULATIVE_DISTANCE`. Pairs exist while fat boxes overlap; a proxy is moved in the
+// A proxy's fat box is its tight box (the shape's box grown by `C2D_SPECULATIVE_DISTANCE`)
+// grown by `C2D_FAT_MARGIN_FRACTION` of the shape's extent, at most this; a static body's by
+// `C2D_SPECULATIVE_DISTANCE`. Pairs exist while fat boxes overlap; a proxy is moved in the
 // tree when its tight box leaves its fat box.
 #define C2D_MAX_FAT_MARGIN 0.05
 
 // Fraction of a moving shape's extent used as its proxy's fat margin (Box2D v3.1's
-// `B2_AABB_MARGIN_FRACTION`); see `MAX_FAT_MARGIN`.
+// `B2_AABB_MARGIN_FRACTION`); see `C2D_MAX_FAT_MARGIN`.
 #define C2D_FAT_MARGIN_FRACTION 0.125
 
 // Recycling also requires each body to have turned by less than `acos` of this (about 11°)
@@ -155,8 +155,13 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 
 
 
+// Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
+// radius of a shape in its body's frame, that a world accepts; also the longest translation
+// a mover takes (`C2D_MAX_MOVE_TRANSLATION`).
+#define C2D_MAX_COORDINATE 1.0e6
+
 // Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
-// `World::set_velocity` or an impulse must not exceed the
+// `c2d_world_set_velocity` or an impulse must not exceed the
 // world's `max_linear_speed` setting (default 400 m/s).
 #define C2D_MAX_LINEAR_SPEED 1.0e4
 
@@ -170,11 +175,11 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // body before a step may add up to: `|ΣF| / m` and `|Στ| / I`.
 #define C2D_MAX_ACCELERATION 1.0e8
 
-// Longest time step (s) `World::step` accepts.
+// Longest time step (s) `c2d_world_step` accepts.
 #define C2D_MAX_TIME_STEP 1.0
 
 // Largest density (kg/m²) of a material; friction and restitution may be up to
-// `MAX_MATERIAL_COEFFICIENT`.
+// `C2D_MAX_MATERIAL_COEFFICIENT`.
 #define C2D_MAX_DENSITY 1.0e9
 
 // Largest friction coefficient and restitution of a material.
@@ -418,7 +423,7 @@ typedef struct c2d_ChainSegment {
 
 // A rotation stored as `(cos, sin)` of its angle. Counter-clockwise, radians.
 //
-// A valid rotation has `c² + s² = 1`; `Rot::from_angle` and `Rot::normalized` produce one.
+// A valid rotation has `c² + s² = 1`; Rust's `Rot::from_angle` and `Rot::normalized` produce one.
 typedef struct c2d_Rot {
   // Cosine of the angle.
   float c;
@@ -426,7 +431,7 @@ typedef struct c2d_Rot {
   float s;
 } c2d_Rot;
 // How far `c² + s²` may be from 1 for a rotation to count as unit length (see
-// `Transform::is_valid`).
+// Rust's `Transform::is_valid`).
 #define C2D_ROT_UNIT_TOLERANCE 1.0e-3
 
 // A rigid transform: rotate by `q`, then translate by `p`. Maps local (shape) space to world.
@@ -481,7 +486,7 @@ typedef struct c2d_Capsule {
 // A solid convex polygon with 3 to 8 counter-clockwise vertices and an optional rounding
 // radius (all points within `radius` of the core polygon).
 //
-// Make one through `Polygon::new`, `Polygon::make_box` and friends: they compute the
+// Make one through `c2d_make_polygon`, `c2d_make_box` and friends: they compute the
 // hull, normals and centroid. Queries treat a polygon whose `count` is outside 3..=8 as empty
 // (no contact) rather than trusting it.
 typedef struct c2d_Polygon {
@@ -582,9 +587,9 @@ typedef struct c2d_MoverPlane {
   struct c2d_Vec2 point;
   // World velocity of the obstacle at `point` (a moving platform's carry).
   struct c2d_Vec2 velocity;
-  // The obstacle's `Obstacle::user_data`.
+  // The obstacle's `c2d_MoverObstacle.user_data`.
   uint64_t user_data;
-  // The features in contact, a `ManifoldPoint::id`
+  // The features in contact, a `c2d_ManifoldPoint.id`
   // with the obstacle as A and the mover as B.
   uint32_t id;
 } c2d_MoverPlane;
@@ -613,7 +618,7 @@ typedef struct c2d_MoveResult {
   uint32_t contact_count;
   // Iterations used (the auto-step's moves included).
   uint32_t iterations;
-  // Height the mover climbed by auto-step in this call (see `MoveOptions::max_step_height`;
+  // Height the mover climbed by auto-step in this call (see `c2d_MoveOptions.max_step_height`;
   // 0 when it did not step): a game can smooth its camera over it.
   float stepped_up;
 } c2d_MoveResult;
@@ -639,7 +644,7 @@ typedef struct c2d_CollisionPlane {
   // The plane, in the frame of the translation being solved: the mover's translation must
   // end on its positive side.
   struct c2d_Plane plane;
-  // Largest total push this plane may apply (length units): `f32::MAX` for a rigid plane,
+  // Largest total push this plane may apply (length units): `FLT_MAX` for a rigid plane,
   // less for a soft one.
   float push_limit;
   // Output of `solve_planes`: the total push this plane applied (length units, `>= 0`).
@@ -653,7 +658,7 @@ typedef struct c2d_CollisionPlane {
 typedef struct c2d_PlaneSolverResult {
   // The translation that satisfies the planes (same frame as the target).
   struct c2d_Vec2 translation;
-  // Iterations used (for diagnostics; `PLANE_SOLVER_MAX_ITERATIONS` when not settled).
+  // Iterations used (for diagnostics; `C2D_PLANE_SOLVER_MAX_ITERATIONS` when not settled).
   uint32_t iteration_count;
 } c2d_PlaneSolverResult;
 
@@ -667,10 +672,10 @@ typedef struct c2d_MoveOptions {
   // or round-off decides where it rests.
   float skin;
   // Most collide–solve–cast iterations per call (default 5, as Box2D's mover; 0 counts as
-  // 1, and more than `MAX_MOVE_ITERATIONS` as that many).
+  // 1, and more than `C2D_MAX_MOVE_ITERATIONS` as that many).
   uint32_t max_iterations;
   // The world's up direction (default `(0, 1)`), normalised on use; ground faces up.
-  // `Vec2::ZERO` is top-down movement (no gravity direction): no ground, no slopes, no
+  // `(0, 0)` is top-down movement (no gravity direction): no ground, no slopes, no
   // snapping, every surface a wall to slide along, as Box2D's mover.
   struct c2d_Vec2 up;
   // Steepest walkable slope, radians from horizontal (default π/4). Steeper surfaces facing
@@ -708,10 +713,10 @@ typedef struct c2d_MoverHit {
   struct c2d_Vec2 normal;
   // World contact point on the mover's surface at `fraction`.
   struct c2d_Vec2 point;
-  // The obstacle's `Obstacle::user_data`.
+  // The obstacle's `c2d_MoverObstacle.user_data`.
   uint64_t user_data;
   // The features in contact, with the obstacle as A and the mover as B (see
-  // `CastOutput::id`).
+  // `c2d_CastOutput.id`).
   uint32_t id;
 } c2d_MoverHit;
 
@@ -747,7 +752,7 @@ typedef struct c2d_PointProjection {
 } c2d_PointProjection;
 
 // GJK warm-start cache: the support indices of the last simplex. Zero-initialise it before the
-// first query (`SimplexCache::default()` or zeroed memory in C) and keep it per pair. A cache
+// first query (Rust's `SimplexCache::default()` or zeroed memory in C) and keep it per pair. A cache
 // is validated before use (indices in range, no duplicates, non-degenerate simplex) and
 // ignored when it fails, so a stale or garbage cache only costs speed.
 typedef struct c2d_SimplexCache {
@@ -794,7 +799,7 @@ typedef struct c2d_CastOutput {
   uint32_t iterations;
   // The features in contact for `Hit` and `Overlapping`, encoded as a manifold point's
   // `id`: high byte A's feature, low byte B's, each
-  // `FEATURE_EDGE`` | i` for face `i` (a polygon edge,
+  // `C2D_FEATURE_EDGE`` | i` for face `i` (a polygon edge,
   // a capsule's or segment's side) or a vertex index (a circle is vertex 0). 0 otherwise.
   uint32_t id;
 } c2d_CastOutput;
@@ -860,7 +865,7 @@ typedef struct c2d_MassData {
   float rotational_inertia;
 } c2d_MassData;
 
-// Solver tuning. `SolverSettings::default` gives Box2D v3's values.
+// Solver tuning. `c2d_solver_default_settings` gives Box2D v3's values.
 typedef struct c2d_SolverSettings {
   // Gravity acceleration (m/s²), default (0, −10).
   struct c2d_Vec2 gravity;
@@ -1003,10 +1008,10 @@ typedef const c2d_Shape *(*c2d_TreeShapeCallback)(uint32_t id,
 
 // A proxy's id in a `DynamicTree`: the index of its leaf node, stable until the proxy is
 // destroyed (ids of destroyed proxies are reused, as in Box2D). A newtype, so a proxy id and a
-// caller's own index cannot be mixed up; the C ABI passes `ProxyId::index` as a `uint32_t`.
+// caller's own index cannot be mixed up; the C ABI passes Rust's `ProxyId::index` as a `uint32_t`.
 typedef uint32_t c2d_ProxyId;
 
-// The closest ray hit of `DynamicTree::ray_cast_closest`.
+// The closest ray hit of `c2d_tree_ray_cast_closest`.
 typedef struct c2d_TreeRayHit {
   // The proxy hit.
   c2d_ProxyId id;
@@ -1016,15 +1021,15 @@ typedef struct c2d_TreeRayHit {
   struct c2d_RayHit hit;
 } c2d_TreeRayHit;
 
-// The first contact of `DynamicTree::cast_closest`.
+// The first contact of `c2d_tree_cast_closest`.
 typedef struct c2d_TreeCastHit {
   // The proxy hit.
   c2d_ProxyId id;
   // Its user data.
   uint64_t user_data;
-  // The cast against its shape, with the moving shape as A: `CastState::Hit` (fraction of
+  // The cast against its shape, with the moving shape as A: `C2D_CAST_STATE_HIT` (fraction of
   // the translation, world point on the moving shape, world unit normal from the moving
-  // shape to the one hit) or `CastState::Overlapping` (the moving shape starts
+  // shape to the one hit) or `C2D_CAST_STATE_OVERLAPPING` (the moving shape starts
   // penetrating it: fraction 0, depth and normal).
   struct c2d_CastOutput output;
 } c2d_TreeCastHit;
@@ -1048,7 +1053,7 @@ typedef struct c2d_BodyId {
 } c2d_BodyId;
 
 // A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
-// when the event happened (a removed body's is stale when read; see `World::end_events`).
+// when the event happened (a removed body's is stale when read; see `c2d_world_end_events`).
 typedef struct c2d_ContactEvent {
   // The body with the smaller index.
   struct c2d_BodyId body_a;
@@ -1058,7 +1063,7 @@ typedef struct c2d_ContactEvent {
   struct c2d_Manifold manifold;
 } c2d_ContactEvent;
 
-// The closest hit of `World::ray_cast`.
+// The closest hit of `c2d_world_ray_cast`.
 typedef struct c2d_WorldRayHit {
   // The body hit.
   struct c2d_BodyId body;
@@ -1070,7 +1075,7 @@ typedef struct c2d_WorldRayHit {
 typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
 
 // A sensor event: `visitor` began or stopped overlapping the sensor body `sensor` (ids as
-// they were when the event happened; see `World::sensor_end_events`).
+// they were when the event happened; see `c2d_world_sensor_end_events`).
 typedef struct c2d_SensorEvent {
   // The sensor body.
   struct c2d_BodyId sensor;
@@ -1096,7 +1101,7 @@ typedef struct c2d_WorldQueryFilter {
 // only nearer hits from then on, or 1 (or any value outside (0, 1)) to go on.
 typedef float (*c2d_WorldRayCallback)(const struct c2d_WorldRayHit *hit, void *context);
 
-// The first hit of `World::cast_shape`.
+// The first hit of `c2d_world_cast_shape`.
 typedef struct c2d_WorldCastHit {
   // The body hit.
   struct c2d_BodyId body;
@@ -1105,18 +1110,18 @@ typedef struct c2d_WorldCastHit {
   struct c2d_CastOutput output;
 } c2d_WorldCastHit;
 
-// How a character moved with `World::move_and_push` acts on the dynamic bodies it touches
+// How a character moved with `c2d_world_move_and_push` acts on the dynamic bodies it touches
 // (rapier's character-controller impulses). The defaults push as a 80 kg character with no
 // limit on its force.
 typedef struct c2d_MoverPush {
   // The character's mass (kg, default 80; 0: it pushes nothing and weighs nothing;
-  // `f32::INFINITY`: it pushes as a kinematic body, always at its own speed). A body it
+  // `INFINITY`: it pushes as a kinematic body, always at its own speed). A body it
   // walks into at relative speed `v` along the contact normal gets the impulse of a
   // perfectly inelastic collision between the two masses, `v / (1/m + 1/m_b + r×n²/I_b)`:
   // a body as heavy as the character is pushed at half its speed in one frame, and keeps
   // being pushed on the following frames until it moves at the character's speed.
   float mass;
-  // Most force the character pushes with (N, default `f32::INFINITY`): each push impulse is
+  // Most force the character pushes with (N, default `INFINITY`): each push impulse is
   // at most `max_force × time_step`, so a crate whose friction needs more does not move.
   float max_force;
 } c2d_MoverPush;
@@ -1129,8 +1134,8 @@ typedef struct c2d_MoverPush {
 //
 // In the `World` every body carries one. With the tree alone: store
 // `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
-// proxy's `Filter` beside your shapes, and call `Filter::should_collide` in the callback
-// (for `DynamicTree::query_pairs` as for queries by a filtered shape).
+// proxy's `Filter` beside your shapes, and call `c2d_filter_should_collide` in the callback
+// (for `c2d_tree_query_pairs` as for queries by a filtered shape).
 typedef struct c2d_Filter {
   // The categories this shape is in (default `1`, as Box2D's default category).
   uint64_t category_bits;
@@ -1141,8 +1146,8 @@ typedef struct c2d_Filter {
   int32_t group_index;
 } c2d_Filter;
 
-// How long each phase of the last `World::step` took, in ticks of the clock given to
-// `World::set_profile_clock` (all zero without one, or after a step that failed).
+// How long each phase of the last `c2d_world_step` took, in ticks of the clock given to
+// `c2d_world_set_profile_clock` (all zero without one, or after a step that failed).
 // Box2D's `b2Profile`, in the world's own phases.
 typedef struct c2d_StepProfile {
   // The whole step.
@@ -1212,7 +1217,7 @@ c2d_Status c2d_make_chain_segment(struct c2d_Vec2 ghost1,
 
 // Segment `index` of the polyline `points[0..count]` (`closed`: the last point connects back
 // to the first) with its ghosts, without welding or allocation (Rust:
-// `ChainSegment::from_polyline`). Writes `*out`; `C2D_STATUS_TOO_FEW_POINTS` when `index` is
+// `c2d_chain_segment_from_polyline`). Writes `*out`; `C2D_STATUS_TOO_FEW_POINTS` when `index` is
 // out of range or the segment's points are equal.
 //
 // # Safety
@@ -1224,7 +1229,7 @@ c2d_Status c2d_chain_segment_from_polyline(const struct c2d_Vec2 *points,
                                            uint32_t index,
                                            struct c2d_ChainSegment *out);
 
-// Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
+// Welds a polyline as Rust's `Chain::open` / `Chain::closed` do (near-duplicate and collinear
 // in-between points removed) into `out` (room for `count` points); writes the welded count
 // to `*out_count`. `out` may alias `points`. `C2D_STATUS_OUT_OF_MEMORY` (nothing written)
 // when the allocator cannot provide room for a copy of the points.
@@ -1501,9 +1506,12 @@ c2d_Status c2d_cast_mover(const c2d_MoverObstacle *obstacles,
 // Moves the mover `*shape` at `*xf` by up to `translation` through the `count` obstacles
 // (each call reads the whole array: pass the neighbourhood, or use `c2d_move_and_slide_query`
 // or `c2d_world_move_and_slide` for a whole level),
-// sliding along what it touches (see `move_and_slide` in the Rust docs: skin kept outside
-// every surface, walkable slopes, ground snap, moving platforms). `velocity` is clipped
-// against what blocked it. `options` NULL means the defaults. Writes `*out`.
+// sliding along what it touches: it keeps `options->skin` of clearance outside every
+// surface, climbs slopes up to `options->max_slope` at the commanded lateral speed, snaps
+// down by up to `options->ground_snap`, steps up by up to `options->max_step_height`, rides
+// moving obstacles when `options->time_step` > 0, and passes chain segments from behind (one-way
+// platforms). `velocity` is clipped against what blocked it. `options` NULL means the
+// defaults. Writes `*out` (Rust: `move_and_slide`, whose docs give the algorithm).
 //
 // # Safety
 // `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
@@ -1945,8 +1953,8 @@ c2d_Status c2d_prepare_contact(const struct c2d_Body *bodies,
                                const struct c2d_ContactConstraint *previous,
                                struct c2d_ContactConstraint *out);
 
-// Advances `bodies` by `dt` under `contacts` (see the Rust `solver::step`): sub-stepped soft
-// contacts with warm starting, friction and restitution. Accumulated impulses stay in
+// Advances `bodies` by `dt` under `contacts` in `settings->substeps` sub-steps (Rust:
+// `c2d_solver_step`): soft contacts with warm starting, friction and restitution. Accumulated impulses stay in
 // `contacts` for next step's `c2d_prepare_contact`. Constraints naming bodies out of range
 // are skipped. Errors leave everything unchanged.
 //
@@ -2347,7 +2355,7 @@ c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2
 void c2d_world_free(struct c2d_World *world);
 
 // Adds a body; writes its id to `*out_id`. Every value of the definition is checked as
-// `World::add_body` checks it: `C2D_STATUS_INVALID_SHAPE` (or the shape maker's status) for a
+// `c2d_world_add_body` checks it: `C2D_STATUS_INVALID_SHAPE` (or the shape maker's status) for a
 // shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
 // `C2D_STATUS_OUT_OF_RANGE` for a position or shape beyond `C2D_MAX_COORDINATE`, a speed
 // above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
@@ -2362,8 +2370,8 @@ c2d_Status c2d_world_add_body(struct c2d_World *world,
                               const c2d_BodyDef *def,
                               struct c2d_BodyId *out_id);
 
-// Adds the polyline `points[0..count]` as a chain of level geometry (welded as `Chain::open` /
-// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
+// Adds the polyline `points[0..count]` as a chain of level geometry (welded as Rust's `Chain::open` /
+// Rust's `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
 // `def`'s kind (static or kinematic), transform, material, filter and user data
 // (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
 // `*out_id`. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the welded points
@@ -2611,7 +2619,8 @@ c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
 
 // `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
 // body; put the character's own body, if it has one, in the filter's ignore list). The
-// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`;
+// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`
+// (`c2d_body_id_from_bits` unpacks one);
 // a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
 //
 // # Safety
@@ -2900,5 +2909,17 @@ static inline c2d_Transform c2d_transform_identity(void) {
 static inline c2d_Filter c2d_filter_default(void) {
   c2d_Filter f = {1u, UINT64_MAX, 0};
   return f;
+}
+/* A body id packed in 64 bits, as the world's mover planes carry it in `user_data`:
+ * `index | generation << 32` (Rust: BodyId::to_bits). */
+static inline uint64_t c2d_body_id_to_bits(c2d_BodyId id) {
+  return (uint64_t)id.index | ((uint64_t)id.generation << 32);
+}
+/* The body id packed by c2d_body_id_to_bits (Rust: BodyId::from_bits). */
+static inline c2d_BodyId c2d_body_id_from_bits(uint64_t bits) {
+  c2d_BodyId id;
+  id.index = (uint32_t)bits;
+  id.generation = (uint32_t)(bits >> 32);
+  return id;
 }
 #endif /* COLLIDE2D_SHAPE_H */

@@ -2691,3 +2691,68 @@ fn c_stairs_prints_what_rust_computes() {
     assert!(w.body(crate_id).unwrap().transform.p.x > 10.5);
     assert_eq!(printed, want);
 }
+
+/// The header speaks C: a Rust path (`World::step`, `MoveOptions::skin`) appears in a comment
+/// only as a reference labelled with "Rust" earlier on its line, and every C name a comment
+/// quotes (`c2d_world_step`, `c2d_MoveOptions.skin`, `C2D_MAX_COORDINATE`) is declared by the
+/// header: a function, type, macro, enum value or struct field.
+#[test]
+fn the_header_speaks_c() {
+    let header = std::fs::read_to_string(root().join("include/collide2d.h")).unwrap();
+    let mut declared = std::collections::HashSet::new();
+    let mut open: Option<String> = None;
+    for line in header.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with("/*") || t.starts_with('*') {
+            continue;
+        }
+        if let Some(rest) = line
+            .strip_prefix("typedef struct ")
+            .or_else(|| line.strip_prefix("struct "))
+        {
+            open = rest.split_whitespace().next().map(str::to_string);
+        } else if line.starts_with('}') {
+            open = None;
+        } else if let (Some(ty), Some(decl)) = (&open, t.strip_suffix(';')) {
+            let decl = decl.split('[').next().unwrap();
+            if let Some(field) = decl.split([' ', '*']).next_back() {
+                declared.insert(format!("{ty}.{field}"));
+            }
+        }
+        for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if word.starts_with("c2d_") || word.starts_with("C2D_") {
+                declared.insert(word.to_string());
+            }
+        }
+    }
+    let mut unlabelled = Vec::new();
+    let mut unknown = Vec::new();
+    for (n, line) in header.lines().enumerate() {
+        let Some(at) = line.find("//") else { continue };
+        let comment = &line[at..];
+        if let Some(k) = comment.find("::") {
+            if !comment[..k].contains("Rust") {
+                unlabelled.push(format!("{}: {}", n + 1, line.trim()));
+            }
+        }
+        for (i, span) in comment.split('`').enumerate() {
+            let quoted = i % 2 == 1;
+            let name = span.trim_end_matches("()");
+            let c_name = (name.starts_with("c2d_") || name.starts_with("C2D_"))
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            if quoted && c_name && !declared.contains(name) {
+                unknown.push(format!("{}: {name}", n + 1));
+            }
+        }
+    }
+    assert!(
+        unlabelled.is_empty(),
+        "Rust paths in the header's comments: {unlabelled:#?}"
+    );
+    assert!(
+        unknown.is_empty(),
+        "C names quoted but not declared: {unknown:#?}"
+    );
+}

@@ -344,9 +344,12 @@ pub unsafe extern "C" fn c2d_cast_mover(
 /// Moves the mover `*shape` at `*xf` by up to `translation` through the `count` obstacles
 /// (each call reads the whole array: pass the neighbourhood, or use `c2d_move_and_slide_query`
 /// or `c2d_world_move_and_slide` for a whole level),
-/// sliding along what it touches (see `move_and_slide` in the Rust docs: skin kept outside
-/// every surface, walkable slopes, ground snap, moving platforms). `velocity` is clipped
-/// against what blocked it. `options` NULL means the defaults. Writes `*out`.
+/// sliding along what it touches: it keeps `options->skin` of clearance outside every
+/// surface, climbs slopes up to `options->max_slope` at the commanded lateral speed, snaps
+/// down by up to `options->ground_snap`, steps up by up to `options->max_step_height`, rides
+/// moving obstacles when `options->time_step` > 0, and passes chain segments from behind (one-way
+/// platforms). `velocity` is clipped against what blocked it. `options` NULL means the
+/// defaults. Writes `*out` (Rust: `move_and_slide`, whose docs give the algorithm).
 ///
 /// # Safety
 /// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers

@@ -132,8 +132,8 @@ pub unsafe extern "C" fn c2d_prepare_contact(
     }
 }
 
-/// Advances `bodies` by `dt` under `contacts` (see the Rust `solver::step`): sub-stepped soft
-/// contacts with warm starting, friction and restitution. Accumulated impulses stay in
+/// Advances `bodies` by `dt` under `contacts` in `settings->substeps` sub-steps (Rust:
+/// `solver::step`): soft contacts with warm starting, friction and restitution. Accumulated impulses stay in
 /// `contacts` for next step's `c2d_prepare_contact`. Constraints naming bodies out of range
 /// are skipped. Errors leave everything unchanged.
 ///

@@ -796,7 +796,8 @@ pub unsafe extern "C" fn c2d_world_cast_shape(
 
 /// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
 /// body; put the character's own body, if it has one, in the filter's ignore list). The
-/// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`;
+/// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`
+/// (`c2d_body_id_from_bits` unpacks one);
 /// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
 ///
 /// # Safety

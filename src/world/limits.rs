@@ -30,7 +30,8 @@ use crate::solver::{non_negative, positive, SolverError, SolverSettings, MAX_SUB
 /// Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
 /// radius of a shape in its body's frame, that a world accepts; also the longest translation
 /// a mover takes ([`crate::mover::MAX_MOVE_TRANSLATION`]).
-pub const MAX_COORDINATE: f32 = crate::mover::MAX_MOVE_TRANSLATION;
+pub const MAX_COORDINATE: f32 = 1.0e6;
+const _: () = assert!(MAX_COORDINATE == crate::mover::MAX_MOVE_TRANSLATION);
 
 /// Largest `max_linear_speed` setting (m/s). A body's speed given through a definition,
 /// [`World::set_velocity`](super::World::set_velocity) or an impulse must not exceed the
