@@ -10,7 +10,10 @@
 #   PREFIX/lib/cmake/collide2d/collide2dConfig.cmake, collide2dConfigVersion.cmake
 #
 # usage: scripts/build_clib.sh [--debug|--release] [--target TRIPLE] [--prefix DIR] [--no-shared]
-# Needs cargo, a C compiler (cc, or $CC) and binutils (nm, objcopy; for a cross target the
+#                              [--target-dir DIR] [--locked]
+#   --target-dir  cargo's output directory (default target/clib in the source tree)
+#   --locked      use clib/Cargo.lock as it is (fail rather than update it)
+# Needs cargo (or $CARGO), a C compiler (cc, or $CC) and binutils (nm, objcopy; for a cross target the
 # target's own, e.g. x86_64-w64-mingw32-objcopy, when installed). The plain
 # `cargo build --manifest-path clib/Cargo.toml` archive works too, but exports Rust's runtime
 # symbols (rust_eh_personality, the allocator shim), which clash with another Rust library's.
@@ -19,6 +22,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 profile=release
 target=""
 prefix="$root/target/c-install"
+target_dir="$root/target/clib"
+locked=0
 shared=1
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -26,21 +31,25 @@ while [ $# -gt 0 ]; do
         --debug) profile=debug ;;
         --target) target="$2"; shift ;;
         --prefix) prefix="$2"; shift ;;
+        --target-dir) target_dir="$2"; shift ;;
+        --locked) locked=1 ;;
         --no-shared) shared=0 ;;
         *) echo "build_clib.sh: unknown argument $1" >&2; exit 2 ;;
     esac
     shift
 done
 case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+case "$target_dir" in /*) ;; *) target_dir="$PWD/$target_dir" ;; esac
 
 version="$(sed -n 's/^version = "\([0-9.]*\)".*/\1/p' "$root/Cargo.toml" | head -1)"
 major="${version%%.*}"
 
-args=(build --quiet --manifest-path "$root/clib/Cargo.toml" --target-dir "$root/target/clib")
+args=(build --quiet --manifest-path "$root/clib/Cargo.toml" --target-dir "$target_dir")
 [ "$profile" = release ] && args+=(--release)
 [ -n "$target" ] && args+=(--target "$target")
-cargo "${args[@]}"
-out="$root/target/clib/${target:+$target/}$profile"
+[ "$locked" = 1 ] && args+=(--locked)
+"${CARGO:-cargo}" "${args[@]}"
+out="$target_dir/${target:+$target/}$profile"
 raw="$out/libcollide2d.a"
 
 # Target binutils when cross-building and they exist; the host's otherwise.

@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
 # The C library checks that need system tools beyond Rust and a C compiler (CMake,
-# pkg-config, binutils, mingw-w64, Wine, the Windows Rust targets). `.ci/run` installs the tools and runs this; every check runs and
-# failing any fails the script (nothing is skipped silently).
+# Ninja, pkg-config, binutils, mingw-w64, Wine, the Windows Rust targets). `.ci/run` installs
+# the tools and runs this; every check runs and failing any fails the script (nothing is
+# skipped silently).
 #
 #   1. scripts/build_clib.sh lays out an install tree; the shared library exports exactly the
 #      functions the header declares, each in the version node COLLIDE2D_MAJOR, and has the
 #      SONAME libcollide2d.so.MAJOR (nm, readelf).
 #   2. The static library links next to another Rust static library (std, unwinding panics,
 #      its own allocator) in both orders, and both keep their own runtime (link.c).
-#   3. A CMake consumer (c_examples/cmake) builds against collide2d through add_subdirectory
-#      (build tree) and through find_package after `cmake --install`, static and shared, with
-#      -Wall -Wextra -Wpedantic -Werror and ASan/UBSan, and prints the expected line.
+#   3. CMake, with the consumer project c_examples/cmake (static and shared, -Wall -Wextra
+#      -Wpedantic -Werror and ASan/UBSan, printing the expected line):
+#      - add_subdirectory with a single-config generator (CMAKE_BUILD_TYPE Debug);
+#      - add_subdirectory with Ninja Multi-Config: Debug and Release each build, from cargo's
+#        dev and release profiles, into their own stages, and both run;
+#      - the project alone: `cmake --build` builds the library, cargo's output in the build tree;
+#      - `cmake --install` with DESTDIR: the staged files under DESTDIR + prefix, nothing at
+#        the prefix, no cargo run; then find_package from that (relocated) tree;
+#      - out of source with a read-only copy of the source tree, nothing written into it;
+#      - a mingw-w64 toolchain file: built for x86_64-pc-windows-gnu, the consumer runs under
+#        Wine; a cross target with no known Rust triple is a configure error naming
+#        COLLIDE2D_RUST_TARGET;
+#      - without cargo: configure fails saying how to install Rust or use a prebuilt tree;
+#        COLLIDE2D_PREBUILT_DIR (build_clib.sh's install tree) builds the consumer with no Rust.
 #   4. pkg-config: a program compiled with `pkg-config --cflags --libs --static collide2d`.
 #   5. Windows: the library cross-built for x86_64-pc-windows-gnu and linked by mingw-w64 gcc
 #      runs tour.c, stack.c and hooks.c under Wine with the host build's output, and the MSVC
@@ -84,43 +96,193 @@ link_next_to_other_rust() {
 export -f link_next_to_other_rust
 check "static library links next to another Rust static library, both orders" link_next_to_other_rust
 
+# Runs the consumer programs built in DIR (static and shared) and checks each prints the
+# expected line; the shared one must load libcollide2d.so.MAJOR.
+run_consumers() {
+    local dir="$1"
+    [ "$("$dir/consumer_static")" = "$expected" ] || { echo "$dir/consumer_static"; return 1; }
+    [ "$("$dir/consumer_shared")" = "$expected" ] || { echo "$dir/consumer_shared"; return 1; }
+    readelf -d "$dir/consumer_shared" | grep -q "NEEDED.*libcollide2d.so.$major"
+}
+# The PATH without its directories that hold a cargo.
+path_without_cargo() {
+    local dir out=""
+    while IFS= read -r dir; do
+        if [ -n "$dir" ] && [ ! -x "$dir/cargo" ]; then out="$out${out:+:}$dir"; fi
+    done <<< "$(tr ':' '\n' <<< "$PATH")"
+    echo "$out"
+}
 cmake_consumer() {
     local build="$1"
     shift
     cmake -S c_examples/cmake -B "$build" "$@" > /dev/null
     cmake --build "$build" > /dev/null
-    [ "$("$build/consumer_static")" = "$expected" ] || return 1
-    [ "$("$build/consumer_shared")" = "$expected" ] || return 1
-    readelf -d "$build/consumer_shared" | grep -q "NEEDED.*libcollide2d.so.$major"
+    run_consumers "$build"
 }
-export -f cmake_consumer
-check "CMake add_subdirectory (build tree), static and shared" \
+export -f run_consumers path_without_cargo cmake_consumer
+check "CMake add_subdirectory (build tree, Makefiles, CMAKE_BUILD_TYPE Debug), static and shared" \
     cmake_consumer "$work/sub" -DCOLLIDE2D_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Debug
 
-cmake_install() {
-    cmake -S . -B "$work/lib" -DCMAKE_BUILD_TYPE=Release > /dev/null
-    cmake --build "$work/lib" > /dev/null
-    cmake --install "$work/lib" --prefix "$work/installed" > /dev/null
-    for f in include/collide2d.h lib/libcollide2d.a lib/libcollide2d.so "lib/libcollide2d.so.$major" \
-        lib/cmake/collide2d/collide2dConfig.cmake lib/cmake/collide2d/collide2dConfigVersion.cmake \
-        lib/pkgconfig/collide2d.pc; do
-        [ -e "$work/installed/$f" ] || { echo "missing $f"; return 1; }
+# Ninja Multi-Config: each configuration has its own stage, built from its own cargo profile
+# (the stage's archive holds the very members of cargo's archive of that profile, and the two
+# profiles' members differ).
+cmake_multi_config() {
+    local build="$work/multi" sub="$work/multi/collide2d"
+    cmake -G "Ninja Multi-Config" -S c_examples/cmake -B "$build" -DCOLLIDE2D_SOURCE_DIR="$root"
+    cmake --build "$build" --config Debug
+    [ -e "$sub/cargo/debug/libcollide2d.a" ] && [ ! -e "$sub/cargo/release" ] \
+        || { echo "Debug did not build cargo's dev profile alone"; return 1; }
+    run_consumers "$build/Debug"
+    cmake --build "$build" --config Release
+    run_consumers "$build/Release"
+    local config profile
+    for config in Debug Release; do
+        profile="$(tr '[:upper:]' '[:lower:]' <<< "$config")"
+        ar t "$sub/collide2d-stage/$config/lib/libcollide2d.a" > "$work/$config.members"
+        ar t "$sub/cargo/$profile/libcollide2d.a" | cmp - "$work/$config.members" \
+            || { echo "the $config stage is not cargo's $profile build"; return 1; }
     done
-    cmake_consumer "$work/found" -DCMAKE_PREFIX_PATH="$work/installed"
+    ! cmp -s "$work/Debug.members" "$work/Release.members" || { echo "Debug and Release stages alike"; return 1; }
+    # A built configuration is up to date: building it again runs nothing.
+    local again
+    again="$(cmake --build "$build" --config Debug)"
+    grep -q "no work to do" <<< "$again"
 }
-export -f cmake_install
-check "CMake install, then find_package(collide2d CONFIG), static and shared" cmake_install
+export -f cmake_multi_config
+check "CMake Ninja Multi-Config: Debug (cargo's dev profile) and Release (release) stages, both link and run" \
+    cmake_multi_config
+
+# The project on its own: `cmake --build` builds the library (cargo is part of ALL), with
+# cargo's output in the build tree.
+cmake_standalone() {
+    cmake -S . -B "$work/lib" -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$work/lib"
+    local stage="$work/lib/collide2d-stage/Release" f
+    for f in include/collide2d.h lib/libcollide2d.a lib/libcollide2d.so "lib/libcollide2d.so.$major" \
+        "lib/libcollide2d.so.$version" lib/cmake/collide2d/collide2dConfig.cmake \
+        lib/cmake/collide2d/collide2dConfigVersion.cmake lib/pkgconfig/collide2d.pc; do
+        [ -e "$stage/$f" ] || { echo "stage lacks $f"; return 1; }
+    done
+    [ -e "$work/lib/cargo/release/libcollide2d.a" ] || { echo "cargo's output is not in the build tree"; return 1; }
+}
+export -f cmake_standalone
+check "CMake standalone: cmake -S . -B b && cmake --build b builds the library (Release stage)" cmake_standalone
+
+# `cmake --install` with DESTDIR: the files the build staged (symbolic links kept) under
+# DESTDIR + prefix, nothing at the bare prefix; it runs no cargo (none on the PATH).
+cmake_install_destdir() {
+    local bare="$work/usr" dest="$work/destdir" stage="$work/lib/collide2d-stage/Release" f
+    DESTDIR="$dest" PATH="$(path_without_cargo)" cmake --install "$work/lib" --prefix "$bare" > "$work/install.log"
+    ! grep -q "cargo" "$work/install.log" || { echo "install ran cargo"; return 1; }
+    [ ! -e "$bare" ] || { echo "files written at the bare prefix"; return 1; }
+    (cd "$stage" && find . ! -type d | sort) > "$work/staged"
+    (cd "$dest$bare" && find . ! -type d | sort) > "$work/installed-files"
+    diff "$work/staged" "$work/installed-files" || { echo "installed files differ from the stage's"; return 1; }
+    while IFS= read -r f; do
+        if [ -L "$stage/$f" ]; then
+            [ "$(readlink "$dest$bare/$f")" = "$(readlink "$stage/$f")" ] || { echo "link $f"; return 1; }
+        else
+            cmp "$stage/$f" "$dest$bare/$f"
+        fi
+    done < "$work/staged"
+}
+export -f cmake_install_destdir
+check "CMake install honours DESTDIR (the staged files under DESTDIR+prefix, none at the prefix, no cargo)" \
+    cmake_install_destdir
+
+installed="$work/destdir$work/usr"
+export installed
+check "find_package(collide2d CONFIG) from the installed (relocated) tree, static and shared" \
+    cmake_consumer "$work/found" -DCMAKE_PREFIX_PATH="$installed"
 
 pkg_config_consumer() {
     local flags
-    flags="$(PKG_CONFIG_PATH="$work/installed/lib/pkgconfig" pkg-config --cflags --libs --static collide2d)"
-    [ "$(PKG_CONFIG_PATH="$work/installed/lib/pkgconfig" pkg-config --modversion collide2d)" = "$version" ]
+    flags="$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --cflags --libs --static collide2d)"
+    [ "$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --modversion collide2d)" = "$version" ]
     # shellcheck disable=SC2086
     cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc"
-    [ "$(LD_LIBRARY_PATH="$work/installed/lib" "$work/pc")" = "$expected" ]
+    [ "$(LD_LIBRARY_PATH="$installed/lib" "$work/pc")" = "$expected" ]
 }
 export -f pkg_config_consumer
 check "pkg-config consumer" pkg_config_consumer
+
+# Out of source with a read-only source tree: a copy of the tracked files, made read-only, is
+# configured and built elsewhere. Root writes through the permissions, so the copy's listing
+# (paths, sizes, modification times, modes) must also be the same afterwards.
+cmake_read_only_source() {
+    local src="$work/ro-src" build="$work/ro-build"
+    mkdir "$src"
+    git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$src"
+    chmod -R a-w "$src"
+    (cd "$src" && find . -printf '%p %y %s %T@ %m\n' | sort) > "$work/ro-before"
+    cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$build"
+    (cd "$src" && find . -printf '%p %y %s %T@ %m\n' | sort) > "$work/ro-after"
+    chmod -R u+w "$src"
+    diff "$work/ro-before" "$work/ro-after" || { echo "the build wrote into the source tree"; return 1; }
+    [ -e "$build/cargo/release/libcollide2d.a" ] && [ -e "$build/collide2d-stage/Release/lib/libcollide2d.a" ]
+}
+export -f cmake_read_only_source
+check "CMake out of source with a read-only source tree (nothing written into it)" cmake_read_only_source
+
+# A toolchain file (mingw-w64) makes add_subdirectory build the Rust target
+# x86_64-pc-windows-gnu; the consumer runs under Wine.
+cmake_mingw_toolchain() {
+    local build="$work/mingw"
+    cmake -S c_examples/cmake -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/c_examples/cmake/mingw-w64.cmake" \
+        -DCOLLIDE2D_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Release > "$work/mingw.log"
+    grep -q "collide2d: Rust target x86_64-pc-windows-gnu" "$work/mingw.log"
+    cmake --build "$build"
+    [ -e "$build/collide2d/cargo/x86_64-pc-windows-gnu/release/libcollide2d.a" ]
+    export WINEDEBUG=-all WINEPREFIX="$root/target/wineprefix"
+    [ "$(timeout 300 wine "$build/consumer_static.exe" 2> /dev/null | tr -d '\r')" = "$expected" ]
+}
+export -f cmake_mingw_toolchain
+check "CMake with a mingw-w64 toolchain file: builds x86_64-pc-windows-gnu, consumer runs under Wine" \
+    cmake_mingw_toolchain
+
+# A cross target with no known Rust triple fails at configure time naming COLLIDE2D_RUST_TARGET,
+# and configures once it is set.
+cmake_unmapped_target() {
+    printf '%s\n' "set(CMAKE_SYSTEM_NAME Generic)" "set(CMAKE_SYSTEM_PROCESSOR unknowncpu)" \
+        "set(CMAKE_C_COMPILER cc)" "set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)" > "$work/generic.cmake"
+    if cmake -S . -B "$work/generic" -DCMAKE_TOOLCHAIN_FILE="$work/generic.cmake" > "$work/generic.log" 2>&1; then
+        echo "configure succeeded"
+        return 1
+    fi
+    grep -q "COLLIDE2D_RUST_TARGET" "$work/generic.log"
+    cmake -S . -B "$work/generic" -DCMAKE_TOOLCHAIN_FILE="$work/generic.cmake" \
+        -DCOLLIDE2D_RUST_TARGET=thumbv7em-none-eabihf > "$work/generic.log"
+    grep -q "collide2d: Rust target thumbv7em-none-eabihf" "$work/generic.log"
+}
+export -f cmake_unmapped_target
+check "CMake: a cross target with no known Rust triple is a configure error naming COLLIDE2D_RUST_TARGET" \
+    cmake_unmapped_target
+
+# Without Rust: with no cargo on the PATH configure fails saying how to install Rust or use a
+# prebuilt tree; with COLLIDE2D_PREBUILT_DIR (build_clib.sh's install tree) the consumer builds
+# and runs.
+cmake_without_cargo() {
+    local nocargo
+    nocargo="$(path_without_cargo)"
+    ! PATH="$nocargo" command -v cargo > /dev/null || { echo "cargo still on the PATH"; return 1; }
+    if PATH="$nocargo" cmake -S c_examples/cmake -B "$work/nocargo" -DCOLLIDE2D_SOURCE_DIR="$root" \
+        > "$work/nocargo.log" 2>&1; then
+        echo "configure succeeded without cargo"
+        return 1
+    fi
+    grep -q "cargo was not found" "$work/nocargo.log"
+    grep -q "https://rustup.rs" "$work/nocargo.log"
+    grep -q "COLLIDE2D_PREBUILT_DIR" "$work/nocargo.log"
+    PATH="$nocargo" cmake -S c_examples/cmake -B "$work/prebuilt" -DCOLLIDE2D_SOURCE_DIR="$root" \
+        -DCOLLIDE2D_PREBUILT_DIR="$prefix"
+    PATH="$nocargo" cmake --build "$work/prebuilt"
+    [ ! -e "$work/prebuilt/collide2d/cargo" ] || { echo "cargo ran"; return 1; }
+    run_consumers "$work/prebuilt"
+}
+export -f cmake_without_cargo
+check "CMake without cargo: configure error with the way out; COLLIDE2D_PREBUILT_DIR builds with no Rust" \
+    cmake_without_cargo
 
 windows_gnu_under_wine() {
     scripts/build_clib.sh --target x86_64-pc-windows-gnu --prefix "$work/win" --no-shared
