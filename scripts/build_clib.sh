@@ -116,6 +116,19 @@ if [ "$shared" = 1 ] && [ -z "$target" -o "${target#*linux}" != "$target" ]; the
     ln -sf "libcollide2d.so.$major" "$prefix/lib/libcollide2d.so"
 fi
 
+# `pkg-config --cflags --libs collide2d` links the shared library where there is one;
+# `--cflags --libs --static` the static one: with --static, Cflags.private puts the linker in
+# static mode before -lcollide2d (pkg-config prints the compile flags first) and
+# Libs.private puts it back in dynamic mode after it, so the C runtime and -lm stay shared.
+# (Static mode needs both in one command line, as the README writes it; pkgconf reads
+# Cflags.private.)
+if [ -e "$prefix/lib/libcollide2d.so" ]; then
+    static_on="Cflags.private: -Wl,-Bstatic"
+    static_off="-Wl,-Bdynamic "
+else
+    static_on=""
+    static_off=""
+fi
 cat > "$prefix/lib/pkgconfig/collide2d.pc" <<EOF
 prefix=\${pcfiledir}/../..
 libdir=\${prefix}/lib
@@ -125,8 +138,9 @@ Name: collide2d
 Description: 2D collision detection: overlap tests, contact manifolds, distance, casts, a dynamic AABB tree, character movement and a small rigid-body world
 Version: $version
 Cflags: -I\${includedir}
+$static_on
 Libs: -L\${libdir} -lcollide2d
-Libs.private: -lm
+Libs.private: ${static_off}-lm
 EOF
 
 cat > "$prefix/lib/cmake/collide2d/collide2dConfigVersion.cmake" <<EOF

@@ -23,7 +23,9 @@
 #        COLLIDE2D_RUST_TARGET;
 #      - without cargo: configure fails saying how to install Rust or use a prebuilt tree;
 #        COLLIDE2D_PREBUILT_DIR (build_clib.sh's install tree) builds the consumer with no Rust.
-#   4. pkg-config: a program compiled with `pkg-config --cflags --libs --static collide2d`.
+#   4. pkg-config: a program compiled with `pkg-config --cflags --libs --static collide2d`
+#      links the static library (no libcollide2d.so needed at run time, libc still shared),
+#      and one with `pkg-config --cflags --libs collide2d` the shared one.
 #   5. Windows: the library cross-built for x86_64-pc-windows-gnu and linked by mingw-w64 gcc
 #      runs tour.c, stack.c and hooks.c under Wine with the host build's output, and the MSVC
 #      target's collide2d.lib references _aligned_malloc, not posix_memalign.
@@ -197,11 +199,20 @@ check "find_package(collide2d CONFIG) from the installed (relocated) tree, stati
 
 pkg_config_consumer() {
     local flags
-    flags="$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --cflags --libs --static collide2d)"
     [ "$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --modversion collide2d)" = "$version" ]
+    # --static: the static library; the program needs no libcollide2d.so at run time.
+    flags="$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --cflags --libs --static collide2d)"
     # shellcheck disable=SC2086
-    cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc"
-    [ "$(LD_LIBRARY_PATH="$installed/lib" "$work/pc")" = "$expected" ]
+    cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc-static"
+    ! readelf -d "$work/pc-static" | grep -q 'libcollide2d' || { echo "--static linked the shared library"; return 1; }
+    readelf -d "$work/pc-static" | grep -q 'NEEDED.*libc\.so' || { echo "--static made libc static"; return 1; }
+    [ "$("$work/pc-static")" = "$expected" ]
+    # The plain line: the shared library, found at run time through LD_LIBRARY_PATH.
+    flags="$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --cflags --libs collide2d)"
+    # shellcheck disable=SC2086
+    cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc-shared"
+    readelf -d "$work/pc-shared" | grep -q "NEEDED.*libcollide2d.so.$major" || { echo "not linked shared"; return 1; }
+    [ "$(LD_LIBRARY_PATH="$installed/lib" "$work/pc-shared")" = "$expected" ]
 }
 export -f pkg_config_consumer
 check "pkg-config consumer" pkg_config_consumer
