@@ -51,6 +51,9 @@ args=(build --quiet --manifest-path "$root/clib/Cargo.toml" --target-dir "$targe
 "${CARGO:-cargo}" "${args[@]}"
 out="$target_dir/${target:+$target/}$profile"
 raw="$out/libcollide2d.a"
+msvc=0
+case "$target" in *-windows-msvc) msvc=1; raw="$out/collide2d.lib" ;; esac
+[ -e "$raw" ] || { echo "build_clib.sh: cargo did not produce $raw" >&2; exit 1; }
 
 # Target binutils when cross-building and they exist; the host's otherwise.
 tool() {
@@ -69,6 +72,18 @@ mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/collide2d"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
+# MSVC targets: the archive is COFF with members named by Windows paths, which GNU binutils
+# cannot rewrite, so it is installed as it is (lib/collide2d.lib, the name MSVC links by):
+# it links alone, but exports Rust's runtime symbols, which clash with another Rust static
+# library's (link that one's code into the same library instead).
+if [ "$msvc" = 1 ]; then
+    echo "build_clib.sh: $target: lib/collide2d.lib installed without renaming Rust's runtime symbols (GNU binutils cannot rewrite MSVC archives): link it alone, not next to another Rust static library" >&2
+    cp "$raw" "$prefix/lib/collide2d.lib"
+    cp "$root/include/collide2d.h" "$prefix/include/collide2d.h"
+    echo "collide2d $version ($profile, $target) installed to $prefix"
+    exit 0
+fi
+
 # Some targets' standard libraries ship split-debuginfo members (.dwo) with no sections,
 # which objcopy refuses: drop them from a working copy (they hold no code).
 # (The member list is read whole first: `ar t | grep -q` under pipefail fails when grep stops
@@ -77,7 +92,9 @@ members="$("$AR" t "$raw" 2> /dev/null || true)"
 dwo="$(grep '\.dwo$' <<< "$members" || true)"
 if [ -n "$dwo" ]; then
     cp "$raw" "$work/raw.a"
-    xargs "$AR" d "$work/raw.a" <<< "$dwo"
+    # (ar's LTO plugin reports every member it cannot parse as bitcode: shown on failure only.)
+    xargs "$AR" d "$work/raw.a" <<< "$dwo" 2> "$work/ar.log" \
+        || { cat "$work/ar.log" >&2; echo "build_clib.sh: ar failed" >&2; exit 1; }
     raw="$work/raw.a"
 fi
 
@@ -95,7 +112,10 @@ else
     "$NM" -g --defined-only "$raw" 2>/dev/null | awk 'NF >= 3 && $3 !~ /^c2d_/ { print $3 " c2d_rt_" $3 }' \
         | sort -u > "$work/renames"
 fi
-"$OBJCOPY" --redefine-syms="$work/renames" "$raw" "$work/libcollide2d.a"
+# objcopy's LTO plugin reports every Rust member it cannot parse as bitcode (harmless: they
+# are object code) on stderr: shown only when objcopy fails.
+"$OBJCOPY" --redefine-syms="$work/renames" "$raw" "$work/libcollide2d.a" 2> "$work/objcopy.log" \
+    || { cat "$work/objcopy.log" >&2; echo "build_clib.sh: objcopy failed" >&2; exit 1; }
 cp "$work/libcollide2d.a" "$prefix/lib/libcollide2d.a"
 cp "$root/include/collide2d.h" "$prefix/include/collide2d.h"
 

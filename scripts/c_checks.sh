@@ -29,6 +29,8 @@
 #   5. Windows: the library cross-built for x86_64-pc-windows-gnu and linked by mingw-w64 gcc
 #      runs tour.c, stack.c and hooks.c under Wine with the host build's output, and the MSVC
 #      target's collide2d.lib references _aligned_malloc, not posix_memalign.
+#   (also) build_clib.sh writes nothing to stderr on the host and mingw-w64, and installs the
+#      MSVC archive as lib/collide2d.lib with a one-line note.
 #   6. The collide2d-c crate (clib/) packages its source and the header, so the C library
 #      builds from a published download.
 set -euo pipefail
@@ -61,6 +63,22 @@ export root work version major expected prefix
 
 
 check "build_clib.sh lays out the install tree" scripts/build_clib.sh --prefix "$prefix"
+
+# The builds say nothing unless something is wrong: the host and mingw-w64 builds write
+# nothing to stderr (binutils' LTO plugin noise included), and the MSVC build, whose archive
+# GNU binutils cannot rewrite, installs lib/collide2d.lib and says so in one line.
+build_logs_are_clean() {
+    scripts/build_clib.sh --prefix "$work/quiet-host" 2> "$work/host.err" > /dev/null
+    [ ! -s "$work/host.err" ] || { cat "$work/host.err"; return 1; }
+    scripts/build_clib.sh --target x86_64-pc-windows-gnu --no-shared --prefix "$work/quiet-mingw" \
+        2> "$work/mingw.err" > /dev/null
+    [ ! -s "$work/mingw.err" ] || { head -5 "$work/mingw.err"; echo "($(wc -l < "$work/mingw.err") lines)"; return 1; }
+    scripts/build_clib.sh --target x86_64-pc-windows-msvc --prefix "$work/quiet-msvc" 2> "$work/msvc.err" > /dev/null
+    [ "$(wc -l < "$work/msvc.err")" -eq 1 ] && grep -q "collide2d.lib" "$work/msvc.err"
+    [ -e "$work/quiet-msvc/lib/collide2d.lib" ] && [ -e "$work/quiet-msvc/include/collide2d.h" ]
+}
+export -f build_logs_are_clean
+check "build_clib.sh is quiet on the host and mingw-w64, and explains the MSVC archive" build_logs_are_clean
 
 exports_the_header() {
     local so="$prefix/lib/libcollide2d.so.$version"
