@@ -140,7 +140,7 @@ fi
 # `--cflags --libs --static` the static one: with --static, Cflags.private puts the linker in
 # static mode before -lcollide2d (pkg-config prints the compile flags first) and
 # Libs.private puts it back in dynamic mode after it, so the C runtime and -lm stay shared.
-# (Static mode needs both in one command line, as the README writes it; pkgconf reads
+# (Static mode needs both in one command line, as docs/c.md and the README write it; pkgconf reads
 # Cflags.private.)
 if [ -e "$prefix/lib/libcollide2d.so" ]; then
     static_on="Cflags.private: -Wl,-Bstatic"

@@ -163,6 +163,10 @@ extern crate alloc;
 #[cfg(all(doctest, feature = "solver", feature = "alloc"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+/// The guide's Rust examples (docs/guide.md), compiled and run as doctests.
+#[cfg(all(doctest, feature = "solver", feature = "alloc"))]
+#[doc = include_str!("../docs/guide.md")]
+struct GuideDoctests;
 #[cfg(feature = "capi")]
 pub mod capi;
 pub mod cast;

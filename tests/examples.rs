@@ -63,7 +63,7 @@ fn platformer_level_keeps_its_promises() {
 mod demo;
 
 /// The demo (`cargo run --example demo`) draws every scenario it prints through the crate's
-/// SVG backend; the pictures in `docs/` that the README shows are its output, byte for byte,
+/// SVG backend; the pictures in `docs/` that docs/guide.md shows are its output, byte for byte,
 /// and each picture holds its manifold's points where the manifold puts them.
 #[test]
 fn demo_pictures_are_the_ones_in_docs() {

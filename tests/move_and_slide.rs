@@ -1632,7 +1632,7 @@ fn property_a_slide_along_a_closed_chain_room_is_the_motion_along_the_edge() {
     qc().quickcheck(p_slide_along_loop as fn(u64, u8, u8, bool) -> quickcheck::TestResult);
 }
 
-/// The README's bound on a walking mover's height change per frame over seams at 2 to 20 m/s
+/// The bound docs/guide.md states on a walking mover's height change per frame over seams at 2 to 20 m/s
 /// (1e-5 holds at 5 m/s, above).
 const BUMP_BOUND: f32 = 4.0e-5;
 
