@@ -61,10 +61,12 @@ pub unsafe extern "C" fn c2d_chain_segment_from_polyline(
     }
 }
 
-/// Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
-/// in-between points removed) into `out` (room for `count` points); writes the welded count
-/// to `*out_count`. `out` may alias `points`. `C2D_STATUS_OUT_OF_MEMORY` (nothing written)
-/// when the allocator cannot provide room for a copy of the points.
+/// Welds a polyline as `Chain::open` / `Chain::closed` do into `out` (room for `count`
+/// points): a point is dropped only when it lies within `C2D_CHAIN_WELD_RELATIVE` × the
+/// coordinates' magnitude or `C2D_CHAIN_COLLINEAR_RELATIVE` × the segment's length of the kept
+/// segment replacing it. Writes the welded count to `*out_count`. `out` may alias `points`.
+/// `C2D_STATUS_OUT_OF_MEMORY` (nothing written) when the allocator cannot provide room for a
+/// copy of the points.
 ///
 /// # Safety
 /// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
