@@ -233,6 +233,15 @@ impl Chain {
         })
     }
 
+    /// A chain through points that are clean by construction, without welding: consecutive
+    /// points (and a loop's last and first) distinct with a direction between them, at least 2
+    /// points (3 for a loop), a finite extent. For builders whose points are exact (tile
+    /// outlines merge their runs by cell index), so welding by distance could only move them.
+    pub(crate) fn from_clean(points: Vec<Vec2>, closed: bool) -> Chain {
+        debug_assert!(points.len() >= if closed { 3 } else { 2 });
+        Chain { points, closed }
+    }
+
     /// The welded points.
     #[must_use]
     pub fn points(&self) -> &[Vec2] {
