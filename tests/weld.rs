@@ -460,3 +460,25 @@ fn weld_stays_within_tolerance_sweep() {
         assert!(!r.is_failure(), "{r:?}");
     }
 }
+
+/// A welded chain survives a serde round trip bit for bit (deserializing takes clean points as
+/// they are rather than welding them again, which could drop more).
+#[cfg(feature = "serde")]
+#[test]
+fn welded_chains_round_trip_exactly() {
+    let n: u64 = if cfg!(debug_assertions) { 240 } else { 2_400 };
+    for seed in 0..n {
+        let (kind, si, oi) = ((seed % 4) as u8, ((seed / 4) % 6) as u8, ((seed / 24) % 5) as u8);
+        let closed = (seed / 120) % 2 == 1;
+        let pts = curve(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15), kind, si, oi, closed);
+        let made = if closed {
+            Chain::closed(&pts)
+        } else {
+            Chain::open(&pts)
+        };
+        let Ok(chain) = made else { continue };
+        let json = serde_json::to_string(&chain).unwrap();
+        let back: Chain = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, chain, "seed {seed}");
+    }
+}

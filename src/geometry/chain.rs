@@ -34,8 +34,10 @@
 //! the tolerance at the chain's largest coordinate and longest welded segment, and a loop's
 //! area changes by at most that distance times its perimeter. The test is conservative: it may
 //! keep a point the tolerance would allow dropping. The welded points are input points in input
-//! order; a loop starts at its lowest leftmost point (a corner), or the point after it when
-//! that one is dropped. Welding takes O(n) time (a long straight run is scanned once) and one
+//! order; a loop starts at its leftmost point (the lowest of those, a corner of its hull), or
+//! the point after it when that one is dropped. Welding a welded chain again may drop more
+//! points (each weld stays within the tolerance of its own input); deserializing (feature
+//! `serde`) takes clean points as they are, so a round trip is exact. Welding takes O(n) time (a long straight run is scanned once) and one
 //! allocation of n points. Chain segments have no area: no mass, nothing inside.
 
 use super::GeometryError;
@@ -341,8 +343,8 @@ pub(crate) fn room_for_one<T>(v: &mut Vec<T>) -> Result<(), GeometryError> {
 /// reach at least as far as `r`, so `p` projects inside it; a point within the absolute term
 /// of the anchor constrains nothing. The test is conservative (it uses `r` for the segment
 /// length in the relative term): it may keep a point the tolerance would allow dropping, never
-/// the reverse. A loop starts at its lowest-leftmost point (a corner of its hull), and the
-/// seam is checked against the input once at the end.
+/// the reverse. A loop starts at its leftmost (then lowest) point, a corner of its hull, and
+/// the seam is checked against the input once at the end.
 #[cfg(feature = "alloc")]
 fn weld(points: &[Vec2], closed: bool) -> Result<Vec<Vec2>, GeometryError> {
     let n = points.len();
@@ -520,9 +522,10 @@ impl Run {
     }
 }
 
-/// Deserialization forms (feature `serde`): a chain segment through [`ChainSegment::new`], a
-/// chain through [`Chain::open`] / [`Chain::closed`] (welding an already welded chain changes
-/// nothing).
+/// Deserialization forms (feature `serde`): a chain segment through [`ChainSegment::new`]; a
+/// chain whose points are already clean (every segment valid, as [`Chain::segment`] requires,
+/// with a finite extent) is taken as it is, so a serialized chain comes back bit for bit, and
+/// any other list of points is welded through [`Chain::open`] / [`Chain::closed`].
 #[cfg(feature = "serde")]
 mod serde_data {
     use super::GeometryError;
@@ -556,7 +559,19 @@ mod serde_data {
     impl TryFrom<Chain> for super::Chain {
         type Error = GeometryError;
         fn try_from(c: Chain) -> Result<Self, GeometryError> {
-            if c.closed {
+            let needed = if c.closed { 3 } else { 2 };
+            let segments = if c.closed {
+                c.points.len()
+            } else {
+                c.points.len().saturating_sub(1)
+            };
+            let clean = c.points.len() >= needed
+                && crate::geometry::hull::finite_extent(&c.points).is_ok()
+                && (0..segments)
+                    .all(|i| super::ChainSegment::from_polyline(&c.points, c.closed, i).is_some());
+            if clean {
+                Ok(super::Chain::from_clean(c.points, c.closed))
+            } else if c.closed {
                 super::Chain::closed(&c.points)
             } else {
                 super::Chain::open(&c.points)
