@@ -47,13 +47,16 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 // vertices are treated as collinear. For a shape of size 1 that is 0.0001 length units.
 #define C2D_HULL_RELATIVE_TOLERANCE 1.0e-4
 
-// Points of a chain closer than this fraction of their coordinates' magnitude (about 8 ulps)
-// are welded into one.
+// The absolute term of the chain weld tolerance: welding drops a point only within
+// `max(CHAIN_WELD_RELATIVE × m, CHAIN_COLLINEAR_RELATIVE × ℓ)` of the kept segment replacing
+// it, `m` the largest coordinate magnitude of the point and the segment's start, `ℓ` the
+// segment's length. About 8 ulps: a point this close to a kept point is a near-duplicate,
+// welded into it (1e-6 units at coordinates of 1, 10 units at 1e7).
 #define C2D_CHAIN_WELD_RELATIVE 1.0e-6
 
-// A chain point whose distance to the line through its neighbours is below this fraction of
-// the neighbours' distance, and which lies between them, is removed (the two segments become
-// one).
+// The relative term of the chain weld tolerance (see `C2D_CHAIN_WELD_RELATIVE`): a dropped
+// point lies within this fraction of the length of the kept segment replacing it, or within
+// the absolute term.
 #define C2D_CHAIN_COLLINEAR_RELATIVE 1.0e-5
 
 // Box2D's linear slop (0.005 length units): the plane solver lets the mover end this far past
@@ -1229,10 +1232,12 @@ c2d_Status c2d_chain_segment_from_polyline(const struct c2d_Vec2 *points,
                                            uint32_t index,
                                            struct c2d_ChainSegment *out);
 
-// Welds a polyline as Rust's `Chain::open` / `Chain::closed` do (near-duplicate and collinear
-// in-between points removed) into `out` (room for `count` points); writes the welded count
-// to `*out_count`. `out` may alias `points`. `C2D_STATUS_OUT_OF_MEMORY` (nothing written)
-// when the allocator cannot provide room for a copy of the points.
+// Welds a polyline as Rust's `Chain::open` / `Chain::closed` do into `out` (room for `count`
+// points): a point is dropped only when it lies within `C2D_CHAIN_WELD_RELATIVE` × the
+// coordinates' magnitude or `C2D_CHAIN_COLLINEAR_RELATIVE` × the segment's length of the kept
+// segment replacing it. Writes the welded count to `*out_count`. `out` may alias `points`.
+// `C2D_STATUS_OUT_OF_MEMORY` (nothing written) when the allocator cannot provide room for a
+// copy of the points.
 //
 // # Safety
 // `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
@@ -1323,7 +1328,11 @@ c2d_Status c2d_ray_cast_chain_segment(const struct c2d_ChainSegment *segment,
 // The closed chains outlining the solid cells of a `width` × `height` grid
 // (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
 // `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions,
-// clockwise around holes, collinear edges merged (Rust: `tile_outlines`).
+// clockwise around holes, collinear edges merged by cell index and never welded by distance:
+// each corner is `origin + (float)i * cell_size` per axis, computed in float (Rust:
+// `tile_outlines`). `C2D_STATUS_OUT_OF_RANGE` when the far corner overflows or two
+// neighbouring grid lines round to the same float (far from the origin, where the float
+// spacing exceeds the cell size) or lie closer than about 1e-19.
 //
 // Output: the loops' points one after another in `points` (room for `point_capacity`), each
 // loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to

@@ -34,3 +34,24 @@ pub(crate) fn sin(x: f32) -> f32 {
 pub(crate) fn nan_if_not_finite(x: f32) -> f32 {
     x * 0.0
 }
+
+/// Double precision, for the chain welder (feature `alloc`).
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn sqrt64(x: f64) -> f64 {
+    libm::sqrt(x)
+}
+
+/// Double precision, for the chain welder (feature `alloc`).
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn atan2_64(y: f64, x: f64) -> f64 {
+    libm::atan2(y, x)
+}
+
+/// Double precision, for the chain welder (feature `alloc`).
+#[cfg(feature = "alloc")]
+#[inline]
+pub(crate) fn asin64(x: f64) -> f64 {
+    libm::asin(x)
+}

@@ -61,10 +61,12 @@ pub unsafe extern "C" fn c2d_chain_segment_from_polyline(
     }
 }
 
-/// Welds a polyline as `Chain::open` / `Chain::closed` do (near-duplicate and collinear
-/// in-between points removed) into `out` (room for `count` points); writes the welded count
-/// to `*out_count`. `out` may alias `points`. `C2D_STATUS_OUT_OF_MEMORY` (nothing written)
-/// when the allocator cannot provide room for a copy of the points.
+/// Welds a polyline as `Chain::open` / `Chain::closed` do into `out` (room for `count`
+/// points): a point is dropped only when it lies within `C2D_CHAIN_WELD_RELATIVE` × the
+/// coordinates' magnitude or `C2D_CHAIN_COLLINEAR_RELATIVE` × the segment's length of the kept
+/// segment replacing it. Writes the welded count to `*out_count`. `out` may alias `points`.
+/// `C2D_STATUS_OUT_OF_MEMORY` (nothing written) when the allocator cannot provide room for a
+/// copy of the points.
 ///
 /// # Safety
 /// `points` must be NULL or point to `count` readable `c2d_Vec2`; `out` NULL or `count`
@@ -280,7 +282,11 @@ pub unsafe extern "C" fn c2d_ray_cast_chain_segment(
 /// The closed chains outlining the solid cells of a `width` × `height` grid
 /// (`cells[y * width + x]`, nonzero = solid, `y = 0` the bottom row; cell `(x, y)` covers
 /// `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions,
-/// clockwise around holes, collinear edges merged (Rust: `tile_outlines`).
+/// clockwise around holes, collinear edges merged by cell index and never welded by distance:
+/// each corner is `origin + (float)i * cell_size` per axis, computed in float (Rust:
+/// `tile_outlines`). `C2D_STATUS_OUT_OF_RANGE` when the far corner overflows or two
+/// neighbouring grid lines round to the same float (far from the origin, where the float
+/// spacing exceeds the cell size) or lie closer than about 1e-19.
 ///
 /// Output: the loops' points one after another in `points` (room for `point_capacity`), each
 /// loop's point count in `loop_counts` (room for `loop_capacity`); the totals go to

@@ -18,10 +18,27 @@
 //!   For Box2D's behaviour, build the end segments with [`ChainSegment::new`] and your own
 //!   ghosts.
 //!
-//! Welding: consecutive points closer than a few ulps of their coordinates
-//! ([`CHAIN_WELD_RELATIVE`] × their magnitude) are merged, and a point lying between its
-//! neighbours within [`CHAIN_COLLINEAR_RELATIVE`] × the span is removed. Chain segments have
-//! no area: no mass, nothing inside.
+//! Welding: `Chain::open` and `Chain::closed` drop a point only when it lies within the
+//! **weld tolerance** of the kept segment that replaces it, measured for every dropped point
+//! (not only against its neighbours, so a curve turning slowly keeps its shape):
+//!
+//! `max(CHAIN_WELD_RELATIVE × m, CHAIN_COLLINEAR_RELATIVE × ℓ)`
+//!
+//! where `m` is the largest coordinate magnitude (`|x|` or `|y|`) of the dropped point and the
+//! segment's start, and `ℓ` is the segment's length. The first, absolute term
+//! ([`CHAIN_WELD_RELATIVE`], about 8 ulps of the coordinates) welds near-duplicate points and
+//! round-off along straight runs: it is 1e-6 units at coordinates of 1, 0.001 at 1000 and 10
+//! units at 1e7, so far from the origin features smaller than that are merged. The second,
+//! relative term ([`CHAIN_COLLINEAR_RELATIVE`]) lets a segment cut a corner by 1e-5 of its
+//! length. Hence the Hausdorff distance between the input and the welded polyline is at most
+//! the tolerance at the chain's largest coordinate and longest welded segment, and a loop's
+//! area changes by at most that distance times its perimeter. The test is conservative: it may
+//! keep a point the tolerance would allow dropping. The welded points are input points in input
+//! order; a loop starts at its leftmost point (the lowest of those, a corner of its hull), or
+//! the point after it when that one is dropped. Welding a welded chain again may drop more
+//! points (each weld stays within the tolerance of its own input); deserializing (feature
+//! `serde`) takes clean points as they are, so a round trip is exact. Welding takes O(n) time (a long straight run is scanned once) and one
+//! allocation of n points. Chain segments have no area: no mass, nothing inside.
 
 use super::GeometryError;
 use crate::math::{Aabb, Transform, Vec2};
@@ -30,13 +47,16 @@ use bytemuck::{Pod, Zeroable};
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
-/// Points of a chain closer than this fraction of their coordinates' magnitude (about 8 ulps)
-/// are welded into one.
+/// The absolute term of the chain weld tolerance: welding drops a point only within
+/// `max(CHAIN_WELD_RELATIVE × m, CHAIN_COLLINEAR_RELATIVE × ℓ)` of the kept segment replacing
+/// it, `m` the largest coordinate magnitude of the point and the segment's start, `ℓ` the
+/// segment's length. About 8 ulps: a point this close to a kept point is a near-duplicate,
+/// welded into it (1e-6 units at coordinates of 1, 10 units at 1e7).
 pub const CHAIN_WELD_RELATIVE: f32 = 1.0e-6;
 
-/// A chain point whose distance to the line through its neighbours is below this fraction of
-/// the neighbours' distance, and which lies between them, is removed (the two segments become
-/// one).
+/// The relative term of the chain weld tolerance (see [`CHAIN_WELD_RELATIVE`]): a dropped
+/// point lies within this fraction of the length of the kept segment replacing it, or within
+/// the absolute term.
 pub const CHAIN_COLLINEAR_RELATIVE: f32 = 1.0e-5;
 
 /// A one-sided segment with ghost vertices (see the [module docs](self)). Local space; the
@@ -215,6 +235,15 @@ impl Chain {
         })
     }
 
+    /// A chain through points that are clean by construction, without welding: consecutive
+    /// points (and a loop's last and first) distinct with a direction between them, at least 2
+    /// points (3 for a loop), a finite extent. For builders whose points are exact (tile
+    /// outlines merge their runs by cell index), so welding by distance could only move them.
+    pub(crate) fn from_clean(points: Vec<Vec2>, closed: bool) -> Chain {
+        debug_assert!(points.len() >= if closed { 3 } else { 2 });
+        Chain { points, closed }
+    }
+
     /// The welded points.
     #[must_use]
     pub fn points(&self) -> &[Vec2] {
@@ -303,70 +332,200 @@ pub(crate) fn room_for_one<T>(v: &mut Vec<T>) -> Result<(), GeometryError> {
     v.try_reserve(1).map_err(|_| GeometryError::OutOfMemory)
 }
 
-/// Welds near-duplicate points and removes collinear in-between points (see the module docs),
-/// in one allocation of `points.len()` points: [`GeometryError::OutOfMemory`] when the
-/// allocator cannot provide it.
+/// Welds a polyline (see the module docs): every point it drops lies within the weld tolerance
+/// of the kept segment replacing it. One allocation of `points.len()` points:
+/// [`GeometryError::OutOfMemory`] when the allocator cannot provide it.
+///
+/// One pass, O(n): from each kept point (the anchor) the run of dropped points grows while the
+/// next point can still end the segment replacing them. Each dropped point `p` at distance `r`
+/// from the anchor allows segment directions within `asin(tol / r)` of its own (a wedge, kept
+/// as an interval of angles from the run's first constraining point), and the segment must
+/// reach at least as far as `r`, so `p` projects inside it; a point within the absolute term
+/// of the anchor constrains nothing. The test is conservative (it uses `r` for the segment
+/// length in the relative term): it may keep a point the tolerance would allow dropping, never
+/// the reverse. A loop starts at its leftmost (then lowest) point, a corner of its hull, and
+/// the seam is checked against the input once at the end.
 #[cfg(feature = "alloc")]
 fn weld(points: &[Vec2], closed: bool) -> Result<Vec<Vec2>, GeometryError> {
-    let same = |a: Vec2, b: Vec2| {
-        let m = a.abs().max(b.abs());
-        let d = (a - b).abs();
-        d.x.max(d.y) <= CHAIN_WELD_RELATIVE * m.x.max(m.y)
-    };
-    let mut out: Vec<Vec2> = try_vec(points.len())?;
-    for &p in points {
-        if out.last().is_none_or(|&q| !same(q, p)) {
-            out.push(p);
-        }
+    let n = points.len();
+    let mut out: Vec<Vec2> = try_vec(n)?;
+    if n == 0 {
+        return Ok(out);
     }
-    if closed {
-        while out.len() > 1 && same(out[0], out[out.len() - 1]) {
-            out.pop();
-        }
-    }
-    // Collinear points, in place: the kept points are a prefix of the distinct ones (`kept`
-    // never passes the point being read).
-    let mut kept = 0;
-    for k in 0..out.len() {
-        let p = out[k];
-        while kept >= 2 && between(out[kept - 2], out[kept - 1], p) {
-            kept -= 1;
-        }
-        out[kept] = p;
-        kept += 1;
-    }
-    out.truncate(kept);
-    if closed {
-        // The seam: the last point between its neighbours, or the first.
-        loop {
-            let n = out.len();
-            if n < 3 {
-                break;
-            }
-            if between(out[n - 2], out[n - 1], out[0]) {
-                out.pop();
-            } else if between(out[n - 1], out[0], out[1]) {
-                out.remove(0);
+    let start = if closed {
+        (1..n).fold(0, |best, i| {
+            let (p, b) = (points[i], points[best]);
+            if p.x < b.x || (p.x == b.x && p.y < b.y) {
+                i
             } else {
-                break;
+                best
             }
+        })
+    } else {
+        0
+    };
+    // Point `k` of the walk: a loop visits its start again as point `n`.
+    let at = |k: usize| points[(start + k) % n];
+    let end = if closed { n } else { n - 1 };
+    out.push(at(0));
+    // Walk indices of the last two kept points and of the second kept point.
+    let (mut before_last, mut last, mut second) = (0, 0, None);
+    let mut run = Run::new(at(0));
+    for k in 1..=end {
+        let c = at(k);
+        if !run.extend(c) {
+            // `k - 1` was accepted and `k` is not: keep `k - 1` and start a run there (its
+            // next point is always accepted).
+            out.push(at(k - 1));
+            before_last = last;
+            last = k - 1;
+            second.get_or_insert(k - 1);
+            run = Run::new(at(k - 1));
+            run.extend(c);
+        }
+    }
+    let first = at(0);
+    let z = at(end);
+    if !closed {
+        // The end point, unless it is a near-duplicate of the last kept point (then the whole
+        // last run lies within the absolute term of that point).
+        if !near(out[out.len() - 1], z) {
+            out.push(z);
+        }
+        return Ok(out);
+    }
+    // Loop: the walk ended on its start. A last kept point next to the start is dropped when
+    // the points from the one before it to the start lie within the tolerance of that segment.
+    if out.len() >= 3
+        && near(out[out.len() - 1], first)
+        && within(&at, before_last, end, out[out.len() - 2], first)
+    {
+        out.pop();
+        last = before_last;
+    }
+    // The start itself, when its neighbours' segment replaces it within the tolerance.
+    if let Some(second) = second {
+        if out.len() > 3 && within(&at, last, end + second, out[out.len() - 1], out[1]) {
+            out.remove(0);
         }
     }
     Ok(out)
 }
 
-/// True when `b` lies between `a` and `c` on (nearly) the line through them.
+/// The absolute term of the tolerance between two points: [`CHAIN_WELD_RELATIVE`] times the
+/// largest magnitude of their coordinates.
 #[cfg(feature = "alloc")]
-fn between(a: Vec2, b: Vec2, c: Vec2) -> bool {
-    let u = b - a;
-    let w = c - b;
-    let span = c - a;
-    u.dot(w) > 0.0 && u.cross(w).abs() <= CHAIN_COLLINEAR_RELATIVE * span.length_squared()
+fn absolute_tolerance(a: Vec2, b: Vec2) -> f64 {
+    let m = a.abs().max(b.abs());
+    f64::from(CHAIN_WELD_RELATIVE) * f64::from(m.x.max(m.y))
 }
 
-/// Deserialization forms (feature `serde`): a chain segment through [`ChainSegment::new`], a
-/// chain through [`Chain::open`] / [`Chain::closed`] (welding an already welded chain changes
-/// nothing).
+#[cfg(feature = "alloc")]
+fn to64(v: Vec2) -> (f64, f64) {
+    (f64::from(v.x), f64::from(v.y))
+}
+
+/// Whether `b` is a near-duplicate of `a` (within the absolute term).
+#[cfg(feature = "alloc")]
+fn near(a: Vec2, b: Vec2) -> bool {
+    let (d, e) = (to64(b), to64(a));
+    let (dx, dy) = (d.0 - e.0, d.1 - e.1);
+    crate::fmath::sqrt64(dx * dx + dy * dy) <= absolute_tolerance(a, b)
+}
+
+/// Whether walk points `from + 1 .. to` (`at` wraps) all lie within the tolerance of segment
+/// `a`–`b`, measured exactly.
+#[cfg(feature = "alloc")]
+fn within(at: &impl Fn(usize) -> Vec2, from: usize, to: usize, a: Vec2, b: Vec2) -> bool {
+    let (a64, b64) = (to64(a), to64(b));
+    let (dx, dy) = (b64.0 - a64.0, b64.1 - a64.1);
+    let ll = dx * dx + dy * dy;
+    let relative = f64::from(CHAIN_COLLINEAR_RELATIVE) * crate::fmath::sqrt64(ll);
+    (from + 1..to).all(|k| {
+        let p = at(k);
+        let q = to64(p);
+        let (px, py) = (q.0 - a64.0, q.1 - a64.1);
+        let t = if ll > 0.0 {
+            ((px * dx + py * dy) / ll).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let (ex, ey) = (px - t * dx, py - t * dy);
+        let tol = absolute_tolerance(a, p).max(relative);
+        ex * ex + ey * ey <= tol * tol
+    })
+}
+
+/// The points dropped since an anchor, as constraints on the segment that will replace them
+/// (see [`weld`]).
+#[cfg(feature = "alloc")]
+struct Run {
+    anchor: Vec2,
+    /// Direction of the first constraining point; angles are measured from it.
+    reference: Option<(f64, f64)>,
+    /// Allowed segment directions, as angles from `reference` (empty when `lo > hi`).
+    lo: f64,
+    hi: f64,
+    /// The farthest constraining point's distance: the segment must reach it.
+    reach: f64,
+}
+
+#[cfg(feature = "alloc")]
+impl Run {
+    fn new(anchor: Vec2) -> Run {
+        Run {
+            anchor,
+            reference: None,
+            lo: 0.0,
+            hi: 0.0,
+            reach: 0.0,
+        }
+    }
+
+    /// Whether `c` can end the segment from the anchor replacing the run; if so, `c` joins the
+    /// run (as a point the segment must pass within the tolerance of).
+    fn extend(&mut self, c: Vec2) -> bool {
+        let (a, q) = (to64(self.anchor), to64(c));
+        let d = (q.0 - a.0, q.1 - a.1);
+        let r = crate::fmath::sqrt64(d.0 * d.0 + d.1 * d.1);
+        if r < self.reach {
+            return false;
+        }
+        let absolute = absolute_tolerance(self.anchor, c);
+        // A wedge of half-angle below 90°: every angle in it is within (-90°, 90°) of the
+        // reference, so the intervals never wrap.
+        let half = || crate::fmath::asin64((absolute / r).max(f64::from(CHAIN_COLLINEAR_RELATIVE)));
+        match self.reference {
+            Some(u) => {
+                let phi = crate::fmath::atan2_64(u.0 * d.1 - u.1 * d.0, u.0 * d.0 + u.1 * d.1);
+                if !(self.lo <= phi && phi <= self.hi) {
+                    return false;
+                }
+                if r > absolute {
+                    let h = half();
+                    self.lo = self.lo.max(phi - h);
+                    self.hi = self.hi.min(phi + h);
+                    self.reach = r;
+                }
+            }
+            None => {
+                if r > absolute {
+                    let h = half();
+                    self.reference = Some(d);
+                    self.lo = -h;
+                    self.hi = h;
+                    self.reach = r;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Deserialization forms (feature `serde`): a chain segment through [`ChainSegment::new`]; a
+/// chain whose points are already clean (every segment valid, as [`Chain::segment`] requires,
+/// with a finite extent) is taken as it is, so a serialized chain comes back bit for bit, and
+/// any other list of points is welded through [`Chain::open`] / [`Chain::closed`].
 #[cfg(feature = "serde")]
 mod serde_data {
     use super::GeometryError;
@@ -400,7 +559,19 @@ mod serde_data {
     impl TryFrom<Chain> for super::Chain {
         type Error = GeometryError;
         fn try_from(c: Chain) -> Result<Self, GeometryError> {
-            if c.closed {
+            let needed = if c.closed { 3 } else { 2 };
+            let segments = if c.closed {
+                c.points.len()
+            } else {
+                c.points.len().saturating_sub(1)
+            };
+            let clean = c.points.len() >= needed
+                && crate::geometry::hull::finite_extent(&c.points).is_ok()
+                && (0..segments)
+                    .all(|i| super::ChainSegment::from_polyline(&c.points, c.closed, i).is_some());
+            if clean {
+                Ok(super::Chain::from_clean(c.points, c.closed))
+            } else if c.closed {
                 super::Chain::closed(&c.points)
             } else {
                 super::Chain::open(&c.points)

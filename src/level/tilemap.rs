@@ -22,6 +22,19 @@
 //! coming from below pass its back side, bodies landing on it from above collide. Build those
 //! separately; the outline of a tile map is closed.
 //!
+//! Coordinates: the outline is exact by construction. The walk keeps only the grid vertices
+//! where the boundary turns (runs and duplicates are merged by cell index, never by float
+//! distance), and the corner on grid lines `(i, j)` is `origin + (i, j) · cell_size` computed
+//! in `f32` per axis (`origin.x + (i as f32) * cell_size`), so every corner on a grid line
+//! shares its coordinate and the loops are not welded afterwards. Corners are exact whenever
+//! `origin` and `cell_size` are multiples of a power of two `u` and the coordinates and the
+//! grid's extent stay below 2^24 `u` (cell size 1: up to about 1.6e7 from zero); otherwise each
+//! is within about one float spacing of its exact place and the loops keep the grid's shape
+//! (rounding never reorders grid lines). When two neighbouring grid lines would round to the same `f32` (the float
+//! spacing at the grid's coordinates exceeds the cell size) or lie too close for a segment
+//! direction (about 1e-19 apart), the outline cannot be represented:
+//! [`GeometryError::OutOfRange`].
+//!
 //! Cost: one pass over the cells (each `solid(x, y)` called once), a byte per grid vertex and
 //! time proportional to the boundary length. Every allocation is fallible: out of memory is
 //! [`GeometryError::OutOfMemory`], never an abort.
@@ -59,7 +72,9 @@ fn right_of(d: u8) -> u8 {
 ///
 /// Errors with [`GeometryError::InvalidGrid`] when `cell_size` is not finite and positive,
 /// `origin` is not finite, or the grid's vertex count overflows `usize`; with
-/// [`GeometryError::OutOfRange`] when the grid's far corner overflows `f32`; with
+/// [`GeometryError::OutOfRange`] when the grid's far corner or extent overflows `f32`, or when
+/// two neighbouring grid lines round to the same `f32` or lie closer than about 1e-19 (see
+/// the [module docs](self)), checked in O(width + height) before any cell is read; with
 /// [`GeometryError::OutOfMemory`] when the allocator cannot provide the working memory or the
 /// chains (everything taken is freed; `solid` may have been called for some cells).
 pub fn tile_outlines(
@@ -79,7 +94,10 @@ pub fn tile_outlines(
         return Err(GeometryError::InvalidGrid);
     };
     let far = origin + Vec2::new(width as f32, height as f32) * cell_size;
-    if !far.is_finite() {
+    if !far.is_finite() || !(far - origin).length().is_finite() {
+        return Err(GeometryError::OutOfRange);
+    }
+    if !(lines_apart(origin.x, width, cell_size) && lines_apart(origin.y, height, cell_size)) {
         return Err(GeometryError::OutOfRange);
     }
     if width == 0 || height == 0 {
@@ -125,7 +143,12 @@ pub fn tile_outlines(
         core::mem::swap(&mut below, &mut row);
     }
 
-    let point = |v: usize| origin + Vec2::new((v % vw) as f32, (v / vw) as f32) * cell_size;
+    let point = |v: usize| {
+        Vec2::new(
+            line(origin.x, v % vw, cell_size),
+            line(origin.y, v / vw, cell_size),
+        )
+    };
     let step = |v: usize, d: u8| match d {
         EAST => v + 1,
         WEST => v - 1,
@@ -168,12 +191,34 @@ pub fn tile_outlines(
                 room_for_one(&mut pts)?;
                 pts.push(point(v0));
             }
-            let chain = Chain::closed(&pts)?;
+            // At least 4 corners, consecutive ones on different grid lines: clean as they are.
+            let mut exact = try_vec(pts.len())?;
+            exact.extend_from_slice(&pts);
+            let chain = Chain::from_clean(exact, true);
             room_for_one(&mut chains)?;
             chains.push(chain);
         }
     }
     Ok(chains)
+}
+
+/// Grid line `k` of an axis starting at `o`: the one rounding every corner on it shares.
+#[inline]
+fn line(o: f32, k: usize, cell_size: f32) -> f32 {
+    o + k as f32 * cell_size
+}
+
+/// Whether grid lines `0..=n` of an axis are strictly increasing and each apart from the next by
+/// a distance with a direction (its square in `f32`'s normal range), so every outline segment
+/// and its ghosts have one.
+fn lines_apart(o: f32, n: usize, cell_size: f32) -> bool {
+    let mut prev = o;
+    (1..=n).all(|k| {
+        let x = line(o, k, cell_size);
+        let apart = x > prev && Vec2::new(x - prev, 0.0).try_normalize().is_some();
+        prev = x;
+        apart
+    })
 }
 
 /// [`tile_outlines`] over row-major cells (`cells[y * width + x]`, `y = 0` the bottom row).
