@@ -45,6 +45,7 @@ ui_checks=(
     "scene=tree&n=50&seed=9&ui=drag:-21.9:-13.9:21.9:13.9 @@ v[0] == 50 and v[3] == 50 and v[5] == 50 @@ a query box dragged over everything finds every box"
     "scene=tiles&ui=key:ArrowRight:45 @@ v[8] > 4.0 and v[10] == 1 @@ holding the right arrow walks the character right"
     "scene=tiles&ui=key:ArrowUp:2 @@ v[9] > 2.7 @@ the up arrow makes the character jump"
+    "scene=pair&a=box%zz&ui=wheel:0 @@ len(v) > 10 @@ a stray % in the URL still starts the page"
 )
 
 if [ "${TESTBED_CHECK_INNER:-}" != 1 ]; then

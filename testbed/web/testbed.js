@@ -239,6 +239,17 @@ function frame() {
   requestAnimationFrame(frame);
 }
 
+// The page's query string, decoded; a malformed escape (a stray `%`) is kept as it is rather
+// than stopping the page (decodeURIComponent throws on it).
+function pageQuery() {
+  const raw = location.search.replace(/^\?/, "");
+  try {
+    return decodeURIComponent(raw);
+  } catch (_) {
+    return raw;
+  }
+}
+
 async function main() {
   const bytes = await (await fetch("collide2d_testbed.wasm")).arrayBuffer();
   // Compiled synchronously: a headless browser's virtual time (as CI runs the page) does not
@@ -250,7 +261,7 @@ async function main() {
     instance = (await WebAssembly.instantiate(bytes, {})).instance;
   }
   wasm = instance.exports;
-  const query = decodeURIComponent(location.search.replace(/^\?/, ""));
+  const query = pageQuery();
   start(query);
   if (query) {
     // Scripted: the numbers right after the scripted interaction, before any frame steps.
@@ -270,7 +281,7 @@ async function main() {
     paused = true; document.getElementById("pause").textContent = "Play";
     const t0 = performance.now(); wasm.tb_step(); stepTimes.push(performance.now() - t0);
   };
-  document.getElementById("reset").onclick = () => start(decodeURIComponent(location.search.replace(/^\?/, "")) || "scene=" + sceneName);
+  document.getElementById("reset").onclick = () => start(pageQuery() || "scene=" + sceneName);
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   canvas.addEventListener("pointerdown", (e) => {
     pointerDown = true;
