@@ -1937,7 +1937,8 @@ c2d_Status c2d_body_make_kinematic(const struct c2d_Transform *xf,
                                    struct c2d_Body *out);
 
 // Makes a dynamic body at `*xf` with mass properties `*mass` (from `c2d_shape_mass`).
-// `C2D_STATUS_INVALID_INPUT` unless the mass is finite and positive.
+// `C2D_STATUS_INVALID_INPUT` unless the mass is finite and positive and the inverse mass
+// and inverse inertia are finite (a mass or inertia below about 3e-39 is refused).
 //
 // # Safety
 // Pointers must be NULL or valid.
@@ -2780,7 +2781,9 @@ c2d_Status c2d_world_set_damping(struct c2d_World *world,
 // `world` NULL or live.
 c2d_Status c2d_world_set_gravity_scale(struct c2d_World *world, struct c2d_BodyId id, float scale);
 
-// Fixes (`true`) or frees a dynamic body's rotation.
+// Fixes (`true`) or frees a dynamic body's rotation. Freeing it is
+// `C2D_STATUS_INVALID_INPUT` (the rotation stays fixed) when the body's inertia is too small
+// for its inverse to be finite.
 //
 // # Safety
 // `world` NULL or live.

@@ -187,16 +187,22 @@ impl Body {
 
     /// A dynamic body with the given mass properties (from a shape's `mass(density)`).
     /// Errors with [`SolverError::InvalidInput`] unless the transform is valid and the mass
-    /// is finite and positive. A zero or non-finite inertia gives a body that does not rotate.
+    /// is finite and positive, and unless the inverse mass and inverse inertia are finite
+    /// (a mass or inertia below about 3e-39, whose reciprocal overflows `f32`, is refused).
+    /// A zero or non-finite inertia gives a body that does not rotate.
     pub fn new_dynamic(transform: Transform, mass: MassData) -> Result<Body, SolverError> {
         if !(transform.is_valid() && positive(mass.mass) && mass.center.is_finite()) {
             return Err(SolverError::InvalidInput);
         }
         let i = mass.rotational_inertia;
+        let (inv_mass, inv_inertia) = (1.0 / mass.mass, if positive(i) { 1.0 / i } else { 0.0 });
+        if !(inv_mass.is_finite() && inv_inertia.is_finite()) {
+            return Err(SolverError::InvalidInput);
+        }
         Ok(Body {
             local_center: mass.center,
-            inv_mass: 1.0 / mass.mass,
-            inv_inertia: if positive(i) { 1.0 / i } else { 0.0 },
+            inv_mass,
+            inv_inertia,
             gravity_scale: 1.0,
             ..Body::new_static(transform)
         })

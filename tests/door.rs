@@ -244,6 +244,47 @@ fn finite_values_that_would_overflow_a_step_are_refused() {
     w.check_invariants(false).unwrap();
 }
 
+/// A dynamic body whose inverse mass or inverse inertia overflows `f32` is refused, with or
+/// without fixed rotation, so that freeing its rotation later cannot make it infinite. A
+/// circle of radius 0.01 and density 1e-31 has mass π·1e-4·1e-31 ≈ 3.1e-35 (inverse 3.2e34,
+/// finite) and inertia m·r²/2 ≈ 1.6e-39 (inverse above `f32::MAX`).
+#[test]
+fn bodies_whose_inverse_inertia_overflows_are_refused() {
+    let mut w = World::default();
+    let tiny = Shape::Circle(Circle::new(Vec2::ZERO, 0.01).unwrap());
+    let mass = tiny.mass(1.0e-31);
+    assert!(mass.mass > 3.0e-35 && mass.mass < 3.2e-35, "{mass:?}");
+    assert!((1.0 / mass.mass).is_finite() && (1.0 / mass.rotational_inertia).is_infinite());
+    assert_eq!(
+        Body::new_dynamic(Transform::IDENTITY, mass),
+        Err(SolverError::InvalidInput)
+    );
+    for fixed in [false, true] {
+        let mut def = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, tiny);
+        def.material.density = 1.0e-31;
+        def.fixed_rotation = fixed;
+        assert_eq!(w.add_body(&def), Err(SolverError::InvalidInput), "fixed {fixed}");
+        // Ten times the density: the inertia's inverse is finite and the body is made, and
+        // its rotation can be fixed and freed again with every value finite.
+        def.material.density = 1.0e-30;
+        let id = w.add_body(&def).unwrap();
+        w.set_fixed_rotation(id, !fixed).unwrap();
+        w.set_fixed_rotation(id, fixed).unwrap();
+        assert!(w.body(id).unwrap().is_valid());
+    }
+    // A mass whose inverse overflows is refused too.
+    let light = MassData {
+        mass: 1.0e-39,
+        center: Vec2::ZERO,
+        rotational_inertia: 0.0,
+    };
+    assert_eq!(
+        Body::new_dynamic(Transform::IDENTITY, light),
+        Err(SolverError::InvalidInput)
+    );
+    w.check_invariants(false).unwrap();
+}
+
 /// Settings are checked when the world is created and when they are set: NaN gravity, zero
 /// sub-steps, a negative contact stiffness, a NaN or infinite speed limit are refused (they
 /// used to be accepted, and then every step failed or passed with an infinite limit).

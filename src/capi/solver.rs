@@ -65,7 +65,8 @@ pub unsafe extern "C" fn c2d_body_make_kinematic(
 }
 
 /// Makes a dynamic body at `*xf` with mass properties `*mass` (from `c2d_shape_mass`).
-/// `C2D_STATUS_INVALID_INPUT` unless the mass is finite and positive.
+/// `C2D_STATUS_INVALID_INPUT` unless the mass is finite and positive and the inverse mass
+/// and inverse inertia are finite (a mass or inertia below about 3e-39 is refused).
 ///
 /// # Safety
 /// Pointers must be NULL or valid.

@@ -262,7 +262,9 @@ pub unsafe extern "C" fn c2d_world_set_gravity_scale(world: *mut World, id: Body
     }
 }
 
-/// Fixes (`true`) or frees a dynamic body's rotation.
+/// Fixes (`true`) or frees a dynamic body's rotation. Freeing it is
+/// `C2D_STATUS_INVALID_INPUT` (the rotation stays fixed) when the body's inertia is too small
+/// for its inverse to be finite.
 ///
 /// # Safety
 /// `world` NULL or live.

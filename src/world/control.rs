@@ -164,22 +164,28 @@ impl World {
 
     /// Stops (`true`) or frees (`false`) the rotation of a dynamic body: fixed, it has
     /// infinite rotational inertia and zero angular velocity (ignored for other kinds).
+    /// Freeing the rotation of a body whose inertia is too small for its reciprocal to be
+    /// finite in `f32` (below about 3e-39) is [`SolverError::InvalidInput`] and leaves the
+    /// rotation fixed.
     pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), SolverError> {
         let i = self.slot(id)?;
         if self.slots[i].kind != BodyKind::Dynamic {
             return Ok(());
         }
+        // The inverse inertia of all the body's shapes about its centre of mass.
+        let inv_inertia = if fixed {
+            0.0
+        } else {
+            combined_mass(self.shapes_of(i), self.slots[i].material.density).map_or(Ok(0.0), |m| {
+                Body::new_dynamic(Transform::IDENTITY, m).map(|b| b.inv_inertia)
+            })?
+        };
         self.wake_body(i as u32);
         self.slots[i].fixed_rotation = fixed;
-        // The inertia of all the body's shapes about its centre of mass.
-        let inertia = combined_mass(self.shapes_of(i), self.slots[i].material.density)
-            .map_or(0.0, |m| m.rotational_inertia);
         let b = &mut self.bodies[i];
+        b.inv_inertia = inv_inertia;
         if fixed {
-            b.inv_inertia = 0.0;
             b.angular_velocity = 0.0;
-        } else {
-            b.inv_inertia = if positive(inertia) { 1.0 / inertia } else { 0.0 };
         }
         Ok(())
     }
