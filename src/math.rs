@@ -106,6 +106,13 @@ impl Vec2 {
         }
     }
 
+    /// The larger magnitude of the two components.
+    #[inline]
+    #[must_use]
+    pub(crate) fn max_abs(self) -> f32 {
+        self.x.abs().max(self.y.abs())
+    }
+
     /// Unit vector in the direction of any nonzero finite vector, also where its squared
     /// length leaves f32's normal range (components below about 1e-19 or above 1e19): such a
     /// vector is first scaled by a power of two (exact), so the result is unit length to
@@ -703,4 +710,20 @@ mod serde_data {
             }
         }
     }
+}
+
+/// The power of two `s` for which `m · s` lies in [1, 2), for a finite `m > 0` whose exponent
+/// allows it (otherwise the nearest normal power of two: `2^126` for `m` at or below
+/// `f32::MIN_POSITIVE`, `2^-126` for `m` of `2^127` or more). Multiplying by a power of two is
+/// exact unless the product leaves the normal range, so geometry scaled by `s` keeps every
+/// sign and ratio while its squares and cross products stay far from underflow and overflow:
+/// the constructors' predicates hold the same at 1e-30 as at 1.
+#[inline]
+#[must_use]
+pub(crate) fn unit_scale(m: f32) -> f32 {
+    // The biased exponent (0 for subnormals and zero, which are treated as the smallest
+    // normal exponent); the result's biased exponent is 254 − e, kept within the normals.
+    let e = ((m.to_bits() >> 23) & 0xff) as i32;
+    let k = (254 - e.max(1)).clamp(1, 254);
+    f32::from_bits((k as u32) << 23)
 }

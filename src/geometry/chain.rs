@@ -201,7 +201,8 @@ pub struct Chain {
 
 #[cfg(feature = "alloc")]
 impl Chain {
-    /// An open chain through `points` (at least 2 distinct points after welding). Errors:
+    /// An open chain through `points` (at least 2 distinct points after welding, each segment
+    /// long enough to have a direction: points about 1e-19 apart or more). Errors:
     /// [`GeometryError::NonFinite`], [`GeometryError::OutOfRange`],
     /// [`GeometryError::TooFewPoints`], and [`GeometryError::OutOfMemory`] when the allocator
     /// cannot provide room for the points (nothing is made).
@@ -227,6 +228,14 @@ impl Chain {
         let welded = weld(points, closed)?;
         let needed = if closed { 3 } else { 2 };
         if welded.len() < needed {
+            return Err(GeometryError::TooFewPoints);
+        }
+        // Every segment must be one `ChainSegment::new` makes: consecutive points with a
+        // direction between them (welding keeps points closer than its tolerance, which for a
+        // whole chain below about 1e-13 across is itself below f32's normal squared range).
+        let wrap = closed.then(|| (welded[welded.len() - 1], welded[0]));
+        let pairs = welded.windows(2).map(|w| (w[0], w[1])).chain(wrap);
+        if pairs.into_iter().any(|(a, b)| (b - a).try_normalize().is_none()) {
             return Err(GeometryError::TooFewPoints);
         }
         Ok(Chain {

@@ -34,14 +34,28 @@ pub fn compute_hull(points: &[Vec2]) -> Result<([Vec2; MAX_POLYGON_VERTICES], us
     if points.len() < 3 {
         return Err(GeometryError::TooFewPoints);
     }
-    let extent = finite_extent(points)?;
+    finite_extent(points)?;
+    // The points scaled by a power of two so that their extent's largest component is near 1
+    // (exact): the tolerances and turn tests below then work alike at every scale (unscaled,
+    // squared distances underflow below about 1e-19). The hull's vertices are scaled back.
+    let (mut lo, mut hi) = (points[0], points[0]);
+    for &p in points {
+        lo = lo.min(p);
+        hi = hi.max(p);
+    }
+    let m = (hi - lo).max_abs();
+    if m == 0.0 {
+        return Err(GeometryError::TooFewPoints);
+    }
+    let s = crate::math::unit_scale(m);
+    let extent = ((hi - lo) * s).length();
     let tol = HULL_RELATIVE_TOLERANCE * extent;
     let tol_sq = tol * tol;
 
     // Weld near-duplicates.
     let mut pts = [Vec2::ZERO; MAX_POLYGON_VERTICES];
     let mut n = 0;
-    for &p in points {
+    for p in points.iter().map(|&p| p * s) {
         if pts[..n].iter().all(|q| q.distance_squared(p) > tol_sq) {
             pts[n] = p;
             n += 1;
@@ -104,6 +118,8 @@ pub fn compute_hull(points: &[Vec2]) -> Result<([Vec2; MAX_POLYGON_VERTICES], us
         return Err(GeometryError::Collinear);
     }
     let mut out = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-    out[..m].copy_from_slice(&hull[..m]);
+    for (o, &h) in out.iter_mut().zip(&hull[..m]) {
+        *o = h * (1.0 / s);
+    }
     Ok((out, m))
 }

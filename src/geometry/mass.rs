@@ -2,7 +2,7 @@
 
 use super::{MassData, Polygon};
 use crate::fmath;
-use crate::math::Vec2;
+use crate::math::{unit_scale, Vec2};
 
 impl Polygon {
     /// Exact mass properties for `density`, including the rounding (edge strips and corner
@@ -56,17 +56,22 @@ impl Polygon {
 
 pub(super) fn polygon_centroid(v: &[Vec2]) -> Vec2 {
     let origin = v[0];
+    // The offsets from the first vertex scaled by a power of two to a largest component near
+    // 1 (exact), so that the cubic terms neither overflow (sides near 1e13) nor underflow
+    // (sides near 1e-13); the result is the same as unscaled wherever that is finite.
+    let m = v.iter().fold(0.0f32, |m, &p| m.max((p - origin).max_abs()));
+    let s = unit_scale(m);
     let mut area = 0.0;
     let mut c = Vec2::ZERO;
     for i in 1..v.len() - 1 {
-        let e1 = v[i] - origin;
-        let e2 = v[i + 1] - origin;
+        let e1 = (v[i] - origin) * s;
+        let e2 = (v[i + 1] - origin) * s;
         let a = 0.5 * e1.cross(e2);
         c += (e1 + e2) * (a / 3.0);
         area += a;
     }
     if area > 0.0 {
-        origin + c / area
+        origin + (c / area) * (1.0 / s)
     } else {
         origin
     }

@@ -244,7 +244,7 @@ impl Circle {
 
     /// Circle with the radius changed by `amount` (negative deflates).
     pub fn inflated(&self, amount: f32) -> Result<Circle, GeometryError> {
-        inflate_radius(self.radius, amount).map(|radius| Circle { radius, ..*self })
+        inflate_radius(self.radius, amount).and_then(|radius| Circle::new(self.center, radius))
     }
 }
 
@@ -345,7 +345,8 @@ impl Capsule {
 
     /// Capsule with the radius changed by `amount` (negative deflates).
     pub fn inflated(&self, amount: f32) -> Result<Capsule, GeometryError> {
-        inflate_radius(self.radius, amount).map(|radius| Capsule { radius, ..*self })
+        inflate_radius(self.radius, amount)
+            .and_then(|radius| Capsule::new(self.center1, self.center2, radius))
     }
 }
 
@@ -359,7 +360,20 @@ impl Polygon {
     pub fn new_rounded(points: &[Vec2], radius: f32) -> Result<Polygon, GeometryError> {
         check_radius(radius)?;
         let (v, n) = compute_hull(points)?;
-        Ok(Polygon::from_hull_vertices(&v[..n], radius))
+        let p = Polygon::from_hull_vertices(&v[..n], radius);
+        p.round_extent()?;
+        // The hull is strictly convex with edges well above rounding, so this holds; checked
+        // so that no input can make an `Ok` polygon that is not valid.
+        if !p.is_valid() {
+            return Err(GeometryError::Collinear);
+        }
+        Ok(p)
+    }
+
+    /// The range rule of every shape maker: the box of the vertices grown by the radius has a
+    /// diagonal within `f32` ([`GeometryError::OutOfRange`] otherwise).
+    fn round_extent(&self) -> Result<(), GeometryError> {
+        round_extent(self.vertices(), self.radius)
     }
 
     /// A polygon with exactly these vertices (3..=8, counter-clockwise, strictly convex), no hull
@@ -388,7 +402,7 @@ impl Polygon {
         p.vertices[..n].copy_from_slice(v);
         for i in 0..n {
             let e = v[(i + 1) % n] - v[i];
-            p.normals[i] = e.right_perp().try_normalize().unwrap_or(Vec2::X);
+            p.normals[i] = e.right_perp().direction().unwrap_or(Vec2::X);
         }
         p.centroid = polygon_centroid(v);
         p
@@ -411,7 +425,12 @@ impl Polygon {
         Polygon::make_offset_rounded_box(hx, hy, Vec2::ZERO, Rot::IDENTITY, radius)
     }
 
-    /// The general box maker: half extents, centre, rotation and rounding radius.
+    /// The general box maker: half extents, centre, rotation and rounding radius. Errors:
+    /// [`GeometryError::NonFinite`], [`GeometryError::NegativeRadius`],
+    /// [`GeometryError::InvalidExtent`] (a half extent not positive),
+    /// [`GeometryError::OutOfRange`] (the corners' extent overflows `f32`), and
+    /// [`GeometryError::Collinear`] when the box is so small next to its centre's distance from
+    /// the origin that its corners round onto one line, or its sides are below about 1e-38.
     pub fn make_offset_rounded_box(
         hx: f32,
         hy: f32,
@@ -450,11 +469,18 @@ impl Polygon {
             return Err(GeometryError::OutOfRange);
         }
         finite_extent(&p.vertices[..4])?;
+        // Far from its centre's origin a box much smaller than the spacing of f32 there
+        // rounds to corners on one line (or one point); sides below about 1e-38 (subnormal)
+        // have no usable edges.
+        if !p.is_valid() {
+            return Err(GeometryError::Collinear);
+        }
         Ok(p)
     }
 
     /// The box covering `aabb` (in the polygon's local space). The vertices are exactly the
-    /// box corners, starting at `min` and going CCW.
+    /// box corners, starting at `min` and going CCW. Errors as
+    /// [`Polygon::make_offset_rounded_box`].
     pub fn from_aabb(aabb: Aabb) -> Result<Polygon, GeometryError> {
         if !(aabb.min.is_finite() && aabb.max.is_finite()) {
             return Err(GeometryError::NonFinite);
@@ -470,14 +496,21 @@ impl Polygon {
         p.vertices[2] = hi;
         p.vertices[3] = Vec2::new(lo.x, hi.y);
         p.centroid = aabb.center();
+        // Sides below about 1e-38 (subnormal) have no usable edges.
+        if !p.is_valid() {
+            return Err(GeometryError::Collinear);
+        }
         Ok(p)
     }
 
     /// Whether the polygon holds what its constructors guarantee, checked in O(`count`): a
     /// `count` in 3..=8; finite vertices, centroid and radius (radius `>= 0`); edges of non-zero
     /// length turning strictly left at every vertex and winding around exactly once (so the
-    /// polygon is convex, counter-clockwise and simple); and unit normals (within 1e-4) that
-    /// are perpendicular to their edges (within 1e-4 rad) and point outward.
+    /// polygon is convex, counter-clockwise and simple); unit normals (within 1e-4) that
+    /// are perpendicular to their edges (within 1e-4 rad) and point outward; and the range
+    /// rule of every shape maker (the vertices' box grown by the radius has a diagonal within
+    /// `f32`). Every test is made on the edges scaled by a power of two, so it holds alike for
+    /// polygons 1e-30 and 1e19 across.
     ///
     /// Polygons made by the constructors always pass. The C ABI checks every polygon it is given
     /// (a hand-filled `c2d_Shape` is refused with `C2D_STATUS_INVALID_SHAPE`); in Rust, queries
@@ -492,14 +525,27 @@ impl Polygon {
             return false;
         }
         let (v, normals) = (&self.vertices[..n], &self.normals[..n]);
+        // The edges, scaled by a power of two to a largest component near 1 (exact): the
+        // squared lengths and turns below are then as meaningful for a polygon 1e-30 across as
+        // for one 1e19 across (unscaled they underflow to 0 or overflow).
+        let mut edges = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        for i in 0..n {
+            edges[i] = v[(i + 1) % n] - v[i];
+        }
+        // A polygon whose edges are all subnormal (below about 1e-38) has lost its shape to
+        // rounding and is not valid.
+        let m = edges[..n].iter().fold(0.0f32, |m, e| m.max(e.max_abs()));
+        if !(f32::MIN_POSITIVE..f32::INFINITY).contains(&m) {
+            return false;
+        }
+        let s = crate::math::unit_scale(m);
         // How often the edge direction passes the +x direction, turning counter-clockwise:
         // each turn is below π, so a direction going from below the x axis to on or above it
         // has passed angle 0. Strict left turns that pass it exactly once wind once.
         let mut windings = 0;
         for i in 0..n {
-            let (j, k) = ((i + 1) % n, (i + 2) % n);
-            let e = v[j] - v[i];
-            let f = v[k] - v[j];
+            let e = edges[i] * s;
+            let f = edges[(i + 1) % n] * s;
             let ee = e.dot(e);
             let nrm = normals[i];
             let along = nrm.dot(e);
@@ -514,7 +560,7 @@ impl Polygon {
             }
             windings += usize::from(e.y < 0.0 && f.y >= 0.0);
         }
-        windings == 1
+        windings == 1 && self.round_extent().is_ok()
     }
 
     /// Number of vertices actually usable (the stored `count` clamped to 0..=8).
@@ -596,6 +642,8 @@ impl Polygon {
         if amount >= 0.0 || self.radius + amount >= 0.0 {
             let mut p = *self;
             p.radius = self.radius + amount;
+            check_radius(p.radius)?;
+            p.round_extent()?;
             return Ok(p);
         }
         let shrink = -(self.radius + amount);
