@@ -727,3 +727,29 @@ pub(crate) fn unit_scale(m: f32) -> f32 {
     let k = (254 - e.max(1)).clamp(1, 254);
     f32::from_bits((k as u32) << 23)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::unit_scale;
+
+    /// `m · s` lands in [1, 2) for every normal `m` the scale can reach, and the scale is a
+    /// power of two (a single set exponent bit pattern, mantissa zero).
+    #[test]
+    fn unit_scale_brings_magnitudes_to_one() {
+        let mut m = 1.0e-37f32;
+        while m < 1.0e38 {
+            for x in [m, m * 1.5, m * 1.999] {
+                let s = unit_scale(x);
+                assert_eq!(s.to_bits() & 0x007f_ffff, 0, "{x:e}: {s:e}");
+                assert!((1.0..2.0).contains(&(x * s)), "{x:e} · {s:e} = {:e}", x * s);
+            }
+            m *= 7.3;
+        }
+        assert_eq!(unit_scale(1.0), 1.0);
+        assert_eq!(unit_scale(3.0), 0.5);
+        // The ends: the largest and the smallest scales are normal powers of two.
+        assert_eq!(unit_scale(f32::MAX), f32::from_bits(1 << 23));
+        assert_eq!(unit_scale(1.0e-45), 2f32.powi(126));
+        assert_eq!(unit_scale(0.0), 2f32.powi(126));
+    }
+}
