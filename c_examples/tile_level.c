@@ -42,6 +42,9 @@ int main(void) {
 
     c2d_World *w = NULL;
     check(c2d_world_create(NULL, &w), "create");
+    /* Room up front (capacity hints): the level's segments, the ledge, and the moving bodies
+     * with their pieces, so that adding them grows no array. */
+    check(c2d_world_reserve(w, 16, n_points + 1, 64), "reserve");
     c2d_Shape any;
     check(c2d_make_circle((c2d_Vec2){0.0f, 0.0f}, 1.0f, &any), "shape");
     c2d_Transform id = {{0.0f, 0.0f}, {1.0f, 0.0f}};

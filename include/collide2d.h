@@ -2484,6 +2484,18 @@ c2d_Status c2d_world_set_transform(struct c2d_World *world,
 // `world` NULL or live.
 c2d_Status c2d_world_validate(const struct c2d_World *world);
 
+// Makes room ahead of time for `moving` more dynamic or kinematic shapes, `fixed` more
+// static or kinematic shapes (a kinematic shape counts in both; a chain's segments are
+// shapes) and `contacts` more contacts, so that adding them grows no per-shape array (each
+// array otherwise doubles when it fills: a level of a million chain segments would double
+// them all when the first crate arrives). Capacity hints only: nothing is added.
+// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room (the world is
+// unchanged).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_reserve(struct c2d_World *world, size_t moving, size_t fixed, size_t contacts);
+
 // Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 //
 // # Safety

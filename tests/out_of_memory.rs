@@ -368,6 +368,58 @@ fn random_cells(side: usize) -> Vec<bool> {
         .collect()
 }
 
+/// After `World::reserve`, adding that many awake bodies, static bodies, extra shapes and a
+/// chain's segments allocates nothing: every allocation fails while they are added, and every
+/// add succeeds. A level of 1000 chain segments followed by 2000 crates keeps its per-shape
+/// arrays at the reserved size (no doubling when the first crate arrives). Reserving while
+/// memory is gone is `OutOfMemory` and adds nothing.
+#[test]
+fn reserved_room_takes_the_bodies_without_allocating() {
+    let chain = Chain::open(&zigzag(1001)).unwrap();
+    let segments = chain.segment_count();
+    let mut w = World::default();
+    arm(0);
+    assert_eq!(w.reserve(10, 10, 10), Err(SolverError::OutOfMemory));
+    disarm();
+    assert_eq!(w.body_count(), 0);
+    let (crates, walls) = (2000, 50);
+    w.reserve(crates + crates / 2, segments + walls, 0).unwrap();
+    arm(0);
+    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(1.0, 1.0));
+    let ground = w.add_chain(&level, &chain);
+    let mut added = 0;
+    for i in 0..walls {
+        let at = Transform::from_translation(Vec2::new(i as f32 * 3.0, -5.0));
+        added += usize::from(
+            w.add_body(&BodyDef::new(BodyKind::Static, at, Shape::rect(1.0, 0.5)))
+                .is_ok(),
+        );
+    }
+    for i in 0..crates {
+        let at =
+            Transform::from_translation(Vec2::new((i % 100) as f32 * 1.5, 10.0 + (i / 100) as f32 * 1.5));
+        let id = w.add_body(&BodyDef::new(BodyKind::Dynamic, at, Shape::rect(0.5, 0.5)));
+        added += usize::from(id.is_ok());
+        // Every other crate gets a second shape (a compound body).
+        if let (Ok(id), true) = (id, i % 2 == 0) {
+            let cap = Shape::Polygon(
+                Polygon::make_offset_box(0.2, 0.2, Vec2::new(0.0, 0.6), Rot::IDENTITY).unwrap(),
+            );
+            added += usize::from(w.add_shape(id, &cap).is_ok());
+        }
+    }
+    let failed_allocations = disarm();
+    assert!(ground.is_ok(), "{ground:?}");
+    assert_eq!(
+        added,
+        walls + crates + crates / 2,
+        "{failed_allocations} allocations were tried"
+    );
+    assert_eq!(w.body_count(), 1 + walls + crates);
+    w.step(1.0 / 60.0, 4).unwrap();
+    w.check_invariants(true).unwrap();
+}
+
 #[test]
 fn chains_report_running_out_of_memory() {
     let line = zigzag(1000);
@@ -703,7 +755,7 @@ mod c_entry_points {
     }
 
     /// The allocating entry points this module fails allocation by allocation.
-    const FAILED_IN_TURN: [&str; 13] = [
+    const FAILED_IN_TURN: [&str; 14] = [
         "c2d_chain_weld",
         "c2d_decompose",
         "c2d_tile_outlines",
@@ -715,6 +767,7 @@ mod c_entry_points {
         "c2d_world_add_shape",
         "c2d_world_create",
         "c2d_world_remove_body",
+        "c2d_world_reserve",
         "c2d_world_set_filter",
         "c2d_world_step",
     ];
@@ -892,6 +945,27 @@ mod c_entry_points {
                 w.step(1.0 / 60.0, 4).unwrap();
             },
         );
+    }
+
+    #[test]
+    fn c_world_reserve_reports_running_out_of_memory() {
+        let total = world_op_failing_each(
+            "c2d_world_reserve",
+            world_with_a_pile,
+            // SAFETY: a live world.
+            |w, _| unsafe { c2d_world_reserve(w, 500, 300, 800) },
+            |w, _| {
+                // The room is there: 500 more awake bodies take no allocation.
+                arm(0);
+                for i in 0..500 {
+                    let at = Transform::from_translation(Vec2::new(i as f32 * 1.1 - 250.0, 30.0));
+                    w.add_body(&BodyDef::new(BodyKind::Dynamic, at, Shape::rect(0.5, 0.5)))
+                        .unwrap();
+                }
+                disarm();
+            },
+        );
+        assert!(total > 0);
     }
 
     /// Every body's pose and velocity, bit for bit.

@@ -357,6 +357,33 @@ pub unsafe extern "C" fn c2d_world_validate(world: *const World) -> Status {
     }
 }
 
+/// Makes room ahead of time for `moving` more dynamic or kinematic shapes, `fixed` more
+/// static or kinematic shapes (a kinematic shape counts in both; a chain's segments are
+/// shapes) and `contacts` more contacts, so that adding them grows no per-shape array (each
+/// array otherwise doubles when it fills: a level of a million chain segments would double
+/// them all when the first crate arrives). Capacity hints only: nothing is added.
+/// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room (the world is
+/// unchanged).
+///
+/// # Safety
+/// `world` NULL or live.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_reserve(
+    world: *mut World,
+    moving: usize,
+    fixed: usize,
+    contacts: usize,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_mut(world) } {
+        Ok(w) => match w.reserve(moving, fixed, contacts) {
+            Ok(()) => Status::Ok,
+            Err(e) => e.into(),
+        },
+        Err(e) => e,
+    }
+}
+
 /// Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 ///
 /// # Safety

@@ -383,6 +383,33 @@ impl World {
         Ok(())
     }
 
+    /// Makes room ahead of time for `moving` more dynamic or kinematic shapes, `fixed` more
+    /// static or kinematic shapes (a kinematic shape counts in both) and `contacts` more
+    /// contacts. A shape is a body's first shape, an extra shape ([`World::add_shape`]) or a
+    /// chain segment ([`World::add_chain`]). Adding up to that many then grows no per-shape
+    /// array: without the hint each array doubles when it fills, so a level of a million
+    /// chain segments followed by the first of 20 000 crates would double every per-shape
+    /// array of the million (about 600 bytes per shape; see BENCHMARKS.md for the bytes per
+    /// shape next to Box2D's). Capacity hints only: nothing is added, and a later call with
+    /// smaller numbers releases nothing. [`SolverError::OutOfMemory`] when the allocator
+    /// cannot provide the room (the world is unchanged; some arrays may have grown).
+    pub fn reserve(&mut self, moving: usize, fixed: usize, contacts: usize) -> Result<(), SolverError> {
+        let total = moving.saturating_add(fixed);
+        let fresh = total.saturating_sub(self.free.len());
+        let oom = |_| SolverError::OutOfMemory;
+        self.slots.try_reserve_exact(fresh).map_err(oom)?;
+        self.hot.try_reserve_exact(fresh).map_err(oom)?;
+        self.bodies.try_reserve_exact(fresh).map_err(oom)?;
+        self.boxes.try_reserve_exact(fresh).map_err(oom)?;
+        self.tree
+            .reserve_proxies(total)
+            .map_err(|_| SolverError::OutOfMemory)?;
+        self.fixed_tree
+            .reserve_proxies(fixed)
+            .map_err(|_| SolverError::OutOfMemory)?;
+        self.reserve_step(contacts, fresh).map_err(oom)
+    }
+
     /// Makes room for `count` more shapes (their slots and proxies, in the fixed-body tree
     /// too when `fixed`, in the awake list when `moving`, and a sleeping island when
     /// `asleep`), so that adding them cannot run out of memory part-way:
