@@ -392,6 +392,68 @@ typedef uint32_t c2d_SolverPass;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// What fills one cell of a `slope_outlines` map. Cell coordinates run from the bottom-left
+// corner `(0, 0)` to the top-right `(1, 1)`; triangles are named by the corner of their right
+// angle, ramps by the way they rise (left to right) and which of their two cells they are.
+enum c2d_Tile
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Nothing.
+  C2D_TILE_EMPTY = 0,
+  // The whole cell.
+  C2D_TILE_FULL = 1,
+  // 45° floor rising to the right: the triangle `(0, 0), (1, 0), (1, 1)`.
+  C2D_TILE_SLOPE_UP = 2,
+  // 45° floor falling to the right: the triangle `(0, 0), (1, 0), (0, 1)`.
+  C2D_TILE_SLOPE_DOWN = 3,
+  // 45° ceiling over the top-right: the triangle `(1, 0), (1, 1), (0, 1)`.
+  C2D_TILE_CEILING_UP = 4,
+  // 45° ceiling over the top-left: the triangle `(0, 0), (1, 1), (0, 1)`.
+  C2D_TILE_CEILING_DOWN = 5,
+  // The bottom half: `(0, 0)` to `(1, 1/2)`.
+  C2D_TILE_HALF_BOTTOM = 6,
+  // The top half: `(0, 1/2)` to `(1, 1)`.
+  C2D_TILE_HALF_TOP = 7,
+  // The low cell of a 2:1 ramp rising to the right: the triangle `(0, 0), (1, 0), (1, 1/2)`.
+  C2D_TILE_RAMP_UP_LOW = 8,
+  // The high cell of a 2:1 ramp rising to the right: `(0, 0), (1, 0), (1, 1), (0, 1/2)`.
+  C2D_TILE_RAMP_UP_HIGH = 9,
+  // The high cell of a 2:1 ramp falling to the right: `(0, 0), (1, 0), (1, 1/2), (0, 1)`.
+  C2D_TILE_RAMP_DOWN_HIGH = 10,
+  // The low cell of a 2:1 ramp falling to the right: the triangle `(0, 0), (1, 0), (0, 1/2)`.
+  C2D_TILE_RAMP_DOWN_LOW = 11,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum c2d_Tile c2d_Tile;
+#else
+typedef uint8_t c2d_Tile;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// How the heights of a `heightfield` make its surface.
+enum c2d_HeightfieldKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Height `k` is the surface at `x = origin.x + k · spacing`; neighbouring samples are
+  // joined by straight segments (a terrain): `n` heights span `n − 1` spacings.
+  C2D_HEIGHTFIELD_KIND_SAMPLES = 0,
+  // Height `k` is a flat column from `origin.x + k · spacing` to the next multiple, with a
+  // vertical step to the next column (a skyline): `n` heights span `n` spacings.
+  C2D_HEIGHTFIELD_KIND_COLUMNS = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum c2d_HeightfieldKind c2d_HeightfieldKind;
+#else
+typedef uint8_t c2d_HeightfieldKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // An opaque dynamic AABB tree.
 typedef struct c2d_Tree c2d_Tree;
 
@@ -1357,6 +1419,65 @@ c2d_Status c2d_tile_outlines(const uint8_t *cells,
                              uint32_t loop_capacity,
                              uint32_t *out_point_count,
                              uint32_t *out_loop_count);
+
+// The closed chains outlining a `width` × `height` map of tiles with slopes
+// (`tiles[y * width + x]`, each a `c2d_Tile` value 0..=11, `y = 0` the bottom row; cell
+// `(x, y)` covers `origin + [x, x + 1] × [y, y + 1]` scaled by `cell` per axis, so cells may
+// be rectangles). Tiles: empty, full, 45° floors (`C2D_TILE_SLOPE_UP` rises to the right,
+// `C2D_TILE_SLOPE_DOWN` falls), 45° ceilings, half-height blocks (bottom, top) and 2:1 ramps
+// in two cells (`C2D_TILE_RAMP_UP_LOW` then `C2D_TILE_RAMP_UP_HIGH` rising to the right;
+// `C2D_TILE_RAMP_DOWN_HIGH` then `C2D_TILE_RAMP_DOWN_LOW` falling). Counter-clockwise around
+// solid regions, clockwise around holes, collinear runs merged (a slope over ten cells is one
+// segment), corners exact on the half-cell lattice: each is
+// `origin + (float)i * (cell / 2)` per axis (Rust: `slope_outlines`).
+// `C2D_STATUS_INVALID_GRID` for a tile value above 11 or a cell size that is not finite and
+// positive; `C2D_STATUS_OUT_OF_RANGE` when neighbouring half-cell lines round to the same
+// float. Output as `c2d_tile_outlines` (ask for the sizes with NULL buffers, then fill);
+// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the working memory (two bytes
+// per half-cell lattice point) or the loops: nothing is written and everything taken is freed.
+//
+// # Safety
+// `tiles` NULL or `width * height` readable bytes; `points` NULL or `point_capacity` writable
+// `c2d_Vec2`; `loop_counts` NULL or `loop_capacity` writable `uint32_t`; the out counts NULL or
+// writable.
+c2d_Status c2d_slope_outlines(const uint8_t *tiles,
+                              uint32_t width,
+                              uint32_t height,
+                              struct c2d_Vec2 cell,
+                              struct c2d_Vec2 origin,
+                              struct c2d_Vec2 *points,
+                              uint32_t point_capacity,
+                              uint32_t *loop_counts,
+                              uint32_t loop_capacity,
+                              uint32_t *out_point_count,
+                              uint32_t *out_loop_count);
+
+// The surface of a terrain given as `count` heights above `origin.y`, spaced `spacing` apart
+// from `origin.x` (Rust: `heightfield`): with `kind` `C2D_HEIGHTFIELD_KIND_SAMPLES` the
+// samples joined by straight segments, with `C2D_HEIGHTFIELD_KIND_COLUMNS` flat columns with
+// vertical steps. Without `closed` an open chain with its front side up (listed right to
+// left); with `closed` a counter-clockwise loop enclosing the ground down to
+// `origin.y + bottom`. Collinear points are welded as `c2d_chain_weld` does. Writes the
+// chain's points to `out` (room for `capacity`) and their count to `*out_count` (always;
+// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: at most `2 * count + 2` are written).
+// Errors: `C2D_STATUS_NON_FINITE`; `C2D_STATUS_INVALID_GRID` for a `spacing` that is not
+// finite and positive, a `bottom` not below every height, or an unknown `kind`;
+// `C2D_STATUS_TOO_FEW_POINTS` for fewer than 2 samples (1 column); `C2D_STATUS_OUT_OF_MEMORY`
+// when the allocator cannot provide the working memory (nothing written).
+//
+// # Safety
+// `heights` NULL or `count` readable floats; `out` NULL or `capacity` writable `c2d_Vec2`;
+// `out_count` NULL or writable.
+c2d_Status c2d_heightfield(struct c2d_Vec2 origin,
+                           float spacing,
+                           const float *heights,
+                           uint32_t count,
+                           uint32_t kind,
+                           bool closed,
+                           float bottom,
+                           struct c2d_Vec2 *out,
+                           uint32_t capacity,
+                           uint32_t *out_count);
 
 // Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
 // 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to

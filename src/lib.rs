@@ -224,7 +224,10 @@ pub use geometry::{
     CHAIN_COLLINEAR_RELATIVE, CHAIN_WELD_RELATIVE, HULL_RELATIVE_TOLERANCE, MAX_POLYGON_VERTICES,
 };
 #[cfg(feature = "alloc")]
-pub use level::{decompose, tile_outlines, tile_outlines_from_cells};
+pub use level::{
+    decompose, heightfield, slope_outlines, slope_outlines_from_tiles, tile_outlines,
+    tile_outlines_from_cells, HeightfieldKind, Tile,
+};
 pub use math::{Aabb, Ray, Rot, Transform, Vec2};
 pub use mover::{
     cast_mover, clip_vector, collide_mover, level_fn, move_and_slide, solve_planes, solve_planes_with_slop,

@@ -2756,3 +2756,90 @@ fn the_header_speaks_c() {
         "C names quoted but not declared: {unknown:#?}"
     );
 }
+
+/// `c_examples/slopes.c` against the same map, terrain and crate through the Rust API, line by
+/// line, and the crate's resting place against the level's geometry.
+#[test]
+fn c_slopes_prints_what_rust_computes() {
+    let printed = build_and_run("slopes.c", "cc", "-std=c11");
+    use Tile::*;
+    let tiles = [
+        Full,
+        Full,
+        Full,
+        Full,
+        Full,
+        Full,
+        Full,
+        Full, //
+        SlopeUp,
+        Full,
+        Full,
+        Full,
+        RampDownHigh,
+        RampDownLow,
+        Empty,
+        HalfBottom, //
+        Empty,
+        SlopeUp,
+        Full,
+        CeilingDown,
+        Empty,
+        Empty,
+        Empty,
+        Empty,
+    ];
+    let (cell, origin) = (Vec2::new(1.0, 0.5), Vec2::ZERO);
+    let chains = slope_outlines_from_tiles(8, 3, &tiles, cell, origin).unwrap();
+    let total: usize = chains.iter().map(|c| c.points().len()).sum();
+    let mut want = format!(
+        "outline needs {total} points in {} loops (status {})\n",
+        chains.len(),
+        Status::BufferTooSmall as u32
+    );
+    for (i, c) in chains.iter().enumerate() {
+        want += &format!("loop {i}:");
+        for p in c.points() {
+            want += &format!(" ({}, {})", p.x, p.y);
+        }
+        want += "\n";
+    }
+    want += &format!("tile 12: status {}\n", Status::InvalidGrid as u32);
+    let heights = [1.0, 1.25, 1.5, 1.5, 1.0, 0.5, 0.5];
+    let terrain = heightfield(
+        Vec2::new(9.0, 0.0),
+        0.5,
+        &heights,
+        HeightfieldKind::Samples,
+        Some(-1.0),
+    )
+    .unwrap();
+    want += "terrain:";
+    for p in terrain.points() {
+        want += &format!(" ({}, {})", p.x, p.y);
+    }
+    want += "\n";
+    let mut w = World::default();
+    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+    for c in chains.iter().chain([&terrain]) {
+        w.add_chain(&level, c).unwrap();
+    }
+    let at = Transform {
+        p: Vec2::new(4.55, 1.08),
+        q: Rot {
+            c: 0.970_142_5,
+            s: -0.242_535_63,
+        },
+    };
+    let mut def = BodyDef::new(BodyKind::Dynamic, at, Shape::rect(0.2, 0.2));
+    def.material.friction = 0.0;
+    let id = w.add_body(&def).unwrap();
+    for _ in 0..120 {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    let p = w.transform(id).unwrap().p;
+    want += &format!("crate at x {:.4} y {:.4}\n", p.x, p.y);
+    assert_eq!(printed, want);
+    // It slid down the ramp onto the flat (top 0.5) and against the half block at x = 7.
+    assert!((p.y - 0.7).abs() < 0.02 && p.x > 6.0 && p.x < 6.81, "{p:?}");
+}

@@ -463,6 +463,45 @@ fn tile_outlines_report_running_out_of_memory() {
     );
 }
 
+/// A 48 × 48 map of random tiles of every kind.
+fn random_tiles(side: usize) -> Vec<Tile> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    (0..side * side)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            Tile::all()[(state % 12) as usize]
+        })
+        .collect()
+}
+
+#[test]
+fn slope_outlines_and_heightfields_report_running_out_of_memory() {
+    let side = 48;
+    let tiles = random_tiles(side);
+    let cell = Vec2::new(0.5, 0.75);
+    let outlines = slope_outlines_from_tiles(side, side, &tiles, cell, Vec2::new(2.0, -1.0)).unwrap();
+    assert!(outlines.len() > 50, "{}", outlines.len());
+    let total = fail_each(
+        "slope_outlines",
+        || slope_outlines_from_tiles(side, side, &tiles, cell, Vec2::new(2.0, -1.0)),
+        |r| geometry_oom(r, &outlines),
+    );
+    assert!(total > 100, "{total}");
+    let heights: Vec<f32> = (0..500).map(|k| (k as f32 * 0.1).sin() + 2.0).collect();
+    for kind in [HeightfieldKind::Samples, HeightfieldKind::Columns] {
+        for bottom in [None, Some(0.0)] {
+            let made = heightfield(Vec2::ZERO, 0.25, &heights, kind, bottom).unwrap();
+            fail_each(
+                "heightfield",
+                || heightfield(Vec2::ZERO, 0.25, &heights, kind, bottom),
+                |r| geometry_oom(r, &made),
+            );
+        }
+    }
+}
+
 /// A world with a ground and a pile of boxes that has stepped a little, and its bodies.
 fn world_with_a_pile() -> (World, Vec<BodyId>) {
     let mut w = World::default();
@@ -647,6 +686,113 @@ mod c_entry_points {
         let side = 64;
         let cells: Vec<u8> = random_cells(side).into_iter().map(u8::from).collect();
         let outlines = tile_outlines(side, side, 0.5, Vec2::ZERO, |x, y| cells[y * side + x] != 0).unwrap();
+        loops_failing_each(
+            "c2d_tile_outlines",
+            &outlines,
+            |points, pcap, loops, lcap, pc, lc| {
+                // SAFETY: `side * side` readable cells; the output buffers with their sizes.
+                unsafe {
+                    c2d_tile_outlines(
+                        cells.as_ptr(),
+                        side as u32,
+                        side as u32,
+                        0.5,
+                        Vec2::ZERO,
+                        points,
+                        pcap,
+                        loops,
+                        lcap,
+                        pc,
+                        lc,
+                    )
+                }
+            },
+        );
+    }
+
+    #[test]
+    fn c_slope_outlines_report_running_out_of_memory() {
+        let side = 48;
+        let tiles = random_tiles(side);
+        let bytes: Vec<u8> = tiles.iter().map(|&t| t as u8).collect();
+        let cell = Vec2::new(0.5, 0.75);
+        let outlines = slope_outlines_from_tiles(side, side, &tiles, cell, Vec2::ZERO).unwrap();
+        loops_failing_each(
+            "c2d_slope_outlines",
+            &outlines,
+            |points, pcap, loops, lcap, pc, lc| {
+                // SAFETY: `side * side` readable tiles; the output buffers with their sizes.
+                unsafe {
+                    c2d_slope_outlines(
+                        bytes.as_ptr(),
+                        side as u32,
+                        side as u32,
+                        cell,
+                        Vec2::ZERO,
+                        points,
+                        pcap,
+                        loops,
+                        lcap,
+                        pc,
+                        lc,
+                    )
+                }
+            },
+        );
+    }
+
+    #[test]
+    fn c_heightfield_reports_running_out_of_memory() {
+        let heights: Vec<f32> = (0..500).map(|k| (k as f32 * 0.1).sin() + 2.0).collect();
+        let made = heightfield(Vec2::ZERO, 0.25, &heights, HeightfieldKind::Columns, Some(0.0)).unwrap();
+        let sentinel = Vec2::new(-7.0, 7.0);
+        let out = RefCell::new((vec![sentinel; 2 * heights.len() + 2], u32::MAX));
+        fail_each(
+            "c2d_heightfield",
+            || {
+                let (out, count) = &mut *out.borrow_mut();
+                out.fill(sentinel);
+                *count = u32::MAX;
+                // SAFETY: `heights.len()` readable heights, `out.len()` writable points, a
+                // writable count.
+                unsafe {
+                    c2d_heightfield(
+                        Vec2::ZERO,
+                        0.25,
+                        heights.as_ptr(),
+                        heights.len() as u32,
+                        1,
+                        true,
+                        0.0,
+                        out.as_mut_ptr(),
+                        out.len() as u32,
+                        count,
+                    )
+                }
+            },
+            |s| {
+                let (out, count) = &*out.borrow();
+                let count = *count;
+                let untouched = count == u32::MAX && out.iter().all(|&p| p == sentinel);
+                let oom = c_oom(s, untouched);
+                if !oom {
+                    assert_eq!(&out[..count as usize], made.points());
+                }
+                oom
+            },
+        );
+    }
+
+    /// A C entry point that writes loops as `c2d_tile_outlines` does (`call` gets the point
+    /// buffer and its size, the loop-count buffer and its size, and the two total counts),
+    /// with each of its allocations failing in turn: out of memory writes nothing, success
+    /// writes exactly `outlines`.
+    #[allow(clippy::type_complexity)]
+    fn loops_failing_each(
+        name: &str,
+        outlines: &[Chain],
+        call: impl Fn(*mut Vec2, u32, *mut u32, u32, *mut u32, *mut u32) -> Status,
+    ) {
         let points: Vec<Vec2> = outlines.iter().flat_map(|c| c.points().iter().copied()).collect();
         let loops: Vec<u32> = outlines.iter().map(|c| c.points().len() as u32).collect();
         let sentinel = Vec2::new(-7.0, 7.0);
@@ -657,28 +803,20 @@ mod c_entry_points {
             u32::MAX,
         ));
         fail_each(
-            "c2d_tile_outlines",
+            name,
             || {
                 let (out_points, out_loops, point_count, loop_count) = &mut *out.borrow_mut();
                 out_points.fill(sentinel);
                 out_loops.fill(u32::MAX);
                 (*point_count, *loop_count) = (u32::MAX, u32::MAX);
-                // SAFETY: `side * side` readable cells; the output buffers with their sizes.
-                unsafe {
-                    c2d_tile_outlines(
-                        cells.as_ptr(),
-                        side as u32,
-                        side as u32,
-                        0.5,
-                        Vec2::ZERO,
-                        out_points.as_mut_ptr(),
-                        out_points.len() as u32,
-                        out_loops.as_mut_ptr(),
-                        out_loops.len() as u32,
-                        point_count,
-                        loop_count,
-                    )
-                }
+                call(
+                    out_points.as_mut_ptr(),
+                    out_points.len() as u32,
+                    out_loops.as_mut_ptr(),
+                    out_loops.len() as u32,
+                    point_count,
+                    loop_count,
+                )
             },
             |s| {
                 let (out_points, out_loops, point_count, loop_count) = &*out.borrow();
@@ -755,9 +893,11 @@ mod c_entry_points {
     }
 
     /// The allocating entry points this module fails allocation by allocation.
-    const FAILED_IN_TURN: [&str; 14] = [
+    const FAILED_IN_TURN: [&str; 16] = [
         "c2d_chain_weld",
         "c2d_decompose",
+        "c2d_heightfield",
+        "c2d_slope_outlines",
         "c2d_tile_outlines",
         "c2d_tree_create",
         "c2d_tree_create_proxy",

@@ -154,6 +154,18 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_world_sensor_end_events(w, buf.as_mut_ptr(), buf.len(), &mut n);
                     let mut awake = 0u32;
                     let _ = c2d_world_awake_body_count(w, &mut awake);
+                    // Capacity hints, small enough that the run's memory stays bounded.
+                    let (m, f, c) = (
+                        take::<u16>(&mut data),
+                        take::<u16>(&mut data),
+                        take::<u16>(&mut data),
+                    );
+                    let _ = c2d_world_reserve(
+                        w,
+                        usize::from(m % 4096),
+                        usize::from(f % 4096),
+                        usize::from(c % 4096),
+                    );
                 }
                 11 => {
                     // Filtered queries with an ignore list drawn from the live ids.
@@ -243,6 +255,73 @@ fuzz_target!(|data: &[u8]| {
                         &mut np,
                         &mut nl,
                     );
+                    // Slope tiles (any byte: 12 and above are refused) on rectangular cells,
+                    // and a heightfield, each loop added to the world as level geometry.
+                    let (sw, sh) = (take::<u8>(&mut data) % 10, take::<u8>(&mut data) % 10);
+                    let tiles: Vec<u8> = (0..sw as usize * sh as usize)
+                        .map(|_| take::<u8>(&mut data) % 13)
+                        .collect();
+                    let cell: Vec2 = take(&mut data);
+                    if c2d_slope_outlines(
+                        tiles.as_ptr(),
+                        u32::from(sw),
+                        u32::from(sh),
+                        cell,
+                        origin,
+                        out_pts.as_mut_ptr(),
+                        256,
+                        loops.as_mut_ptr(),
+                        64,
+                        &mut np,
+                        &mut nl,
+                    ) == Status::Ok
+                    {
+                        let mut first = 0usize;
+                        for &count in &loops[..nl as usize] {
+                            let at = out_pts[first..].as_ptr();
+                            if c2d_world_add_chain(
+                                w,
+                                def_bytes.as_ptr() as *const BodyDef,
+                                at,
+                                count,
+                                true,
+                                &mut id,
+                            ) == Status::Ok
+                            {
+                                ids.push(id);
+                            }
+                            first += count as usize;
+                        }
+                    }
+                    let nh = (take::<u8>(&mut data) % 16) as usize;
+                    let heights: Vec<f32> = (0..nh).map(|_| take::<f32>(&mut data)).collect();
+                    let (spacing, bottom): (f32, f32) = (take(&mut data), take(&mut data));
+                    let mut surface = [Vec2::ZERO; 34];
+                    let mut ns = 0u32;
+                    let kind = u32::from(take::<u8>(&mut data) % 3);
+                    if c2d_heightfield(
+                        origin,
+                        spacing,
+                        heights.as_ptr(),
+                        nh as u32,
+                        kind,
+                        op & 0x20 != 0,
+                        bottom,
+                        surface.as_mut_ptr(),
+                        34,
+                        &mut ns,
+                    ) == Status::Ok
+                        && c2d_world_add_chain(
+                            w,
+                            def_bytes.as_ptr() as *const BodyDef,
+                            surface.as_ptr(),
+                            ns,
+                            op & 0x20 != 0,
+                            &mut id,
+                        ) == Status::Ok
+                    {
+                        ids.push(id);
+                    }
                 }
                 14 | 15 => {
                     // The mover from raw bytes: any shape tag, NaN, garbage options (a bool byte

@@ -325,15 +325,45 @@ pub unsafe extern "C" fn c2d_tile_outlines(
     };
     // SAFETY: non-null; `width * height` readable bytes by the caller's contract.
     let grid = unsafe { core::slice::from_raw_parts(cells, n) };
-    let chains = match crate::level::tile_outlines(w, h, cell_size, origin, |x, y| grid[y * w + x] != 0) {
-        Ok(c) => c,
-        Err(e) => return e.into(),
-    };
+    match crate::level::tile_outlines(w, h, cell_size, origin, |x, y| grid[y * w + x] != 0) {
+        // SAFETY: the outputs as this function's contract states.
+        Ok(chains) => unsafe {
+            write_loops(
+                &chains,
+                points,
+                point_capacity,
+                loop_counts,
+                loop_capacity,
+                out_point_count,
+                out_loop_count,
+            )
+        },
+        Err(e) => e.into(),
+    }
+}
+
+/// Writes `chains` as `c2d_tile_outlines` states: the points one loop after another, each
+/// loop's point count, the totals (always), and `BufferTooSmall` when the buffers cannot hold
+/// them.
+///
+/// # Safety
+/// `points` NULL or `point_capacity` writable `c2d_Vec2`; `loop_counts` NULL or
+/// `loop_capacity` writable `u32`; both out counts non-null and writable.
+#[cfg(feature = "alloc")]
+unsafe fn write_loops(
+    chains: &[crate::geometry::Chain],
+    points: *mut Vec2,
+    point_capacity: u32,
+    loop_counts: *mut u32,
+    loop_capacity: u32,
+    out_point_count: *mut u32,
+    out_loop_count: *mut u32,
+) -> Status {
     let total: usize = chains.iter().map(|c| c.points().len()).sum();
     let (Ok(total32), Ok(loops32)) = (u32::try_from(total), u32::try_from(chains.len())) else {
         return Status::BufferTooSmall;
     };
-    // SAFETY: both checked non-null; writable by the caller's contract.
+    // SAFETY: both non-null and writable by the caller's contract.
     unsafe {
         write(out_point_count, total32);
         write(out_loop_count, loops32);
@@ -354,6 +384,136 @@ pub unsafe extern "C" fn c2d_tile_outlines(
             unsafe { points.add(k).write_unaligned(*p) };
             k += 1;
         }
+    }
+    Status::Ok
+}
+
+/// The closed chains outlining a `width` × `height` map of tiles with slopes
+/// (`tiles[y * width + x]`, each a `c2d_Tile` value 0..=11, `y = 0` the bottom row; cell
+/// `(x, y)` covers `origin + [x, x + 1] × [y, y + 1]` scaled by `cell` per axis, so cells may
+/// be rectangles). Tiles: empty, full, 45° floors (`C2D_TILE_SLOPE_UP` rises to the right,
+/// `C2D_TILE_SLOPE_DOWN` falls), 45° ceilings, half-height blocks (bottom, top) and 2:1 ramps
+/// in two cells (`C2D_TILE_RAMP_UP_LOW` then `C2D_TILE_RAMP_UP_HIGH` rising to the right;
+/// `C2D_TILE_RAMP_DOWN_HIGH` then `C2D_TILE_RAMP_DOWN_LOW` falling). Counter-clockwise around
+/// solid regions, clockwise around holes, collinear runs merged (a slope over ten cells is one
+/// segment), corners exact on the half-cell lattice: each is
+/// `origin + (float)i * (cell / 2)` per axis (Rust: `slope_outlines`).
+/// `C2D_STATUS_INVALID_GRID` for a tile value above 11 or a cell size that is not finite and
+/// positive; `C2D_STATUS_OUT_OF_RANGE` when neighbouring half-cell lines round to the same
+/// float. Output as `c2d_tile_outlines` (ask for the sizes with NULL buffers, then fill);
+/// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the working memory (two bytes
+/// per half-cell lattice point) or the loops: nothing is written and everything taken is freed.
+///
+/// # Safety
+/// `tiles` NULL or `width * height` readable bytes; `points` NULL or `point_capacity` writable
+/// `c2d_Vec2`; `loop_counts` NULL or `loop_capacity` writable `uint32_t`; the out counts NULL or
+/// writable.
+#[cfg(feature = "alloc")]
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn c2d_slope_outlines(
+    tiles: *const u8,
+    width: u32,
+    height: u32,
+    cell: Vec2,
+    origin: Vec2,
+    points: *mut Vec2,
+    point_capacity: u32,
+    loop_counts: *mut u32,
+    loop_capacity: u32,
+    out_point_count: *mut u32,
+    out_loop_count: *mut u32,
+) -> Status {
+    if tiles.is_null() || out_point_count.is_null() || out_loop_count.is_null() {
+        return Status::NullPointer;
+    }
+    let (w, h) = (width as usize, height as usize);
+    let Some(n) = w.checked_mul(h) else {
+        return Status::InvalidGrid;
+    };
+    // SAFETY: non-null; `width * height` readable bytes by the caller's contract.
+    let grid = unsafe { core::slice::from_raw_parts(tiles, n) };
+    if grid.iter().any(|&t| crate::level::Tile::from_u8(t).is_none()) {
+        return Status::InvalidGrid;
+    }
+    let tile = |x: usize, y: usize| crate::level::Tile::from_u8(grid[y * w + x]).unwrap_or_default();
+    match crate::level::slope_outlines(w, h, cell, origin, tile) {
+        // SAFETY: the outputs as this function's contract states.
+        Ok(chains) => unsafe {
+            write_loops(
+                &chains,
+                points,
+                point_capacity,
+                loop_counts,
+                loop_capacity,
+                out_point_count,
+                out_loop_count,
+            )
+        },
+        Err(e) => e.into(),
+    }
+}
+
+/// The surface of a terrain given as `count` heights above `origin.y`, spaced `spacing` apart
+/// from `origin.x` (Rust: `heightfield`): with `kind` `C2D_HEIGHTFIELD_KIND_SAMPLES` the
+/// samples joined by straight segments, with `C2D_HEIGHTFIELD_KIND_COLUMNS` flat columns with
+/// vertical steps. Without `closed` an open chain with its front side up (listed right to
+/// left); with `closed` a counter-clockwise loop enclosing the ground down to
+/// `origin.y + bottom`. Collinear points are welded as `c2d_chain_weld` does. Writes the
+/// chain's points to `out` (room for `capacity`) and their count to `*out_count` (always;
+/// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: at most `2 * count + 2` are written).
+/// Errors: `C2D_STATUS_NON_FINITE`; `C2D_STATUS_INVALID_GRID` for a `spacing` that is not
+/// finite and positive, a `bottom` not below every height, or an unknown `kind`;
+/// `C2D_STATUS_TOO_FEW_POINTS` for fewer than 2 samples (1 column); `C2D_STATUS_OUT_OF_MEMORY`
+/// when the allocator cannot provide the working memory (nothing written).
+///
+/// # Safety
+/// `heights` NULL or `count` readable floats; `out` NULL or `capacity` writable `c2d_Vec2`;
+/// `out_count` NULL or writable.
+#[cfg(feature = "alloc")]
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn c2d_heightfield(
+    origin: Vec2,
+    spacing: f32,
+    heights: *const f32,
+    count: u32,
+    kind: u32,
+    closed: bool,
+    bottom: f32,
+    out: *mut Vec2,
+    capacity: u32,
+    out_count: *mut u32,
+) -> Status {
+    use crate::level::HeightfieldKind;
+    if heights.is_null() || out_count.is_null() {
+        return Status::NullPointer;
+    }
+    let kind = match kind {
+        0 => HeightfieldKind::Samples,
+        1 => HeightfieldKind::Columns,
+        _ => return Status::InvalidGrid,
+    };
+    // SAFETY: non-null; `count` readable floats by the caller's contract.
+    let hs = unsafe { core::slice::from_raw_parts(heights, count as usize) };
+    let chain = match crate::level::heightfield(origin, spacing, hs, kind, closed.then_some(bottom)) {
+        Ok(c) => c,
+        Err(e) => return e.into(),
+    };
+    let pts = chain.points();
+    // At most 2 · count + 2 points, which fits in u32 for every count a u32 holds halved; a
+    // longer chain is reported as not fitting.
+    let Ok(n) = u32::try_from(pts.len()) else {
+        return Status::BufferTooSmall;
+    };
+    // SAFETY: `out_count` checked non-null.
+    unsafe { write(out_count, n) };
+    if out.is_null() || n > capacity {
+        return Status::BufferTooSmall;
+    }
+    for (i, p) in pts.iter().enumerate() {
+        // SAFETY: `i < n <= capacity`, the room of `out`.
+        unsafe { out.add(i).write_unaligned(*p) };
     }
     Status::Ok
 }
