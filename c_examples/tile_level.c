@@ -78,7 +78,7 @@ int main(void) {
             check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &piece, &def), "piece def");
             check(c2d_world_add_body(w, &def, &ledge_id), "add ledge");
         } else {
-            check(c2d_world_add_shape(w, ledge_id, &piece), "add piece");
+            check(c2d_world_add_shape(w, ledge_id, &piece, NULL), "add piece");
         }
     }
 
@@ -97,7 +97,7 @@ int main(void) {
             check(c2d_body_def(C2D_BODY_KIND_DYNAMIC, &at, &piece, &def), "crate def");
             check(c2d_world_add_body(w, &def, &crate_id), "add crate");
         } else {
-            check(c2d_world_add_shape(w, crate_id, &piece), "add crate piece");
+            check(c2d_world_add_shape(w, crate_id, &piece, NULL), "add crate piece");
         }
     }
     printf("crate: %u pieces\n", n_u);

@@ -24,6 +24,7 @@
 typedef struct c2d_Shape c2d_Shape;
 typedef struct c2d_BodyDef c2d_BodyDef;
 typedef struct c2d_MoverObstacle c2d_MoverObstacle;
+typedef struct c2d_ShapeDef c2d_ShapeDef;
 
 
 // Obstacles one query of a `LevelQueryFcn` may return.
@@ -263,6 +264,8 @@ enum c2d_Status
   // `c2d_world_validate` found a world whose invariants do not hold (a defect of the
   // library: please report it).
   C2D_STATUS_WORLD_CORRUPT = 27,
+  // A shape id that names no live shape of the world (the shape or its body was removed).
+  C2D_STATUS_INVALID_SHAPE_ID = 28,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1117,6 +1120,47 @@ typedef struct c2d_BodyId {
   uint32_t generation;
 } c2d_BodyId;
 
+// A shape handle: the shape's slot index plus generation, like `BodyId`. Stale handles
+// (the shape or its body removed) are refused with
+// Rust's `SolverError::InvalidShapeId`. A body's first shape
+// (the one in its `BodyDef`) has the same index and generation as the body.
+typedef struct c2d_ShapeId {
+  // Slot index.
+  uint32_t index;
+  // Generation of the slot when the shape was added (never 0 for a live shape).
+  uint32_t generation;
+} c2d_ShapeId;
+
+// Surface and mass material of a body's shape.
+typedef struct c2d_Material {
+  // Mass per unit area (kg/m²); must be positive for dynamic bodies.
+  float density;
+  // Coulomb friction coefficient, ≥ 0.
+  float friction;
+  // Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
+  float restitution;
+} c2d_Material;
+
+// Collision filtering, with Box2D's meaning. A shape belongs to the categories in
+// `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
+// each one's mask accepts the other's categories, unless they share a non-zero
+// `group_index`: then a positive group always collides and a negative group never does
+// (regardless of the bits).
+//
+// In the `World` every body carries one. With the tree alone: store
+// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
+// proxy's `Filter` beside your shapes, and call `c2d_filter_should_collide` in the callback
+// (for `c2d_tree_query_pairs` as for queries by a filtered shape).
+typedef struct c2d_Filter {
+  // The categories this shape is in (default `1`, as Box2D's default category).
+  uint64_t category_bits;
+  // The categories this shape collides with (default all).
+  uint64_t mask_bits;
+  // Collision group: same positive group always collides, same negative group never;
+  // 0 (default) uses the bits only.
+  int32_t group_index;
+} c2d_Filter;
+
 // A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
 // when the event happened (a removed body's is stale when read; see `c2d_world_end_events`).
 typedef struct c2d_ContactEvent {
@@ -1126,6 +1170,10 @@ typedef struct c2d_ContactEvent {
   struct c2d_BodyId body_b;
   // For begin events, the first manifold (normal from A to B); zeroed for end events.
   struct c2d_Manifold manifold;
+  // The shape of `body_a` that touched.
+  struct c2d_ShapeId shape_a;
+  // The shape of `body_b` that touched.
+  struct c2d_ShapeId shape_b;
 } c2d_ContactEvent;
 
 // The closest hit of `c2d_world_ray_cast`.
@@ -1146,6 +1194,10 @@ typedef struct c2d_SensorEvent {
   struct c2d_BodyId sensor;
   // The body that entered or left it.
   struct c2d_BodyId visitor;
+  // The sensor shape (of `sensor`).
+  struct c2d_ShapeId sensor_shape;
+  // The shape of `visitor` that entered or left it.
+  struct c2d_ShapeId visitor_shape;
 } c2d_SensorEvent;
 
 // Which bodies a filtered world query considers (Rust: `QueryFilter`): those whose
@@ -1191,26 +1243,6 @@ typedef struct c2d_MoverPush {
   float max_force;
 } c2d_MoverPush;
 
-// Collision filtering, with Box2D's meaning. A shape belongs to the categories in
-// `category_bits` and collides with the categories in `mask_bits`; two shapes collide when
-// each one's mask accepts the other's categories, unless they share a non-zero
-// `group_index`: then a positive group always collides and a negative group never does
-// (regardless of the bits).
-//
-// In the `World` every body carries one. With the tree alone: store
-// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
-// proxy's `Filter` beside your shapes, and call `c2d_filter_should_collide` in the callback
-// (for `c2d_tree_query_pairs` as for queries by a filtered shape).
-typedef struct c2d_Filter {
-  // The categories this shape is in (default `1`, as Box2D's default category).
-  uint64_t category_bits;
-  // The categories this shape collides with (default all).
-  uint64_t mask_bits;
-  // Collision group: same positive group always collides, same negative group never;
-  // 0 (default) uses the bits only.
-  int32_t group_index;
-} c2d_Filter;
-
 // How long each phase of the last `c2d_world_step` took, in ticks of the clock given to
 // `c2d_world_set_profile_clock` (all zero without one, or after a step that failed).
 // Box2D's `b2Profile`, in the world's own phases.
@@ -1254,16 +1286,6 @@ typedef uint32_t c2d_Color;
 #define C2D_COLOR_CAST 11691750
 // Tree boxes (the depth darkens them) and body bounds (magenta).
 #define C2D_COLOR_BOUNDS 15093222
-
-// Surface and mass material of a body's shape.
-typedef struct c2d_Material {
-  // Mass per unit area (kg/m²); must be positive for dynamic bodies.
-  float density;
-  // Coulomb friction coefficient, ≥ 0.
-  float friction;
-  // Restitution (bounciness), ≥ 0; 1 bounces back to the drop height.
-  float restitution;
-} c2d_Material;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2519,16 +2541,120 @@ c2d_Status c2d_world_add_chain(struct c2d_World *world,
                                struct c2d_BodyId *out_id);
 
 // Adds another shape (body space) to a body: a compound body, each shape with its own proxy
-// and the body's material and filter; a dynamic body's mass properties become those of all
-// its shapes (Rust: `World::add_shape`). The shape is checked as `c2d_world_add_body`
-// checks one. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the
-// shape: the world is unchanged.
+// and the body's material, filter, sensor flag and user data; a dynamic body's mass
+// properties become those of all its shapes (Rust: `World::add_shape`). The shape is checked
+// as `c2d_world_add_body` checks one. Writes the new shape's id to `*out_shape` unless it is
+// NULL. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the shape:
+// the world is unchanged.
 //
 // # Safety
-// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`.
+// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
 c2d_Status c2d_world_add_shape(struct c2d_World *world,
                                struct c2d_BodyId id,
-                               const c2d_Shape *shape);
+                               const c2d_Shape *shape,
+                               struct c2d_ShapeId *out_shape);
+
+// A shape definition with the defaults for `*shape`: density 1, friction 0.6, restitution
+// 0, the default filter, not a sensor, user data 0 (Rust: `ShapeDef::new`). The shape is
+// checked as `c2d_world_add_body` checks one.
+//
+// # Safety
+// `shape` NULL or a readable `c2d_Shape`; `out` NULL or writable.
+c2d_Status c2d_shape_def(const c2d_Shape *shape, c2d_ShapeDef *out);
+
+// Adds a shape with its own material, filter, sensor flag and user data to a body (a foot
+// sensor on a player, per-shape friction); the shape and material are checked as at body
+// creation, and a dynamic body's mass comes from every shape's own density (Rust:
+// `c2d_world_add_shape_def`). Writes the new shape's id to `*out_shape` unless it is NULL.
+// `C2D_STATUS_UNSUPPORTED` for a shape without area on a dynamic body or as a sensor;
+// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the shape: the
+// world is unchanged.
+//
+// # Safety
+// `world` NULL or live; `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
+c2d_Status c2d_world_add_shape_def(struct c2d_World *world,
+                                   struct c2d_BodyId id,
+                                   const c2d_ShapeDef *def,
+                                   struct c2d_ShapeId *out_shape);
+
+// The ids of a body's shapes (its first shape, then the added ones, most recent first)
+// into `out` (room for `capacity`), their count to `*out_count` (always;
+// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit; `out` may be NULL with capacity 0 to
+// ask for the count).
+//
+// # Safety
+// `world` NULL or live; `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
+// writable.
+c2d_Status c2d_world_body_shapes(const struct c2d_World *world,
+                                 struct c2d_BodyId id,
+                                 struct c2d_ShapeId *out,
+                                 uint32_t capacity,
+                                 uint32_t *out_count);
+
+// The body a shape belongs to. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_shape_body(const struct c2d_World *world,
+                                struct c2d_ShapeId shape,
+                                struct c2d_BodyId *out);
+
+// Everything about a shape (its geometry in body space, material, filter, sensor flag and
+// user data) as a `c2d_ShapeDef`. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_get_shape_def(const struct c2d_World *world,
+                                   struct c2d_ShapeId shape,
+                                   c2d_ShapeDef *out);
+
+// Sets a shape's material: friction and restitution apply from the next step; on a dynamic
+// body a new density changes its mass as `c2d_world_add_shape_def` does (Rust:
+// `c2d_world_set_shape_material`). The material is checked as at creation.
+//
+// # Safety
+// `world` NULL or live; `material` NULL or readable.
+c2d_Status c2d_world_set_shape_material(struct c2d_World *world,
+                                        struct c2d_ShapeId shape,
+                                        const struct c2d_Material *material);
+
+// Sets a shape's collision filter; its contacts end (their end events come with the next
+// step's) and are found again under the new filter (Rust: `World::set_shape_filter`).
+// `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory (nothing
+// changes).
+//
+// # Safety
+// `world` NULL or live; `filter` NULL or readable.
+c2d_Status c2d_world_set_shape_filter(struct c2d_World *world,
+                                      struct c2d_ShapeId shape,
+                                      const struct c2d_Filter *filter);
+
+// Makes a shape a sensor (overlap events only) or a solid shape; its contacts end and are
+// found again (Rust: `World::set_shape_sensor`). `C2D_STATUS_UNSUPPORTED` for a sensor
+// without area; `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory.
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_shape_sensor(struct c2d_World *world,
+                                      struct c2d_ShapeId shape,
+                                      bool sensor);
+
+// Sets a shape's user data (a body's user data is its first shape's).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_set_shape_user_data(struct c2d_World *world,
+                                         struct c2d_ShapeId shape,
+                                         uint64_t data);
+
+// Removes a shape added to a body (its contacts end as with `c2d_world_remove_body`; a
+// dynamic body's mass becomes that of its other shapes). `C2D_STATUS_UNSUPPORTED` for a
+// body's first shape (remove the body); `C2D_STATUS_OUT_OF_MEMORY` only after a step that
+// itself ran out of memory (nothing changes).
+//
+// # Safety
+// `world` NULL or live.
+c2d_Status c2d_world_remove_shape(struct c2d_World *world, struct c2d_ShapeId shape);
 
 // Removes a body. Its touching contacts and sensor overlaps end: the next
 // `c2d_world_step` reports them first in its end events (`c2d_world_end_events`,
@@ -3017,6 +3143,21 @@ struct c2d_BodyDef {
   bool fixed_rotation;
   /* Overlap events only, no collision; the shape must have an area. */
   bool sensor;
+};
+/* A shape to add to a body with its own material, filter, sensor flag and user data (Rust:
+ * struct ShapeDef, #[repr(C)]). Start from c2d_shape_def(). */
+struct c2d_ShapeDef {
+  /* The shape, in body space. */
+  c2d_Shape shape;
+  /* Its density (kg/m^2, counted in a dynamic body's mass: 0 adds none), friction,
+   * restitution. */
+  c2d_Material material;
+  /* Its collision filter. */
+  c2d_Filter filter;
+  /* Overlap events only, no collision response; the shape must have an area. */
+  bool sensor;
+  /* Free for the caller. */
+  uint64_t user_data;
 };
 /* One obstacle for the C mover functions (Rust: struct MoverObstacle, #[repr(C)]): a shape
  * at a world transform, the user data reported back for it, and how it moves (all zero for a

@@ -88,6 +88,9 @@ pub enum SolverError {
     /// A valid shape the world cannot give this body: a chain segment (no area, no mass) on a
     /// dynamic body, a segment as a sensor.
     Unsupported = 7,
+    /// A shape id that names no live shape of this world (stale: the shape or its body was
+    /// removed).
+    InvalidShapeId = 8,
 }
 
 impl core::error::Error for SolverError {}
@@ -106,6 +109,7 @@ impl core::fmt::Display for SolverError {
             SolverError::Unsupported => {
                 "shape not supported for this body (chain segment on a dynamic body, segment as a sensor)"
             }
+            SolverError::InvalidShapeId => "shape id stale or of no shape",
         })
     }
 }

@@ -1979,15 +1979,18 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
         assert_eq!(c2d_world_add_body(w, &unit, &mut crate_id), Status::Ok);
         let offset =
             Shape::Polygon(Polygon::make_offset_box(0.5, 0.5, Vec2::new(1.0, 0.0), Rot::IDENTITY).unwrap());
-        assert_eq!(c2d_world_add_shape(w, crate_id, &offset), Status::Ok);
+        assert_eq!(
+            c2d_world_add_shape(w, crate_id, &offset, core::ptr::null_mut()),
+            Status::Ok
+        );
         let b = (*w).body(crate_id).unwrap();
         assert!((1.0 / b.inv_mass - 2.0).abs() < 1e-5 && (b.local_center.x - 0.5).abs() < 1e-6);
         assert_eq!(
-            c2d_world_add_shape(w, BodyId::default(), &offset),
+            c2d_world_add_shape(w, BodyId::default(), &offset, core::ptr::null_mut()),
             Status::InvalidBody
         );
         assert_eq!(
-            c2d_world_add_shape(w, crate_id, core::ptr::null()),
+            c2d_world_add_shape(w, crate_id, core::ptr::null(), core::ptr::null_mut()),
             Status::NullPointer
         );
         // A chain-segment shape on a dynamic body is refused through add_body too.
@@ -2842,4 +2845,127 @@ fn c_slopes_prints_what_rust_computes() {
     assert_eq!(printed, want);
     // It slid down the ramp onto the flat (top 0.5) and against the half block at x = 7.
     assert!((p.y - 0.7).abs() < 0.02 && p.x > 6.0 && p.x < 6.81, "{p:?}");
+}
+
+#[test]
+fn shape_def_layout_matches_the_hand_written_c_declaration() {
+    // include/collide2d.h declares c2d_ShapeDef by hand (it embeds c2d_Shape): c2d_Shape,
+    // c2d_Material, c2d_Filter, bool, uint64_t.
+    use core::mem::offset_of;
+    assert_eq!(offset_of!(ShapeDef, shape), 0);
+    assert_eq!(offset_of!(ShapeDef, material), 148);
+    assert_eq!(offset_of!(ShapeDef, filter), 160);
+    assert_eq!(offset_of!(ShapeDef, sensor), 184);
+    assert_eq!(offset_of!(ShapeDef, user_data), 192);
+    assert_eq!(core::mem::size_of::<ShapeDef>(), 200);
+    assert_eq!(core::mem::align_of::<ShapeDef>(), 8);
+}
+
+/// `c_examples/shapes.c` against the same scene through the Rust API, line by line.
+#[test]
+fn c_shapes_print_what_rust_computes() {
+    let printed = build_and_run("shapes.c", "cc", "-std=c11");
+    let dt = 1.0 / 60.0;
+    let mut w = World::default();
+    let at = |x: f32, y: f32| Transform::from_translation(Vec2::new(x, y));
+    let ground = w
+        .add_body(&BodyDef::new(
+            BodyKind::Static,
+            at(0.0, -0.5),
+            Shape::rect(50.0, 0.5),
+        ))
+        .unwrap();
+    let player = w
+        .add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            at(0.0, 1.5),
+            Shape::rect(0.25, 0.5),
+        ))
+        .unwrap();
+    let boxed = |hx: f32, hy: f32, x: f32, y: f32| {
+        Shape::Polygon(
+            Polygon::new(&[
+                Vec2::new(x - hx, y - hy),
+                Vec2::new(x + hx, y - hy),
+                Vec2::new(x + hx, y + hy),
+                Vec2::new(x - hx, y + hy),
+            ])
+            .unwrap(),
+        )
+    };
+    let mut foot = ShapeDef::new(boxed(0.2, 0.05, 0.0, -0.5));
+    foot.sensor = true;
+    foot.material.density = 0.0;
+    foot.user_data = 77;
+    let foot_id = w.add_shape_def(player, &foot).unwrap();
+    let ids: Vec<ShapeId> = w.shape_ids(player).unwrap().collect();
+    let mut want = format!(
+        "player has {} shapes, the foot second: {}\n",
+        ids.len(),
+        i32::from(ids[1] == foot_id)
+    );
+    let mut landed = -1;
+    for i in 0..90 {
+        w.step(dt, 4).unwrap();
+        for e in w.sensor_begin_events() {
+            if e.sensor_shape == foot_id && e.visitor.index == ground.index && landed < 0 {
+                landed = i;
+            }
+        }
+    }
+    want += &format!(
+        "foot touched the ground at step {landed}; player rests at y {:.4}\n",
+        w.transform(player).unwrap().p.y
+    );
+    let mut sled_def = BodyDef::new(BodyKind::Dynamic, at(10.0, 0.25), boxed(0.5, 0.25, -0.5, 0.0));
+    sled_def.material.friction = 0.0;
+    let sled = w.add_body(&sled_def).unwrap();
+    let mut rough = ShapeDef::new(boxed(0.5, 0.25, 0.5, 0.0));
+    rough.material.friction = 0.64;
+    let rough_id = w.add_shape_def(sled, &rough).unwrap();
+    for pass in 0..2 {
+        for _ in 0..30 {
+            w.step(dt, 4).unwrap();
+        }
+        w.set_velocity(sled, Vec2::new(3.0, 0.0), 0.0).unwrap();
+        for _ in 0..15 {
+            w.step(dt, 4).unwrap();
+        }
+        let v = w.body(sled).unwrap().linear_velocity.x;
+        want += &format!("pass {pass}: sled speed {v:.3}\n");
+        w.set_shape_material(sled.first_shape(), rough.material).unwrap();
+    }
+    let read = w.shape_def(foot_id).unwrap();
+    want += &format!(
+        "foot: sensor {} density {} user data {}\n",
+        i32::from(read.sensor),
+        read.material.density,
+        read.user_data
+    );
+    let mut none = Filter::DEFAULT;
+    none.mask_bits = 0;
+    w.set_shape_filter(rough_id, none).unwrap();
+    w.set_shape_user_data(rough_id, 5).unwrap();
+    w.set_shape_sensor(rough_id, false).unwrap();
+    want += &format!(
+        "rough shape belongs to the sled: {}\n",
+        i32::from(w.shape_body(rough_id) == Ok(sled))
+    );
+    let status = |r: Result<(), SolverError>| r.map_or_else(Status::from, |()| Status::Ok) as u32;
+    let removed = status(w.remove_shape(rough_id));
+    let again = status(w.remove_shape(rough_id));
+    want += &format!("removed: {removed}; again: {again}\n");
+    want += &format!("sled has {} shape(s)\n", w.shape_ids(sled).unwrap().count());
+    assert_eq!(printed, want);
+    // On ground of friction 0.6 each half carries half the weight: the rough half mixes to
+    // sqrt(0.64 · 0.6) = 0.6197, so 10 · 0.6197 / 2 = 3.10 m/s² over 0.25 s leaves 2.23 m/s;
+    // both rough, 6.20 m/s² leaves 1.45 m/s.
+    let speeds: Vec<f32> = printed
+        .lines()
+        .filter_map(|l| l.strip_prefix("pass ").map(|r| r[r.len() - 5..].parse().unwrap()))
+        .collect();
+    assert!(
+        (speeds[0] - 2.23).abs() < 0.1 && (speeds[1] - 1.45).abs() < 0.1,
+        "{speeds:?}"
+    );
 }

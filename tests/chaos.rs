@@ -147,7 +147,7 @@ fn chaos(seed: u64, operations: usize) -> Figures {
                 2 => {
                     let (id, stale) = pick(&mut rng, &ids, &dead);
                     let (s, bad_shape) = shape(&mut rng);
-                    (w.add_shape(id, &s), stale || bad_shape)
+                    (w.add_shape(id, &s).map(|_| ()), stale || bad_shape)
                 }
                 3 => {
                     let (id, stale) = pick(&mut rng, &ids, &dead);

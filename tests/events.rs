@@ -34,6 +34,8 @@ fn pair(a: BodyId, b: BodyId) -> ContactEvent {
         body_a: a.min(b),
         body_b: a.max(b),
         manifold: Manifold::default(),
+        shape_a: a.min(b).first_shape(),
+        shape_b: a.max(b).first_shape(),
     }
 }
 
@@ -82,6 +84,8 @@ fn removing_a_sensors_visitor_or_the_sensor_ends_the_overlap_in_the_next_step() 
         let overlap = SensorEvent {
             sensor: zone,
             visitor: ball,
+            sensor_shape: zone.first_shape(),
+            visitor_shape: ball.first_shape(),
         };
         assert_eq!(w.sensor_begin_events(), &[overlap]);
         w.remove_body(if remove_sensor { zone } else { ball }).unwrap();

@@ -521,10 +521,21 @@ fn world_with_a_pile() -> (World, Vec<BodyId>) {
         );
         ids.push(w.add_body(&def).unwrap());
     }
+    // Body 4 is a compound: a second shape (a circle inside its box) to set and remove.
+    w.add_shape(ids[4], &Shape::circle_at(Vec2::new(0.1, 0.0), 0.2))
+        .unwrap();
     for _ in 0..10 {
         w.step(1.0 / 60.0, 4).unwrap();
     }
     (w, ids)
+}
+
+/// The added shape of `world_with_a_pile`'s body 4.
+fn extra_shape(w: &World, body: BodyId) -> ShapeId {
+    w.shape_ids(body)
+        .unwrap()
+        .find(|&s| s != body.first_shape())
+        .unwrap()
 }
 
 /// Steps `w` ten times and returns its bodies' transforms.
@@ -893,7 +904,7 @@ mod c_entry_points {
     }
 
     /// The allocating entry points this module fails allocation by allocation.
-    const FAILED_IN_TURN: [&str; 16] = [
+    const FAILED_IN_TURN: [&str; 20] = [
         "c2d_chain_weld",
         "c2d_decompose",
         "c2d_heightfield",
@@ -905,10 +916,14 @@ mod c_entry_points {
         "c2d_world_add_body",
         "c2d_world_add_chain",
         "c2d_world_add_shape",
+        "c2d_world_add_shape_def",
         "c2d_world_create",
         "c2d_world_remove_body",
+        "c2d_world_remove_shape",
         "c2d_world_reserve",
         "c2d_world_set_filter",
+        "c2d_world_set_shape_filter",
+        "c2d_world_set_shape_sensor",
         "c2d_world_step",
     ];
 
@@ -1075,11 +1090,23 @@ mod c_entry_points {
             assert!(total > 0);
         }
         let extra = Shape::circle_at(Vec2::new(0.45, 0.0), 0.2);
+        let mut def = ShapeDef::new(extra);
+        def.sensor = true;
+        world_op_failing_each(
+            "c2d_world_add_shape_def",
+            world_with_a_pile,
+            // SAFETY: a live world and a readable definition.
+            |w, ids| unsafe { c2d_world_add_shape_def(w, ids[3], &def, core::ptr::null_mut()) },
+            |w, ids| {
+                assert_eq!(w.shapes(ids[3]).unwrap().count(), 2);
+                w.step(1.0 / 60.0, 4).unwrap();
+            },
+        );
         world_op_failing_each(
             "c2d_world_add_shape",
             world_with_a_pile,
             // SAFETY: a live world and a readable shape.
-            |w, ids| unsafe { c2d_world_add_shape(w, ids[3], &extra) },
+            |w, ids| unsafe { c2d_world_add_shape(w, ids[3], &extra, core::ptr::null_mut()) },
             |w, ids| {
                 assert_eq!(w.shapes(ids[3]).unwrap().count(), 2);
                 w.step(1.0 / 60.0, 4).unwrap();
@@ -1173,22 +1200,32 @@ mod c_entry_points {
 
     #[test]
     fn c_world_remove_body_and_set_filter_report_running_out_of_memory_after_a_failed_step() {
-        for (name, which) in [("c2d_world_remove_body", 0), ("c2d_world_set_filter", 1)] {
+        let names = [
+            "c2d_world_remove_body",
+            "c2d_world_set_filter",
+            "c2d_world_set_shape_filter",
+            "c2d_world_set_shape_sensor",
+            "c2d_world_remove_shape",
+        ];
+        for (which, name) in names.into_iter().enumerate() {
             let total = world_op_failing_each(
                 name,
                 pile_after_a_failed_step,
                 |w, ids| {
+                    let extra = extra_shape(w, ids[4]);
                     // SAFETY: a live world and a readable filter.
                     unsafe {
-                        if which == 0 {
-                            c2d_world_remove_body(w, ids[4])
-                        } else {
-                            c2d_world_set_filter(w, ids[4], &Filter::DEFAULT)
+                        match which {
+                            0 => c2d_world_remove_body(w, ids[4]),
+                            1 => c2d_world_set_filter(w, ids[4], &Filter::DEFAULT),
+                            2 => c2d_world_set_shape_filter(w, ids[4].first_shape(), &Filter::DEFAULT),
+                            3 => c2d_world_set_shape_sensor(w, extra, true),
+                            _ => c2d_world_remove_shape(w, extra),
                         }
                     }
                 },
                 |w, ids| {
-                    assert_eq!(w.body(ids[4]).is_ok(), which == 1);
+                    assert_eq!(w.body(ids[4]).is_ok(), which != 0);
                     w.step(1.0 / 60.0, 4).unwrap();
                 },
             );

@@ -414,7 +414,9 @@ fn sensors_report_overlaps_and_never_collide() {
         w.sensor_end_events(),
         &[SensorEvent {
             sensor: zone,
-            visitor: inside
+            visitor: inside,
+            sensor_shape: zone.first_shape(),
+            visitor_shape: inside.first_shape(),
         }]
     );
     // A sensor needs an area.

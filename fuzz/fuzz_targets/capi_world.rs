@@ -211,7 +211,12 @@ fuzz_target!(|data: &[u8]| {
                     } else {
                         ids[take::<u32>(&mut data) as usize % ids.len()]
                     };
-                    let _ = c2d_world_add_shape(w, id, shape_bytes.as_ptr() as *const Shape);
+                    let _ = c2d_world_add_shape(
+                        w,
+                        id,
+                        shape_bytes.as_ptr() as *const Shape,
+                        core::ptr::null_mut(),
+                    );
                 }
                 13 => {
                     // Level geometry from raw numbers: a chain body, a tile outline, a decomposition.
@@ -474,6 +479,49 @@ fuzz_target!(|data: &[u8]| {
                         c2d_world_free(w2);
                     }
                 }
+                21 if !ids.is_empty() => {
+                    // Shapes by id: a shape definition from raw bytes (any tag, garbage material,
+                    // a bool byte that is not 0 or 1) on a live body or any id, then every shape
+                    // setter on a listed shape or a raw id, and removal.
+                    let id = if op & 0x80 != 0 {
+                        take::<BodyId>(&mut data)
+                    } else {
+                        ids[take::<u32>(&mut data) as usize % ids.len()]
+                    };
+                    let def_bytes: [u8; size_of::<ShapeDef>()] = take(&mut data);
+                    let mut made = ShapeId::default();
+                    let _ = c2d_world_add_shape_def(w, id, def_bytes.as_ptr() as *const ShapeDef, &mut made);
+                    let shape_bytes: [u8; size_of::<Shape>()] = take(&mut data);
+                    let mut def = core::mem::zeroed::<ShapeDef>();
+                    let _ = c2d_shape_def(shape_bytes.as_ptr() as *const Shape, &mut def);
+                    let mut list = [ShapeId::default(); 4];
+                    let mut n = 0u32;
+                    let _ = c2d_world_body_shapes(
+                        w,
+                        id,
+                        list.as_mut_ptr(),
+                        take::<u8>(&mut data) as u32 % 5,
+                        &mut n,
+                    );
+                    let shape = if op & 0x40 != 0 {
+                        take::<ShapeId>(&mut data)
+                    } else {
+                        list[n.min(4).saturating_sub(1) as usize]
+                    };
+                    let (material, filter): (Material, Filter) = (take(&mut data), take(&mut data));
+                    let flags: u8 = take(&mut data);
+                    let mut owner = BodyId::default();
+                    let mut read = core::mem::zeroed::<ShapeDef>();
+                    let _ = c2d_world_shape_body(w, shape, &mut owner);
+                    let _ = c2d_world_get_shape_def(w, shape, &mut read);
+                    let _ = c2d_world_set_shape_material(w, shape, &material);
+                    let _ = c2d_world_set_shape_filter(w, shape, &filter);
+                    let _ = c2d_world_set_shape_sensor(w, shape, flags & 1 != 0);
+                    let _ = c2d_world_set_shape_user_data(w, shape, u64::from(flags));
+                    if flags & 2 != 0 {
+                        let _ = c2d_world_remove_shape(w, shape);
+                    }
+                }
                 24 => {
                     // Out of memory: one allocating entry point with its allocations from the
                     // `budget`-th on failing. It succeeds or reports running out (or refuses
@@ -502,7 +550,9 @@ fuzz_target!(|data: &[u8]| {
                                 .map(Shape::Circle)
                                 .unwrap_or(Shape::circle(0.25));
                             let id = live(&ids);
-                            failing(budget, || c2d_world_add_shape(w, id, &shape))
+                            failing(budget, || {
+                                c2d_world_add_shape(w, id, &shape, core::ptr::null_mut())
+                            })
                         }
                         2 => {
                             let n = (take::<u8>(&mut data) % 24) as usize;

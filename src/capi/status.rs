@@ -79,6 +79,8 @@ pub enum Status {
     /// `c2d_world_validate` found a world whose invariants do not hold (a defect of the
     /// library: please report it).
     WorldCorrupt = 27,
+    /// A shape id that names no live shape of the world (the shape or its body was removed).
+    InvalidShapeId = 28,
 }
 
 impl From<GeometryError> for Status {
@@ -213,6 +215,7 @@ impl From<SolverError> for Status {
             SolverError::InvalidShape => Status::InvalidShape,
             SolverError::OutOfRange => Status::OutOfRange,
             SolverError::Unsupported => Status::Unsupported,
+            SolverError::InvalidShapeId => Status::InvalidShapeId,
         }
     }
 }

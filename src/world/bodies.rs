@@ -169,49 +169,57 @@ impl World {
     }
 
     /// Adds another shape to a body (in body space, like the body's first shape), with its
-    /// own proxy and the body's material, filter and sensor flag: a compound body. A
-    /// dynamic body's mass, centre of mass and rotational inertia become those of all its
-    /// shapes together (the centre of mass moves; the body origin stays, and the velocity
-    /// of the new centre is the old motion's there). The body wakes.
+    /// own proxy and the body's material, filter, sensor flag and user data: a compound body.
+    /// [`World::add_shape_def`] with those; see it for the rest.
+    pub fn add_shape(&mut self, id: BodyId, shape: &Shape) -> Result<ShapeId, SolverError> {
+        let parent = self.slots[self.slot(id)?];
+        self.add_shape_def(
+            id,
+            &ShapeDef {
+                shape: *shape,
+                material: parent.material,
+                filter: parent.filter,
+                sensor: parent.sensor,
+                user_data: parent.user_data,
+            },
+        )
+    }
+
+    /// Adds another shape to a body (in body space, like the body's first shape) with its own
+    /// proxy, material, filter, sensor flag and user data: a compound body, a foot sensor on
+    /// a player, per-shape friction. A dynamic body's mass, centre of mass and rotational
+    /// inertia become those of all its shapes together, each with its own density (the
+    /// centre of mass moves; the body origin stays, and the velocity of the new centre is
+    /// the old motion's there). The body wakes. Returns the new shape's id.
     ///
-    /// Contacts, events and queries stay per body: a contact between two shapes reports the
-    /// two bodies, and a body touching another with two shapes has two contacts (two begin
-    /// events). Errors: [`SolverError::InvalidBody`] for a stale id; the shape is checked as
+    /// Contacts are per shape pair; events report both bodies and both shapes
+    /// ([`ContactEvent`], [`SensorEvent`]): a body touching another with two shapes has two
+    /// contacts (two begin events). A sensor shape on a body that is not a sensor reports
+    /// overlaps and takes no collision response; two sensors never overlap. Errors:
+    /// [`SolverError::InvalidBody`] for a stale id; the shape is checked as
     /// [`World::add_body`] checks one ([`SolverError::InvalidShape`],
-    /// [`SolverError::OutOfRange`]); [`SolverError::Unsupported`] for a shape without area
-    /// (a chain segment or a segment) on a dynamic body or a sensor;
+    /// [`SolverError::OutOfRange`]), and the material too; [`SolverError::Unsupported`] for a
+    /// shape without area (a chain segment or a segment) on a dynamic body or as a sensor;
     /// [`SolverError::InvalidInput`] for a shape that makes the mass invalid.
-    pub fn add_shape(&mut self, id: BodyId, shape: &Shape) -> Result<(), SolverError> {
+    pub fn add_shape_def(&mut self, id: BodyId, def: &ShapeDef) -> Result<ShapeId, SolverError> {
         let i = self.slot(id)?;
         let parent = self.slots[i];
+        let shape = &def.shape;
         limits::check_shape(shape)?;
+        limits::check_material(&def.material)?;
         let area = positive(shape.mass(1.0).mass);
         // Dynamic bodies and sensors need area.
-        if !area && (parent.kind == BodyKind::Dynamic || parent.sensor) {
+        if !area && (parent.kind == BodyKind::Dynamic || parent.sensor || def.sensor) {
             return Err(SolverError::Unsupported);
         }
         // The body's new mass first: nothing changes when it is invalid.
         let mut body = self.bodies[i];
         self.reserve_shapes(1, parent.kind != BodyKind::Dynamic, false, false)?;
         if parent.kind == BodyKind::Dynamic {
-            let all = self.shapes_of(i).chain(core::iter::once(*shape));
-            let mass = combined_mass(all, parent.material.density).ok_or(SolverError::InvalidInput)?;
-            let fresh = Body::new_dynamic(body.transform, mass)?;
-            let old_center = body.center();
-            body.local_center = fresh.local_center;
-            body.inv_mass = fresh.inv_mass;
-            body.inv_inertia = if parent.fixed_rotation {
-                0.0
-            } else {
-                fresh.inv_inertia
-            };
-            body.linear_velocity += crate::math::Vec2::new(
-                -body.angular_velocity * (body.center() - old_center).y,
-                body.angular_velocity * (body.center() - old_center).x,
-            );
-            if !body.is_valid() {
-                return Err(SolverError::InvalidInput);
-            }
+            let all = self
+                .masses_of(i)
+                .chain(core::iter::once((*shape, def.material.density)));
+            body = self.with_mass(i, all)?;
         }
         let index = match self.free.last() {
             Some(&k) => k,
@@ -222,7 +230,7 @@ impl World {
         let margin = fat_margin(shape, parent.kind);
         let proxy = self
             .tree
-            .create_proxy_with_margin(aabb, margin, parent.filter.category_bits, u64::from(index))
+            .create_proxy_with_margin(aabb, margin, def.filter.category_bits, u64::from(index))
             .map_err(|_| SolverError::InvalidInput)?;
         let fixed_proxy = if parent.kind == BodyKind::Dynamic {
             ProxyId::from_index(crate::tree::NULL_NODE)
@@ -230,7 +238,7 @@ impl World {
             match self.fixed_tree.create_proxy_with_margin(
                 aabb,
                 margin,
-                parent.filter.category_bits,
+                def.filter.category_bits,
                 u64::from(index),
             ) {
                 Ok(p) => p,
@@ -257,6 +265,10 @@ impl World {
             next_shape: parent.next_shape,
             internal_edges: 0,
             internal_epoch: NONE,
+            material: def.material,
+            filter: def.filter,
+            sensor: def.sensor,
+            user_data: def.user_data,
             ..parent
         };
         let hot = Hot {
@@ -303,7 +315,7 @@ impl World {
         if parent.kind == BodyKind::Static {
             self.static_changed();
         }
-        Ok(())
+        Ok(ShapeId { index, generation })
     }
 
     /// The body's shapes (body space): the first one given at creation, then those added
@@ -329,6 +341,45 @@ impl World {
     /// Copies of body slot `i`'s shapes.
     pub(super) fn shapes_of(&self, i: usize) -> impl Iterator<Item = Shape> + Clone + '_ {
         self.slot_chain(i).map(|k| self.slots[k as usize].shape)
+    }
+
+    /// Dynamic body `i` with the mass of `parts` (shapes with their densities): the centre of
+    /// mass moves (the origin stays, and the velocity of the new centre is the old motion's
+    /// there). [`SolverError::InvalidInput`] when the mass or the body would not be valid.
+    pub(super) fn with_mass(
+        &self,
+        i: usize,
+        parts: impl Iterator<Item = (Shape, f32)> + Clone,
+    ) -> Result<Body, SolverError> {
+        let mut body = self.bodies[i];
+        let mass = combined_mass(parts).ok_or(SolverError::InvalidInput)?;
+        let fresh = Body::new_dynamic(body.transform, mass)?;
+        let old_center = body.center();
+        body.local_center = fresh.local_center;
+        body.inv_mass = fresh.inv_mass;
+        body.inv_inertia = if self.slots[i].fixed_rotation {
+            0.0
+        } else {
+            fresh.inv_inertia
+        };
+        body.linear_velocity += crate::math::Vec2::new(
+            -body.angular_velocity * (body.center() - old_center).y,
+            body.angular_velocity * (body.center() - old_center).x,
+        );
+        if !body.is_valid() {
+            return Err(SolverError::InvalidInput);
+        }
+        Ok(body)
+    }
+
+    /// Body slot `i`'s shapes with their densities.
+    pub(super) fn masses_of(&self, i: usize) -> impl Iterator<Item = (Shape, f32)> + Clone + '_ {
+        self.slot_chain(i).map(|k| {
+            (
+                self.slots[k as usize].shape,
+                self.slots[k as usize].material.density,
+            )
+        })
     }
 
     /// Removes a body, its proxies and its contacts. Its touching contacts and sensor

@@ -437,6 +437,8 @@ impl World {
         SensorEvent {
             sensor: self.id_of(sensor),
             visitor: self.id_of(visitor),
+            sensor_shape: self.shape_id_of(sensor),
+            visitor_shape: self.shape_id_of(visitor),
         }
     }
 
@@ -446,6 +448,8 @@ impl World {
             body_a: self.id_of(a),
             body_b: self.id_of(b),
             manifold: Manifold::default(),
+            shape_a: self.shape_id_of(a),
+            shape_b: self.shape_id_of(b),
         }
     }
 
@@ -649,6 +653,8 @@ impl World {
                     body_a: self.id_of(a),
                     body_b: self.id_of(b),
                     manifold,
+                    shape_a: self.shape_id_of(a),
+                    shape_b: self.shape_id_of(b),
                 });
             }
             k += 1;

@@ -176,7 +176,7 @@ impl World {
         let inv_inertia = if fixed {
             0.0
         } else {
-            combined_mass(self.shapes_of(i), self.slots[i].material.density).map_or(Ok(0.0), |m| {
+            combined_mass(self.masses_of(i)).map_or(Ok(0.0), |m| {
                 Body::new_dynamic(Transform::IDENTITY, m).map(|b| b.inv_inertia)
             })?
         };
@@ -221,21 +221,9 @@ impl World {
         // Every shape of the body takes the filter.
         let mut k = i as u32;
         while k != NONE {
-            let slot = &mut self.slots[k as usize];
-            slot.filter = filter;
-            let (proxy, fixed, kind, next) = (slot.proxy, slot.fixed_proxy, slot.kind, slot.next_shape);
-            // Cannot fail: the proxy is live.
-            let _ = self.tree.set_category_bits(proxy, filter.category_bits);
-            if kind != BodyKind::Dynamic {
-                let _ = self.fixed_tree.set_category_bits(fixed, filter.category_bits);
-            }
-            // The tree reports a proxy to the broad phase only with its moved mark set; one
-            // already marked is in the buffer (never twice: the buffer keeps its reserved room).
-            if !self.tree.was_moved(proxy).unwrap_or(true) {
-                self.move_buffer.push(proxy);
-            }
-            let _ = self.tree.touch_proxy(proxy);
-            k = next;
+            self.slots[k as usize].filter = filter;
+            self.refresh_proxy(k);
+            k = self.slots[k as usize].next_shape;
         }
         Ok(())
     }

@@ -126,6 +126,7 @@ pub mod limits;
 mod mover;
 mod pairs;
 mod queries;
+mod shapes;
 mod sleep;
 mod types;
 
@@ -143,8 +144,8 @@ pub use draw::DrawFlags;
 pub use mover::{MoverPush, WorldLevel};
 use pairs::{pair_key, PairTable};
 pub use types::{
-    BodyDef, BodyId, BodyKind, ContactEvent, Material, ProfileClock, QueryFilter, SensorEvent, StepProfile,
-    WorldCastHit, WorldRayHit,
+    BodyDef, BodyId, BodyKind, ContactEvent, Material, ProfileClock, QueryFilter, SensorEvent, ShapeDef,
+    ShapeId, StepProfile, WorldCastHit, WorldRayHit,
 };
 
 /// Base speculative distance (m), Box2D's `4 × linearSlop`: contact points are created for
@@ -487,14 +488,11 @@ fn shape_reach(shape: &Shape, center: Vec2) -> f32 {
     .fold(0.0f32, f32::max)
 }
 
-/// The mass properties of several shapes of one density together (parallel-axis theorem),
-/// or `None` when the total mass is not positive and finite.
-fn combined_mass(
-    shapes: impl Iterator<Item = Shape> + Clone,
-    density: f32,
-) -> Option<crate::geometry::MassData> {
+/// The mass properties of several shapes, each with its density, together (parallel-axis
+/// theorem), or `None` when the total mass is not positive and finite.
+fn combined_mass(shapes: impl Iterator<Item = (Shape, f32)> + Clone) -> Option<crate::geometry::MassData> {
     // Two passes over the shapes instead of a list of their masses: nothing is allocated.
-    let parts = shapes.map(|s| s.mass(density));
+    let parts = shapes.map(|(s, density)| s.mass(density));
     let mass: f32 = parts.clone().map(|m| m.mass).sum();
     if !positive(mass) {
         return None;
@@ -656,6 +654,14 @@ impl World {
     }
 
     /// The id of the body slot `index` belongs to.
+    /// The id of the shape in slot `index`.
+    fn shape_id_of(&self, index: u32) -> ShapeId {
+        ShapeId {
+            index,
+            generation: self.slots[index as usize].generation,
+        }
+    }
+
     fn id_of(&self, index: u32) -> BodyId {
         let index = self.owner(index);
         BodyId {

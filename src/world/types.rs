@@ -133,6 +133,66 @@ pub struct BodyId {
     pub generation: u32,
 }
 
+impl BodyId {
+    /// The id of the body's first shape (the one in its [`BodyDef`]): the same index and
+    /// generation. Stale when the body is.
+    #[must_use]
+    pub const fn first_shape(self) -> ShapeId {
+        ShapeId {
+            index: self.index,
+            generation: self.generation,
+        }
+    }
+}
+
+/// A shape handle: the shape's slot index plus generation, like [`BodyId`]. Stale handles
+/// (the shape or its body removed) are refused with
+/// [`SolverError::InvalidShapeId`](crate::SolverError::InvalidShapeId). A body's first shape
+/// (the one in its [`BodyDef`]) has the same index and generation as the body.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ShapeId {
+    /// Slot index.
+    pub index: u32,
+    /// Generation of the slot when the shape was added (never 0 for a live shape).
+    pub generation: u32,
+}
+
+/// A shape to add to a body ([`World::add_shape_def`](crate::World::add_shape_def)) with its
+/// own material, filter, sensor flag and user data: per-shape friction on one body, a foot
+/// sensor on a player. [`ShapeDef::new`] gives the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeDef {
+    /// The shape, in body space.
+    pub shape: Shape,
+    /// Its density (kg/m², counted in a dynamic body's mass: 0 adds no mass), friction and
+    /// restitution.
+    pub material: Material,
+    /// Its collision filter.
+    pub filter: Filter,
+    /// Overlap events only, no collision response; the shape must have an area.
+    pub sensor: bool,
+    /// Free for the caller ([`World::shape_user_data`](crate::World::shape_user_data)).
+    pub user_data: u64,
+}
+
+impl ShapeDef {
+    /// `shape` with the default material (density 1, friction 0.6, restitution 0), the
+    /// default filter, not a sensor, user data 0.
+    #[must_use]
+    pub fn new(shape: Shape) -> ShapeDef {
+        ShapeDef {
+            shape,
+            material: Material::default(),
+            filter: Filter::DEFAULT,
+            sensor: false,
+            user_data: 0,
+        }
+    }
+}
+
 /// A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
 /// when the event happened (a removed body's is stale when read; see [`World::end_events`]).
 #[repr(C)]
@@ -144,6 +204,10 @@ pub struct ContactEvent {
     pub body_b: BodyId,
     /// For begin events, the first manifold (normal from A to B); zeroed for end events.
     pub manifold: Manifold,
+    /// The shape of `body_a` that touched.
+    pub shape_a: ShapeId,
+    /// The shape of `body_b` that touched.
+    pub shape_b: ShapeId,
 }
 
 /// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor` (ids as
@@ -155,6 +219,10 @@ pub struct SensorEvent {
     pub sensor: BodyId,
     /// The body that entered or left it.
     pub visitor: BodyId,
+    /// The sensor shape (of `sensor`).
+    pub sensor_shape: ShapeId,
+    /// The shape of `visitor` that entered or left it.
+    pub visitor_shape: ShapeId,
 }
 
 /// Which bodies a world query considers: those whose filter category is in `mask`, except

@@ -1,0 +1,115 @@
+/* Shapes with their own ids and data from C: a player body with a foot sensor
+ * (c2d_shape_def, c2d_world_add_shape_def) whose sensor events name the foot shape, per-shape
+ * friction on one sled changed after creation (c2d_world_set_shape_material), a shape's
+ * definition read back, its filter and user data set, and an added shape removed (a stale
+ * shape id is then refused). The Rust test suite checks every line against the Rust API. */
+#include <stdio.h>
+#include "collide2d.h"
+
+static int failed = 0;
+static void check(c2d_Status s, const char *what) {
+    if (s != C2D_STATUS_OK) {
+        printf("%s failed: status %u\n", what, (unsigned)s);
+        failed = 1;
+    }
+}
+
+static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
+    c2d_Transform xf = {{x, y}, {1.0f, 0.0f}};
+    c2d_BodyDef def;
+    c2d_BodyId id = {0, 0};
+    check(c2d_body_def(kind, &xf, shape, &def), "body def");
+    check(c2d_world_add_body(w, &def, &id), "add body");
+    return id;
+}
+
+static int same(c2d_ShapeId a, c2d_ShapeId b) { return a.index == b.index && a.generation == b.generation; }
+
+/* A box with half extents hx, hy centred at (x, y) in body space. */
+static c2d_Shape offset_box(float hx, float hy, float x, float y) {
+    c2d_Vec2 corners[4] = {{x - hx, y - hy}, {x + hx, y - hy}, {x + hx, y + hy}, {x - hx, y + hy}};
+    c2d_Shape s;
+    check(c2d_make_polygon(corners, 4, 0.0f, &s), "box");
+    return s;
+}
+
+int main(void) {
+    c2d_World *w = NULL;
+    check(c2d_world_create(NULL, &w), "create");
+    c2d_Shape floor_box, player_box;
+    check(c2d_make_box(50.0f, 0.5f, &floor_box), "floor");
+    check(c2d_make_box(0.25f, 0.5f, &player_box), "player");
+    c2d_BodyId ground = add(w, C2D_BODY_KIND_STATIC, 0.0f, -0.5f, &floor_box);
+    c2d_BodyId player = add(w, C2D_BODY_KIND_DYNAMIC, 0.0f, 1.5f, &player_box);
+
+    /* The foot: a thin massless sensor under the player's feet. */
+    c2d_Shape foot_box = offset_box(0.2f, 0.05f, 0.0f, -0.5f);
+    c2d_ShapeDef foot;
+    check(c2d_shape_def(&foot_box, &foot), "foot def");
+    foot.sensor = true;
+    foot.material.density = 0.0f;
+    foot.user_data = 77;
+    c2d_ShapeId foot_id;
+    check(c2d_world_add_shape_def(w, player, &foot, &foot_id), "add foot");
+    c2d_ShapeId ids[4];
+    uint32_t n = 0;
+    check(c2d_world_body_shapes(w, player, ids, 4, &n), "shapes");
+    printf("player has %u shapes, the foot second: %d\n", n, same(ids[1], foot_id));
+    int landed = -1;
+    for (int i = 0; i < 90; ++i) {
+        check(c2d_world_step(w, 1.0f / 60.0f, 4), "step");
+        c2d_SensorEvent events[4];
+        size_t k = 0;
+        check(c2d_world_sensor_begin_events(w, events, 4, &k), "sensor events");
+        for (size_t j = 0; j < k; ++j)
+            if (same(events[j].sensor_shape, foot_id) && events[j].visitor.index == ground.index && landed < 0)
+                landed = i;
+    }
+    c2d_Body b;
+    check(c2d_world_get_body(w, player, &b), "get player");
+    printf("foot touched the ground at step %d; player rests at y %.4f\n", landed, b.transform.p.y);
+
+    /* A sled of two boxes: the first icy, the second (added) rough. */
+    c2d_Shape left = offset_box(0.5f, 0.25f, -0.5f, 0.0f), right = offset_box(0.5f, 0.25f, 0.5f, 0.0f);
+    c2d_Transform at = {{10.0f, 0.25f}, {1.0f, 0.0f}};
+    c2d_BodyDef sled_def;
+    check(c2d_body_def(C2D_BODY_KIND_DYNAMIC, &at, &left, &sled_def), "sled def");
+    sled_def.material.friction = 0.0f;
+    c2d_BodyId sled;
+    check(c2d_world_add_body(w, &sled_def, &sled), "add sled");
+    c2d_ShapeDef rough;
+    check(c2d_shape_def(&right, &rough), "rough def");
+    rough.material.friction = 0.64f;
+    c2d_ShapeId rough_id;
+    check(c2d_world_add_shape_def(w, sled, &rough, &rough_id), "add rough");
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int i = 0; i < 30; ++i) check(c2d_world_step(w, 1.0f / 60.0f, 4), "settle");
+        c2d_Vec2 push = {3.0f, 0.0f};
+        check(c2d_world_set_velocity(w, sled, &push, 0.0f), "push");
+        for (int i = 0; i < 15; ++i) check(c2d_world_step(w, 1.0f / 60.0f, 4), "slide");
+        check(c2d_world_get_body(w, sled, &b), "get sled");
+        printf("pass %d: sled speed %.3f\n", pass, b.linear_velocity.x);
+        /* Make the icy shape rough too (its id is the body's first shape). */
+        c2d_ShapeId first = {sled.index, sled.generation};
+        check(c2d_world_set_shape_material(w, first, &rough.material), "rough material");
+    }
+
+    c2d_ShapeDef read;
+    check(c2d_world_get_shape_def(w, foot_id, &read), "read foot");
+    printf("foot: sensor %d density %g user data %llu\n", (int)read.sensor, read.material.density,
+           (unsigned long long)read.user_data);
+    c2d_Filter none = c2d_filter_default();
+    none.mask_bits = 0;
+    check(c2d_world_set_shape_filter(w, rough_id, &none), "filter");
+    check(c2d_world_set_shape_user_data(w, rough_id, 5), "user data");
+    check(c2d_world_set_shape_sensor(w, rough_id, false), "sensor off");
+    c2d_BodyId owner;
+    check(c2d_world_shape_body(w, rough_id, &owner), "owner");
+    printf("rough shape belongs to the sled: %d\n", owner.index == sled.index);
+    check(c2d_world_remove_shape(w, rough_id), "remove");
+    printf("removed: %u; again: %u\n", (unsigned)c2d_world_body_shapes(w, sled, ids, 4, &n),
+           (unsigned)c2d_world_remove_shape(w, rough_id));
+    printf("sled has %u shape(s)\n", n);
+    c2d_world_free(w);
+    return failed;
+}
