@@ -2,7 +2,8 @@
  * (c2d_shape_def, c2d_world_add_shape_def) whose sensor events name the foot shape, per-shape
  * friction on one sled changed after creation (c2d_world_set_shape_material), a shape's
  * definition read back, its filter and user data set, and an added shape removed (a stale
- * shape id is then refused). The Rust test suite checks every line against the Rust API. */
+ * shape id is then refused); the world's bodies listed and its gravity set. The Rust test
+ * suite checks every line against the Rust API. */
 #include <stdio.h>
 #include "collide2d.h"
 
@@ -110,6 +111,16 @@ int main(void) {
     printf("removed: %u; again: %u\n", (unsigned)c2d_world_body_shapes(w, sled, ids, 4, &n),
            (unsigned)c2d_world_remove_shape(w, rough_id));
     printf("sled has %u shape(s)\n", n);
+
+    /* Every body, and gravity turned sideways. */
+    c2d_BodyId bodies[8];
+    uint32_t nb = 0;
+    check(c2d_world_body_ids(w, bodies, 8, &nb), "body ids");
+    printf("%u bodies, the player second: %d\n", nb, bodies[1].index == player.index);
+    c2d_Vec2 side = {3.0f, 0.0f}, g;
+    check(c2d_world_set_gravity(w, &side), "gravity");
+    check(c2d_world_get_gravity(w, &g), "get gravity");
+    printf("gravity %g %g\n", g.x, g.y);
     c2d_world_free(w);
     return failed;
 }

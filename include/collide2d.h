@@ -3083,6 +3083,32 @@ c2d_Status c2d_world_set_profile_clock(struct c2d_World *world, uint64_t (*clock
 // `world` NULL or live; `out` NULL or writable.
 c2d_Status c2d_world_profile(const struct c2d_World *world, struct c2d_StepProfile *out);
 
+// Sets the world's gravity (m/s²; Rust: `World::set_gravity`): non-finite is
+// `C2D_STATUS_INVALID_INPUT`, beyond `C2D_MAX_GRAVITY` `C2D_STATUS_OUT_OF_RANGE`. Sleeping
+// bodies stay asleep until something wakes them.
+//
+// # Safety
+// `world` NULL or live; `gravity` NULL or readable.
+c2d_Status c2d_world_set_gravity(struct c2d_World *world, const struct c2d_Vec2 *gravity);
+
+// Writes the world's gravity (m/s²) to `*out`.
+//
+// # Safety
+// `world` NULL or live; `out` NULL or writable.
+c2d_Status c2d_world_get_gravity(const struct c2d_World *world, struct c2d_Vec2 *out);
+
+// Every live body's id, in slot order, into `out` (room for `capacity`); their count to
+// `*out_count` (always; `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: call
+// `c2d_world_body_count` first, or pass NULL with capacity 0 to ask).
+//
+// # Safety
+// `world` NULL or live; `out` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
+// writable.
+c2d_Status c2d_world_body_ids(const struct c2d_World *world,
+                              struct c2d_BodyId *out,
+                              uint32_t capacity,
+                              uint32_t *out_count);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -2956,6 +2956,14 @@ fn c_shapes_print_what_rust_computes() {
     let again = status(w.remove_shape(rough_id));
     want += &format!("removed: {removed}; again: {again}\n");
     want += &format!("sled has {} shape(s)\n", w.shape_ids(sled).unwrap().count());
+    let bodies: Vec<BodyId> = w.body_ids().collect();
+    want += &format!(
+        "{} bodies, the player second: {}\n",
+        bodies.len(),
+        i32::from(bodies[1] == player)
+    );
+    w.set_gravity(Vec2::new(3.0, 0.0)).unwrap();
+    want += &format!("gravity {} {}\n", w.gravity().x, w.gravity().y);
     assert_eq!(printed, want);
     // On ground of friction 0.6 each half carries half the weight: the rough half mixes to
     // sqrt(0.64 · 0.6) = 0.6197, so 10 · 0.6197 / 2 = 3.10 m/s² over 0.25 s leaves 2.23 m/s;

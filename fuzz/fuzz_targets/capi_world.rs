@@ -154,6 +154,16 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_world_sensor_end_events(w, buf.as_mut_ptr(), buf.len(), &mut n);
                     let mut awake = 0u32;
                     let _ = c2d_world_awake_body_count(w, &mut awake);
+                    // Gravity from raw numbers (refused unless finite and in range), and the
+                    // list of bodies into a buffer of any size.
+                    let g: Vec2 = take(&mut data);
+                    let _ = c2d_world_set_gravity(w, &g);
+                    let mut got = Vec2::ZERO;
+                    let _ = c2d_world_get_gravity(w, &mut got);
+                    let mut listed = [BodyId::default(); 8];
+                    let mut nl = 0u32;
+                    let cap = u32::from(take::<u8>(&mut data) % 9);
+                    let _ = c2d_world_body_ids(w, listed.as_mut_ptr(), cap, &mut nl);
                     // Capacity hints, small enough that the run's memory stays bounded.
                     let (m, f, c) = (
                         take::<u16>(&mut data),

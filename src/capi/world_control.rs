@@ -350,3 +350,76 @@ pub unsafe extern "C" fn c2d_world_profile(world: *const World, out: *mut StepPr
         Err(e) => e,
     }
 }
+
+/// Sets the world's gravity (m/s²; Rust: `World::set_gravity`): non-finite is
+/// `C2D_STATUS_INVALID_INPUT`, beyond `C2D_MAX_GRAVITY` `C2D_STATUS_OUT_OF_RANGE`. Sleeping
+/// bodies stay asleep until something wakes them.
+///
+/// # Safety
+/// `world` NULL or live; `gravity` NULL or readable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_set_gravity(world: *mut World, gravity: *const Vec2) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let w = match unsafe { world_mut(world) } {
+        Ok(w) => w,
+        Err(e) => return e,
+    };
+    if gravity.is_null() {
+        return Status::NullPointer;
+    }
+    // SAFETY: non-null and readable by contract; plain data.
+    status(w.set_gravity(unsafe { core::ptr::read_unaligned(gravity) }))
+}
+
+/// Writes the world's gravity (m/s²) to `*out`.
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_get_gravity(world: *const World, out: *mut Vec2) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    match unsafe { world_ref(world) } {
+        // SAFETY: `out` NULL or writable by contract.
+        Ok(w) => unsafe { write(out, w.gravity()) },
+        Err(e) => e,
+    }
+}
+
+/// Every live body's id, in slot order, into `out` (room for `capacity`); their count to
+/// `*out_count` (always; `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: call
+/// `c2d_world_body_count` first, or pass NULL with capacity 0 to ask).
+///
+/// # Safety
+/// `world` NULL or live; `out` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
+/// writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_body_ids(
+    world: *const World,
+    out: *mut BodyId,
+    capacity: u32,
+    out_count: *mut u32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let w = match unsafe { world_ref(world) } {
+        Ok(w) => w,
+        Err(e) => return e,
+    };
+    if out_count.is_null() {
+        return Status::NullPointer;
+    }
+    let mut n = 0u32;
+    for id in w.body_ids() {
+        if n < capacity && !out.is_null() {
+            // SAFETY: `n < capacity`, the room of `out`.
+            unsafe { out.add(n as usize).write_unaligned(id) };
+        }
+        n = n.saturating_add(1);
+    }
+    // SAFETY: `out_count` checked non-null.
+    unsafe { core::ptr::write_unaligned(out_count, n) };
+    if n > capacity || (n > 0 && out.is_null()) {
+        Status::BufferTooSmall
+    } else {
+        Status::Ok
+    }
+}

@@ -686,6 +686,59 @@ impl World {
         self.body(id).map(|b| b.transform)
     }
 
+    /// World position of the body origin (m).
+    pub fn position(&self, id: BodyId) -> Result<Vec2, SolverError> {
+        self.body(id).map(|b| b.transform.p)
+    }
+
+    /// World rotation of the body (counter-clockwise from the world's x axis).
+    pub fn rotation(&self, id: BodyId) -> Result<Rot, SolverError> {
+        self.body(id).map(|b| b.transform.q)
+    }
+
+    /// World position of the body's centre of mass (m).
+    pub fn center_of_mass(&self, id: BodyId) -> Result<Vec2, SolverError> {
+        self.body(id).map(Body::center)
+    }
+
+    /// Velocity of the body's centre of mass (m/s, world frame).
+    pub fn linear_velocity(&self, id: BodyId) -> Result<Vec2, SolverError> {
+        self.body(id).map(|b| b.linear_velocity)
+    }
+
+    /// Angular velocity (rad/s, counter-clockwise positive).
+    pub fn angular_velocity(&self, id: BodyId) -> Result<f32, SolverError> {
+        self.body(id).map(|b| b.angular_velocity)
+    }
+
+    /// Every live body's id, in slot order. O(slots): for a whole-world pass, not per body.
+    pub fn body_ids(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.live && s.parent == NONE)
+            .map(|(i, s)| BodyId {
+                index: i as u32,
+                generation: s.generation,
+            })
+    }
+
+    /// The world's gravity (m/s²).
+    #[must_use]
+    pub fn gravity(&self) -> Vec2 {
+        self.settings.gravity
+    }
+
+    /// Sets the world's gravity (m/s²), checked as [`World::set_settings`] checks it
+    /// ([`SolverError::InvalidInput`], [`SolverError::OutOfRange`]). Sleeping bodies stay
+    /// asleep until something wakes them (as in Box2D).
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), SolverError> {
+        self.set_settings(SolverSettings {
+            gravity,
+            ..self.settings
+        })
+    }
+
     /// The body's first shape (body space; see [`World::shapes`] for all of them).
     pub fn shape(&self, id: BodyId) -> Result<&Shape, SolverError> {
         self.slot(id).map(|i| &self.slots[i].shape)
