@@ -266,6 +266,11 @@ enum c2d_Status
   C2D_STATUS_WORLD_CORRUPT = 27,
   // A shape id that names no live shape of the world (the shape or its body was removed).
   C2D_STATUS_INVALID_SHAPE_ID = 28,
+  // A function that changes a world was called from inside a callback of a query or draw
+  // call on that world (`c2d_world_query_aabb`, `c2d_world_ray_cast_all`,
+  // `c2d_world_draw`): nothing was changed. Read the world there; change it after the call
+  // returns.
+  C2D_STATUS_LOCKED = 29,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1566,6 +1571,8 @@ c2d_Status c2d_tree_draw(const struct c2d_Tree *tree, const struct c2d_DebugDraw
 // Draws a world as the table's flags choose (shapes by body state, bounds, contacts,
 // transforms, the tree).
 //
+// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
+//
 // # Safety
 // `world` NULL or a live handle; `draw` as in `c2d_draw_shape`.
 c2d_Status c2d_world_draw(const struct c2d_World *world, const struct c2d_DebugDraw *draw);
@@ -2501,7 +2508,8 @@ c2d_Status c2d_tree_contacts(const struct c2d_Tree *tree,
 // `settings` NULL or readable; `out` NULL or writable.
 c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2d_World **out);
 
-// Frees a world (NULL is ignored).
+// Frees a world (NULL is ignored, and so is a world whose query or draw call is running
+// the callback that asks).
 //
 // # Safety
 // `world` must be NULL or a live handle, not used afterwards.
@@ -2800,6 +2808,9 @@ c2d_Status c2d_world_ray_cast(const struct c2d_World *world,
 
 // Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
 //
+// While the callbacks run the world is locked: functions that change it return
+// `C2D_STATUS_LOCKED` (read it there, change it after the call returns).
+//
 // # Safety
 // `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
 c2d_Status c2d_world_query_aabb(const struct c2d_World *world,
@@ -2850,6 +2861,8 @@ c2d_Status c2d_world_ray_cast_filtered(const struct c2d_World *world,
 
 // Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
 // no particular order.
+//
+// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 //
 // # Safety
 // `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.

@@ -2977,3 +2977,238 @@ fn c_shapes_print_what_rust_computes() {
         "{speeds:?}"
     );
 }
+
+mod world_lock {
+    use super::*;
+    use core::ffi::c_void;
+
+    /// What a callback is given: the world, a live body and a shape of it, and the statuses
+    /// of the changing calls it made.
+    struct Probe {
+        world: *mut World,
+        body: BodyId,
+        calls: Vec<(&'static str, Status)>,
+    }
+
+    /// Calls every function that changes a world, with arguments that would succeed.
+    ///
+    /// # Safety
+    /// `p.world` live; called from inside a query or draw callback of that world.
+    unsafe fn change_everything(p: &mut Probe) {
+        let (w, b) = (p.world, p.body);
+        let s = b.first_shape();
+        let boxed = Shape::rect(0.5, 0.5);
+        let def = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(0.0, 9.0)),
+            boxed,
+        );
+        let shape_def = ShapeDef::new(Shape::circle(0.1));
+        let (v, xf) = (Vec2::new(1.0, 0.0), Transform::IDENTITY);
+        let pts = [Vec2::new(-3.0, -2.0), Vec2::new(3.0, -2.0)];
+        let (mut id, mut sid) = (BodyId::default(), ShapeId::default());
+        let (material, filter) = (Material::default(), Filter::DEFAULT);
+        let mut result = core::mem::MaybeUninit::<MoveResult>::zeroed();
+        let opts = MoveOptions::default();
+        let qf = WorldQueryFilter {
+            mask: u64::MAX,
+            ignore: core::ptr::null(),
+            ignore_count: 0,
+            sensors: 0,
+        };
+        let push = MoverPush::default();
+        // SAFETY: every pointer is to a live local; the world is live (see above).
+        let calls: Vec<(&'static str, Status)> = unsafe {
+            vec![
+                ("c2d_world_add_body", c2d_world_add_body(w, &def, &mut id)),
+                (
+                    "c2d_world_add_chain",
+                    c2d_world_add_chain(w, &def, pts.as_ptr(), 2, false, &mut id),
+                ),
+                ("c2d_world_add_shape", c2d_world_add_shape(w, b, &boxed, &mut sid)),
+                (
+                    "c2d_world_add_shape_def",
+                    c2d_world_add_shape_def(w, b, &shape_def, &mut sid),
+                ),
+                (
+                    "c2d_world_set_shape_material",
+                    c2d_world_set_shape_material(w, s, &material),
+                ),
+                (
+                    "c2d_world_set_shape_filter",
+                    c2d_world_set_shape_filter(w, s, &filter),
+                ),
+                (
+                    "c2d_world_set_shape_sensor",
+                    c2d_world_set_shape_sensor(w, s, false),
+                ),
+                (
+                    "c2d_world_set_shape_user_data",
+                    c2d_world_set_shape_user_data(w, s, 1),
+                ),
+                ("c2d_world_remove_shape", c2d_world_remove_shape(w, s)),
+                ("c2d_world_remove_body", c2d_world_remove_body(w, b)),
+                ("c2d_world_step", c2d_world_step(w, 1.0 / 60.0, 4)),
+                (
+                    "c2d_world_set_recycle_distance",
+                    c2d_world_set_recycle_distance(w, 0.0),
+                ),
+                ("c2d_world_set_velocity", c2d_world_set_velocity(w, b, &v, 0.0)),
+                ("c2d_world_set_transform", c2d_world_set_transform(w, b, &xf)),
+                ("c2d_world_reserve", c2d_world_reserve(w, 1, 1, 1)),
+                (
+                    "c2d_world_move_and_push",
+                    c2d_world_move_and_push(w, &boxed, &xf, v, v, &opts, &qf, &push, result.as_mut_ptr()),
+                ),
+                ("c2d_world_set_awake", c2d_world_set_awake(w, b, true)),
+                (
+                    "c2d_world_set_sleep_enabled",
+                    c2d_world_set_sleep_enabled(w, true),
+                ),
+                (
+                    "c2d_world_set_body_sleep_enabled",
+                    c2d_world_set_body_sleep_enabled(w, b, true),
+                ),
+                (
+                    "c2d_world_set_continuous_enabled",
+                    c2d_world_set_continuous_enabled(w, true),
+                ),
+                (
+                    "c2d_world_set_internal_edge_removal",
+                    c2d_world_set_internal_edge_removal(w, true),
+                ),
+                ("c2d_world_set_bullet", c2d_world_set_bullet(w, b, true)),
+                (
+                    "c2d_world_apply_force",
+                    c2d_world_apply_force(w, b, &v, core::ptr::null()),
+                ),
+                ("c2d_world_apply_torque", c2d_world_apply_torque(w, b, 1.0)),
+                (
+                    "c2d_world_apply_linear_impulse",
+                    c2d_world_apply_linear_impulse(w, b, &v, &v),
+                ),
+                (
+                    "c2d_world_apply_angular_impulse",
+                    c2d_world_apply_angular_impulse(w, b, 0.1),
+                ),
+                ("c2d_world_set_damping", c2d_world_set_damping(w, b, 0.1, 0.1)),
+                (
+                    "c2d_world_set_gravity_scale",
+                    c2d_world_set_gravity_scale(w, b, 2.0),
+                ),
+                (
+                    "c2d_world_set_fixed_rotation",
+                    c2d_world_set_fixed_rotation(w, b, true),
+                ),
+                ("c2d_world_set_filter", c2d_world_set_filter(w, b, &filter)),
+                (
+                    "c2d_world_set_profile_clock",
+                    c2d_world_set_profile_clock(w, None),
+                ),
+                ("c2d_world_set_gravity", c2d_world_set_gravity(w, &v)),
+            ]
+        };
+        // Freeing it from a callback is ignored.
+        // SAFETY: as above.
+        unsafe { c2d_world_free(w) };
+        p.calls.extend(calls);
+    }
+
+    unsafe extern "C" fn on_body(_: BodyId, context: *mut c_void) -> bool {
+        // SAFETY: the test passes a `Probe`.
+        unsafe { change_everything(&mut *(context as *mut Probe)) };
+        false
+    }
+
+    unsafe extern "C" fn on_hit(_: *const WorldRayHit, context: *mut c_void) -> f32 {
+        // SAFETY: the test passes a `Probe`.
+        let p = unsafe { &mut *(context as *mut Probe) };
+        // SAFETY: the probe's world is live.
+        p.calls
+            .push(("ray", unsafe { c2d_world_remove_body(p.world, p.body) }));
+        0.0
+    }
+
+    unsafe extern "C" fn on_polygon(
+        _: Transform,
+        _: *const Vec2,
+        _: i32,
+        _: f32,
+        _: u32,
+        context: *mut c_void,
+    ) {
+        // SAFETY: the test passes a `Probe`.
+        let p = unsafe { &mut *(context as *mut Probe) };
+        // SAFETY: the probe's world is live.
+        p.calls
+            .push(("draw", unsafe { c2d_world_remove_body(p.world, p.body) }));
+    }
+
+    /// The functions whose first parameter is a changeable world, from include/collide2d.h.
+    fn header_changing_entry_points() -> std::collections::BTreeSet<String> {
+        let header = std::fs::read_to_string(root().join("include/collide2d.h")).unwrap();
+        header
+            .lines()
+            .filter_map(|l| l.strip_prefix("c2d_Status "))
+            .filter(|l| l.contains("(struct c2d_World *world"))
+            .map(|l| l.split('(').next().unwrap().to_string())
+            .collect()
+    }
+
+    /// Every function that changes a world returns `C2D_STATUS_LOCKED` from inside a query
+    /// callback of that world (and changes nothing; freeing it there is ignored), and a
+    /// change from the ray-cast and draw callbacks too; after the calls return, the world
+    /// takes changes again.
+    #[test]
+    fn changing_a_world_from_its_callbacks_is_refused() {
+        let mut w: *mut World = core::ptr::null_mut();
+        // SAFETY: a world made, used and freed here; every pointer is to a live local.
+        unsafe {
+            assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+            let def = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, Shape::rect(0.5, 0.5));
+            let mut body = BodyId::default();
+            assert_eq!(c2d_world_add_body(w, &def, &mut body), Status::Ok);
+            let before = (*w).body(body).copied().unwrap();
+            let mut probe = Probe {
+                world: w,
+                body,
+                calls: Vec::new(),
+            };
+            let ctx = &mut probe as *mut Probe as *mut c_void;
+            let all = Aabb::new(Vec2::new(-10.0, -10.0), Vec2::new(10.0, 10.0));
+            assert_eq!(c2d_world_query_aabb(w, &all, Some(on_body), ctx), Status::Ok);
+            let named: std::collections::BTreeSet<String> =
+                probe.calls.iter().map(|c| c.0.to_string()).collect();
+            assert_eq!(named, header_changing_entry_points());
+            for (name, s) in &probe.calls {
+                assert_eq!(*s, Status::Locked, "{name}");
+            }
+            assert_eq!((*w).body_count(), 1);
+            assert_eq!(*(*w).body(body).unwrap(), before, "nothing changed");
+            probe.calls.clear();
+            let (o, t) = (Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0));
+            let qf = WorldQueryFilter {
+                mask: u64::MAX,
+                ignore: core::ptr::null(),
+                ignore_count: 0,
+                sensors: 0,
+            };
+            assert_eq!(
+                c2d_world_ray_cast_all(w, &o, &t, &qf, Some(on_hit), ctx),
+                Status::Ok
+            );
+            let mut table: DebugDrawFcns = core::mem::zeroed();
+            table.draw_solid_polygon = Some(on_polygon);
+            table.draw_shapes = true;
+            table.context = ctx;
+            assert_eq!(c2d_world_draw(w, &table), Status::Ok);
+            assert_eq!(
+                probe.calls,
+                vec![("ray", Status::Locked), ("draw", Status::Locked)]
+            );
+            // Unlocked once the calls return.
+            assert_eq!(c2d_world_remove_body(w, body), Status::Ok);
+            c2d_world_free(w);
+        }
+    }
+}

@@ -262,6 +262,8 @@ pub unsafe extern "C" fn c2d_tree_draw(tree: *const super::tree::Tree, draw: *co
 /// Draws a world as the table's flags choose (shapes by body state, bounds, contacts,
 /// transforms, the tree).
 ///
+/// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
+///
 /// # Safety
 /// `world` NULL or a live handle; `draw` as in `c2d_draw_shape`.
 #[cfg(feature = "alloc")]
@@ -286,6 +288,7 @@ pub unsafe extern "C" fn c2d_world_draw(
         transforms: t.draw_transforms,
         tree: t.draw_tree,
     };
+    let _lock = super::world::Locked::new(w);
     w.draw(&mut Callbacks(&t), flags);
     Status::Ok
 }

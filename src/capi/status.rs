@@ -81,6 +81,11 @@ pub enum Status {
     WorldCorrupt = 27,
     /// A shape id that names no live shape of the world (the shape or its body was removed).
     InvalidShapeId = 28,
+    /// A function that changes a world was called from inside a callback of a query or draw
+    /// call on that world (`c2d_world_query_aabb`, `c2d_world_ray_cast_all`,
+    /// `c2d_world_draw`): nothing was changed. Read the world there; change it after the call
+    /// returns.
+    Locked = 29,
 }
 
 impl From<GeometryError> for Status {

@@ -22,11 +22,42 @@ pub(super) unsafe fn world_ref<'a>(w: *const World) -> Result<&'a World, Status>
     unsafe { w.as_ref() }.ok_or(Status::NullPointer)
 }
 
+/// The world to change, or `Locked` while a query or draw call on it runs its callbacks
+/// (the caller of the callback holds a shared reference: the lock is read through one too,
+/// and no exclusive reference is made).
+///
 /// # Safety
-/// As [`world_ref`], with no other reference live.
+/// As [`world_ref`], with no other reference live unless the world is locked.
 pub(super) unsafe fn world_mut<'a>(w: *mut World) -> Result<&'a mut World, Status> {
-    // SAFETY: non-null handles are live, exclusively borrowed worlds by contract.
+    // SAFETY: non-null handles are live worlds by contract; a shared read is allowed while
+    // a locking call holds a shared reference.
+    if unsafe { w.as_ref() }.ok_or(Status::NullPointer)?.is_locked() {
+        return Err(Status::Locked);
+    }
+    // SAFETY: unlocked, so no callback's caller holds a reference: exclusively ours by contract.
     unsafe { w.as_mut() }.ok_or(Status::NullPointer)
+}
+
+/// Holds a world's lock while a query or draw call runs the caller's callbacks; restores the
+/// previous state when dropped (calls nest).
+pub(super) struct Locked<'a> {
+    world: &'a World,
+    was: bool,
+}
+
+impl<'a> Locked<'a> {
+    pub(super) fn new(world: &'a World) -> Locked<'a> {
+        Locked {
+            was: world.set_locked(true),
+            world,
+        }
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        self.world.set_locked(self.was);
+    }
 }
 
 /// Reads a body definition from C, validating the kind and shape tags as integers first.
@@ -105,13 +136,15 @@ pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: 
     Status::Ok
 }
 
-/// Frees a world (NULL is ignored).
+/// Frees a world (NULL is ignored, and so is a world whose query or draw call is running
+/// the callback that asks).
 ///
 /// # Safety
 /// `world` must be NULL or a live handle, not used afterwards.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_free(world: *mut World) {
-    if !world.is_null() {
+    // SAFETY: non-null handles are live worlds by contract (read shared: see `world_mut`).
+    if !world.is_null() && !unsafe { &*world }.is_locked() {
         // SAFETY: handles come from Box::into_raw in c2d_world_create, freed once.
         drop(unsafe { Box::from_raw(world) });
     }
@@ -823,6 +856,9 @@ pub unsafe extern "C" fn c2d_world_ray_cast(
 
 /// Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
 ///
+/// While the callbacks run the world is locked: functions that change it return
+/// `C2D_STATUS_LOCKED` (read it there, change it after the call returns).
+///
 /// # Safety
 /// `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
 #[no_mangle]
@@ -840,6 +876,7 @@ pub unsafe extern "C" fn c2d_world_query_aabb(
     let Some(cb) = callback else {
         return Status::NullPointer;
     };
+    let _lock = Locked::new(w);
     // SAFETY: the callback and its context are the caller's, valid by contract.
     w.query_aabb(b, |id| unsafe { cb(id, context) });
     Status::Ok
@@ -999,6 +1036,8 @@ pub type WorldRayCallback =
 /// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
 /// no particular order.
 ///
+/// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
+///
 /// # Safety
 /// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
 #[no_mangle]
@@ -1025,6 +1064,7 @@ pub unsafe extern "C" fn c2d_world_ray_cast_all(
     let Some(cb) = callback else {
         return Status::NullPointer;
     };
+    let _lock = Locked::new(w);
     w.ray_cast_all(o, t, &f, |hit| {
         // SAFETY: the callback and its context are the caller's, valid by contract; `hit`
         // lives across the call.

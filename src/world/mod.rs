@@ -309,6 +309,10 @@ pub const CONTACT_RECYCLE_COS_ANGLE: f32 = 0.98;
 /// new pairs plus O(awake bodies + awake contacts) for everything else. Sleeping bodies and
 /// their contacts cost nothing per step.
 pub struct World {
+    /// Set while a C query or draw call runs its callbacks: the C entry points that change
+    /// the world refuse to run then (`C2D_STATUS_LOCKED`). Rust's borrows make the same
+    /// calls impossible from Rust callbacks.
+    locked: core::sync::atomic::AtomicBool,
     settings: SolverSettings,
     slots: Vec<Slot>,
     hot: Vec<Hot>,
@@ -519,6 +523,7 @@ impl World {
     /// An empty world with settings already known to be valid.
     fn with_settings(settings: SolverSettings) -> World {
         World {
+            locked: core::sync::atomic::AtomicBool::new(false),
             settings,
             slots: Vec::new(),
             hot: Vec::new(),
@@ -684,6 +689,18 @@ impl World {
     /// World transform of the body origin.
     pub fn transform(&self, id: BodyId) -> Result<Transform, SolverError> {
         self.body(id).map(|b| b.transform)
+    }
+
+    /// Whether a C query or draw call on this world is running its callbacks (see
+    /// `C2D_STATUS_LOCKED` in the C header).
+    #[must_use]
+    pub fn is_locked(&self) -> bool {
+        self.locked.load(core::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sets the lock flag (for the C layer's callbacks), returning the previous value.
+    pub(crate) fn set_locked(&self, locked: bool) -> bool {
+        self.locked.swap(locked, core::sync::atomic::Ordering::Relaxed)
     }
 
     /// World position of the body origin (m).
