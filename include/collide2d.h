@@ -1117,11 +1117,17 @@ typedef bool (*c2d_TreeContactCallback)(uint32_t id,
                                         const struct c2d_Manifold *manifold,
                                         void *context);
 
-// A body handle: slot index plus generation. Stale handles are rejected.
+// A body handle: slot index plus generation. Stale handles (the body removed) and handles of
+// another world are refused with Rust's `SolverError::InvalidBody`,
+// never taken for another body: the generation carries the world's tag in its high 16 bits
+// (worlds are tagged 1 to 65 535 in creation order, wrapping) and a count of the slot's uses
+// in its low 16 bits (a stale id is refused until its slot has been reused 65 535 times, as
+// in Box2D).
 typedef struct c2d_BodyId {
   // Slot index.
   uint32_t index;
-  // Generation of the slot when the body was added (never 0 for a live body).
+  // The world's tag (high 16 bits) and the slot's use count (low 16 bits, never 0) when
+  // the body was added.
   uint32_t generation;
 } c2d_BodyId;
 
@@ -1132,7 +1138,7 @@ typedef struct c2d_BodyId {
 typedef struct c2d_ShapeId {
   // Slot index.
   uint32_t index;
-  // Generation of the slot when the shape was added (never 0 for a live shape).
+  // The world's tag and the slot's use count when the shape was added, as in `BodyId`.
   uint32_t generation;
 } c2d_ShapeId;
 

@@ -1255,13 +1255,18 @@ fn world_through_the_c_abi_matches_rust() {
         assert_eq!(c2d_body_def(0, &xf, &ground, &mut def), Status::Ok);
         let mut g = BodyId::default();
         assert_eq!(c2d_world_add_body(w, &def, &mut g), Status::Ok);
-        assert_eq!(rust.add_body(&def).unwrap(), g);
+        // Two worlds: the same slot, but ids that only their own world accepts.
+        let rg = rust.add_body(&def).unwrap();
+        assert_eq!(rg.index, g.index);
+        assert_ne!(rg, g);
+        assert_eq!(rust.body(g).err(), Some(SolverError::InvalidBody));
         let xb = Transform::from_translation(Vec2::new(0.3, 0.6));
         assert_eq!(c2d_body_def(2, &xb, &ball, &mut def), Status::Ok);
         def.material.friction = 0.4;
         let mut b = BodyId::default();
         assert_eq!(c2d_world_add_body(w, &def, &mut b), Status::Ok);
-        assert_eq!(rust.add_body(&def).unwrap(), b);
+        let rb = rust.add_body(&def).unwrap();
+        assert_eq!(rb.index, b.index);
         assert_eq!(c2d_body_def(3, &xb, &ball, &mut def), Status::InvalidBodyKind);
         let mut bad = def;
         // SAFETY: writes an out-of-range tag into the plain u32 at the kind's offset.
@@ -1278,19 +1283,36 @@ fn world_through_the_c_abi_matches_rust() {
             );
             assert_eq!(n, rust.begin_events().len());
             if n > 0 {
-                assert_eq!(events[0], rust.begin_events()[0]);
+                let (c, r) = (events[0], rust.begin_events()[0]);
+                assert_eq!(
+                    (
+                        c.body_a.index,
+                        c.body_b.index,
+                        c.shape_a.index,
+                        c.shape_b.index,
+                        c.manifold
+                    ),
+                    (
+                        r.body_a.index,
+                        r.body_b.index,
+                        r.shape_a.index,
+                        r.shape_b.index,
+                        r.manifold
+                    )
+                );
             }
             begins += n;
         }
         assert_eq!(begins, 1);
         let mut body = core::mem::zeroed::<solver::Body>();
         assert_eq!(c2d_world_get_body(w, b, &mut body), Status::Ok);
-        assert_eq!(&body, rust.body(b).unwrap());
+        assert_eq!(&body, rust.body(rb).unwrap());
         let (o, t) = (Vec2::new(0.3, 3.0), Vec2::new(0.0, -5.0));
         let (mut any, mut hit) = (false, WorldRayHit::default());
         assert_eq!(c2d_world_ray_cast(w, &o, &t, &mut any, &mut hit), Status::Ok);
         assert!(any);
-        assert_eq!(hit, rust.ray_cast(o, t).unwrap());
+        let r = rust.ray_cast(o, t).unwrap();
+        assert_eq!((hit.body.index, hit.hit), (r.body.index, r.hit));
         let mut count = 0u32;
         let q = Aabb::from_center_half_extents(Vec2::ZERO, Vec2::new(1.0, 1.0));
         let ctx = &mut count as *mut u32 as *mut core::ffi::c_void;

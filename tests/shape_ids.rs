@@ -299,3 +299,56 @@ fn shape_ids_follow_a_model_under_random_adds_and_removes() {
         }
     }
 }
+
+/// Ids carry their world: bodies and shapes built the same way in two worlds have the same
+/// slots but ids that only their own world accepts (an id of world 2 used in world 1 is
+/// `InvalidBody` / `InvalidShapeId`, never world 1's object in that slot), from Rust and C.
+#[test]
+fn ids_of_another_world_are_refused() {
+    let make = || {
+        let mut w = World::default();
+        let g = ground(&mut w);
+        let b = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(v(0.0, 2.0)),
+                Shape::rect(0.5, 0.5),
+            ))
+            .unwrap();
+        let s = w.add_shape(b, &Shape::circle(0.2)).unwrap();
+        (w, g, b, s)
+    };
+    let (mut w1, g1, b1, s1) = make();
+    let (w2, g2, b2, s2) = make();
+    assert_eq!((g1.index, b1.index, s1.index), (g2.index, b2.index, s2.index));
+    assert!(g1 != g2 && b1 != b2 && s1 != s2);
+    assert_eq!(w1.body(g2).err(), Some(SolverError::InvalidBody));
+    assert_eq!(w1.remove_body(b2), Err(SolverError::InvalidBody));
+    assert_eq!(w1.shape_def(s2).err(), Some(SolverError::InvalidShapeId));
+    assert_eq!(w1.remove_shape(s2), Err(SolverError::InvalidShapeId));
+    assert_eq!(w1.shape_ids(b2).err(), Some(SolverError::InvalidBody));
+    assert!(w2.body(g2).is_ok() && w1.body(g1).is_ok());
+    // Through C the same.
+    #[cfg(feature = "capi")]
+    {
+        let mut out = collide2d::solver::Body::new_static(Transform::IDENTITY);
+        // SAFETY: a live world and a writable body.
+        let status = unsafe { collide2d::capi::c2d_world_get_body(&w1, g2, &mut out) };
+        assert_eq!(status, collide2d::capi::Status::InvalidBody);
+    }
+    // Many removals and re-adds in one slot: a stale id stays refused.
+    let mut stale = b1;
+    for _ in 0..1000 {
+        w1.remove_body(stale).unwrap();
+        let fresh = w1
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::IDENTITY,
+                Shape::circle(0.5),
+            ))
+            .unwrap();
+        assert_eq!(fresh.index, b1.index);
+        assert_eq!(w1.body(b1).err(), Some(SolverError::InvalidBody));
+        stale = fresh;
+    }
+}

@@ -79,10 +79,7 @@ impl World {
                 }
             }
         };
-        let generation = self
-            .slots
-            .get(index as usize)
-            .map_or(1, |s| s.generation.wrapping_add(1).max(1));
+        let generation = self.next_generation(index);
         let hot = Hot {
             awake_index: NONE,
             island: NONE,
@@ -249,10 +246,7 @@ impl World {
             }
         };
         self.move_buffer.push(proxy);
-        let generation = self
-            .slots
-            .get(index as usize)
-            .map_or(1, |s| s.generation.wrapping_add(1).max(1));
+        let generation = self.next_generation(index);
         let slot = Slot {
             generation,
             live: true,

@@ -313,6 +313,9 @@ pub struct World {
     /// the world refuse to run then (`C2D_STATUS_LOCKED`). Rust's borrows make the same
     /// calls impossible from Rust callbacks.
     locked: core::sync::atomic::AtomicBool,
+    /// This world's tag in the high 16 bits of every generation it gives (see
+    /// [`World::next_generation`]).
+    tag: u32,
     settings: SolverSettings,
     slots: Vec<Slot>,
     hot: Vec<Hot>,
@@ -492,6 +495,16 @@ fn shape_reach(shape: &Shape, center: Vec2) -> f32 {
     .fold(0.0f32, f32::max)
 }
 
+/// Tags of the worlds made so far in this process (wrapping after 65 535).
+static WORLD_TAGS: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+
+/// A new world's tag: 1 to 65 535 in the high 16 bits, the next in creation order. Ids of
+/// two worlds never agree on a generation unless 65 535 worlds were made between them.
+fn next_world_tag() -> u32 {
+    let n = WORLD_TAGS.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+    (n % 0xFFFF + 1) << 16
+}
+
 /// The mass properties of several shapes, each with its density, together (parallel-axis
 /// theorem), or `None` when the total mass is not positive and finite.
 fn combined_mass(shapes: impl Iterator<Item = (Shape, f32)> + Clone) -> Option<crate::geometry::MassData> {
@@ -524,6 +537,7 @@ impl World {
     fn with_settings(settings: SolverSettings) -> World {
         World {
             locked: core::sync::atomic::AtomicBool::new(false),
+            tag: next_world_tag(),
             settings,
             slots: Vec::new(),
             hot: Vec::new(),
@@ -659,6 +673,18 @@ impl World {
     }
 
     /// The id of the body slot `index` belongs to.
+    /// The generation for a new body or shape in slot `index`: the world's tag in the high
+    /// 16 bits (so that an id of another world is never taken for one of this world) and in
+    /// the low 16 bits one more than the slot's last (1 to 65 535, wrapping: an id is told
+    /// stale until its slot has been reused 65 535 times, as in Box2D).
+    fn next_generation(&self, index: u32) -> u32 {
+        let last = self
+            .slots
+            .get(index as usize)
+            .map_or(0, |s| s.generation & 0xFFFF);
+        self.tag | (last % 0xFFFF + 1)
+    }
+
     /// The id of the shape in slot `index`.
     fn shape_id_of(&self, index: u32) -> ShapeId {
         ShapeId {
@@ -699,6 +725,7 @@ impl World {
     }
 
     /// Sets the lock flag (for the C layer's callbacks), returning the previous value.
+    #[cfg(feature = "capi")]
     pub(crate) fn set_locked(&self, locked: bool) -> bool {
         self.locked.swap(locked, core::sync::atomic::Ordering::Relaxed)
     }

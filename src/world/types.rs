@@ -122,14 +122,20 @@ impl BodyDef {
     }
 }
 
-/// A body handle: slot index plus generation. Stale handles are rejected.
+/// A body handle: slot index plus generation. Stale handles (the body removed) and handles of
+/// another world are refused with [`SolverError::InvalidBody`](crate::SolverError::InvalidBody),
+/// never taken for another body: the generation carries the world's tag in its high 16 bits
+/// (worlds are tagged 1 to 65 535 in creation order, wrapping) and a count of the slot's uses
+/// in its low 16 bits (a stale id is refused until its slot has been reused 65 535 times, as
+/// in Box2D).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyId {
     /// Slot index.
     pub index: u32,
-    /// Generation of the slot when the body was added (never 0 for a live body).
+    /// The world's tag (high 16 bits) and the slot's use count (low 16 bits, never 0) when
+    /// the body was added.
     pub generation: u32,
 }
 
@@ -155,7 +161,7 @@ impl BodyId {
 pub struct ShapeId {
     /// Slot index.
     pub index: u32,
-    /// Generation of the slot when the shape was added (never 0 for a live shape).
+    /// The world's tag and the slot's use count when the shape was added, as in [`BodyId`].
     pub generation: u32,
 }
 
