@@ -190,10 +190,10 @@ fn one_sided_ray_casts_match_box2d() {
     assert!(hits > 3000, "{hits}");
 }
 
-/// A box resting on a floor with a vertex every metre (`chains_in_a_tree_are_one_sided_and_ghost_free`
-/// in collide2d's `tests/chains.rs`), cast along it against the segment right of the first
-/// seam alone: Box2D's cast (its chain cast is this segment cast once the centroid is in front)
-/// stops at the seam's vertex, the ghost hit that ours does not have.
+/// A box resting on a floor with a vertex every metre, cast along it against the segment right
+/// of the first seam alone (the floor and cast of `chains_in_a_tree_are_one_sided_and_ghost_free`
+/// in collide2d's `tests/chains.rs`): Box2D's cast (its chain cast is this segment cast once
+/// the centroid is in front) stops at the seam's vertex, the ghost hit that ours does not have.
 #[test]
 fn box2d_segment_cast_stops_at_a_seam_vertex() {
     let next =
