@@ -25,6 +25,9 @@ fn topdown_arena_keeps_its_promises() {
     assert!(s.player.x.abs() < 19.5 && s.player.y.abs() < 14.5, "{s:?}");
 }
 
+// The platformer is a `World` game: it needs the `solver` feature (its `[[example]]` entry says
+// so too), the other guides run with the default features.
+#[cfg(feature = "solver")]
 #[path = "../examples/platformer.rs"]
 mod platformer;
 
@@ -34,6 +37,7 @@ mod platformer;
 /// up through the one-way platform from below and onto it), collects every coin, and never
 /// ends a frame inside a tile (brute force over every tile box, not through the chains); the
 /// concave rock is cut into convex pieces and comes to rest on the ground at y = 2.
+#[cfg(feature = "solver")]
 #[test]
 fn platformer_level_keeps_its_promises() {
     let s = platformer::run(600);

@@ -4,9 +4,14 @@
 //! ground snap down steps, a moving platform, jumps up through one-way platforms (chain
 //! segments) and a rising one; randomized properties at offsets up to 10 000.
 //! Every check is against brute-force geometry (tests/common), never the mover's own queries.
+//! The levels are `tests/common/mover_levels.rs`, shared with the comparison against Box2D's
+//! mover loop (`peers/tests/move_and_slide.rs`).
 mod common;
+#[path = "common/mover_levels.rs"]
+mod mover_levels;
 use collide2d::*;
 use common::*;
+use mover_levels::*;
 
 const DT: f32 = 1.0 / 60.0;
 const GRAVITY: f32 = 9.8;
@@ -31,61 +36,6 @@ fn movers() -> Vec<(&'static str, Shape, f32)> {
             0.5,
         ),
     ]
-}
-
-/// Owned obstacles of a test level.
-struct Level {
-    shapes: Vec<(Shape, Transform)>,
-}
-
-impl Level {
-    fn new() -> Level {
-        Level { shapes: Vec::new() }
-    }
-    fn boxed(mut self, min: Vec2, max: Vec2) -> Level {
-        let c = (min + max) * 0.5;
-        let h = (max - min) * 0.5;
-        self.shapes
-            .push((Shape::Polygon(Polygon::make_box(h.x, h.y).unwrap()), at(c.x, c.y)));
-        self
-    }
-    fn shape(mut self, s: Shape, xf: Transform) -> Level {
-        self.shapes.push((s, xf));
-        self
-    }
-    fn obstacles(&self) -> Vec<Obstacle<'_>> {
-        self.shapes
-            .iter()
-            .enumerate()
-            .map(|(i, (s, xf))| Obstacle::fixed(s, *xf, i as u64))
-            .collect()
-    }
-    /// Smallest brute-force surface distance from the mover to any obstacle.
-    fn clearance(&self, mover: &Shape, xf: Transform) -> f64 {
-        self.shapes
-            .iter()
-            .map(|(s, x)| surface_distance(s, *x, mover, xf))
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    /// [`Level::clearance`] over the solid obstacles only. A lone chain segment is one-sided
-    /// about its whole line (Box2D's rule): a mover whose centre gets round its end is behind
-    /// it and passes, which is its contract, not an overlap (chains are checked by the seam
-    /// walks and tests/chains.rs).
-    fn solid_clearance(&self, mover: &Shape, xf: Transform) -> f64 {
-        self.shapes
-            .iter()
-            .filter(|(s, _)| !matches!(s, Shape::ChainSegment(_)))
-            .map(|(s, x)| surface_distance(s, *x, mover, xf))
-            .fold(f64::INFINITY, f64::min)
-    }
-}
-
-/// A floor of `n` separate unit boxes, top at y = 0, from x = 0.
-fn box_floor(n: usize) -> Level {
-    (0..n).fold(Level::new(), |l, i| {
-        l.boxed(v(i as f32, -1.0), v(i as f32 + 1.0, 0.0))
-    })
 }
 
 /// A floor of `n` unit chain segments at y = 0 (front side up), each with its neighbours as
@@ -555,37 +505,6 @@ fn scaled_movers(s: f32) -> Vec<(Shape, f32)> {
     ]
 }
 
-/// A random level around the origin: boxes, circles, capsules, rounded polygons and chain
-/// segments, plus a floor box whose top is at y = 0.
-fn random_level(rng: &mut Rng, s: f32) -> Level {
-    let mut level = Level::new().boxed(v(-6.0 * s, -s), v(6.0 * s, 0.0));
-    for _ in 0..10 {
-        let c = rng.vec(4.0 * s);
-        let xf = Transform::new(c, rng.range(-3.2, 3.2));
-        let shape = match rng.index(5) {
-            0 => {
-                Shape::Polygon(Polygon::make_box(rng.range(0.05, 1.0) * s, rng.range(0.05, 1.0) * s).unwrap())
-            }
-            1 => Shape::Circle(random_circle(rng, s)),
-            2 => Shape::Capsule(random_capsule(rng, s, true)),
-            3 => {
-                let (n, r) = (3 + rng.index(6), rng.range(0.0, 0.2) * s);
-                Shape::Polygon(random_polygon(rng, s, n, r))
-            }
-            _ => {
-                let p = [rng.vec(s), rng.vec(s)];
-                let seg = ChainSegment::new(p[0] - rng.vec(s), p[0], p[1], p[1] + rng.vec(s));
-                match seg {
-                    Ok(seg) => Shape::ChainSegment(seg),
-                    Err(_) => continue,
-                }
-            }
-        };
-        level = level.shape(shape, xf);
-    }
-    level
-}
-
 struct Case {
     level: Level,
     mover: Shape,
@@ -835,145 +754,6 @@ fn property_translation_invariant() {
         .quickcheck(p_translation_invariant as fn(u64, u8, u8, i8) -> quickcheck::TestResult);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Differential: a capsule mover through random levels, ours against Box2D v3.1's mover loop
-// (b2World_CollideMover, b2SolvePlanes, b2World_CastMover, b2ClipVector: its `geometric_mover`
-// sample's loop, 5 iterations, stopping when a step moves less than 0.01) on the same geometry.
-
-/// A static Box2D world holding the level's solid shapes.
-fn box2d_level(level: &Level) -> b2::b2WorldId {
-    // SAFETY: plain Box2D C calls on definitions it initialised itself, pointers to locals.
-    unsafe {
-        let mut wd = b2::b2DefaultWorldDef();
-        wd.workerCount = 1;
-        let world = b2::b2CreateWorld(&wd);
-        for (s, xf) in &level.shapes {
-            let mut bd = b2::b2DefaultBodyDef();
-            let x = b2xf(*xf);
-            bd.position = x.p;
-            bd.rotation = x.q;
-            let body = b2::b2CreateBody(world, &bd);
-            let sd = b2::b2DefaultShapeDef();
-            match s {
-                Shape::Polygon(p) => {
-                    b2::b2CreatePolygonShape(body, &sd, &b2polygon(p));
-                }
-                Shape::Circle(c) => {
-                    b2::b2CreateCircleShape(body, &sd, &b2circle(c));
-                }
-                Shape::Capsule(c) => {
-                    b2::b2CreateCapsuleShape(body, &sd, &b2capsule(c));
-                }
-                Shape::ChainSegment(_) => unreachable!("solid levels only"),
-            }
-        }
-        world
-    }
-}
-
-/// One call of Box2D's mover loop for a world capsule mover (centres relative to `pos`):
-/// the final position, the length of the path it took and the iterations it used.
-fn box2d_move(world: b2::b2WorldId, capsule: &Capsule, pos: Vec2, translation: Vec2) -> (Vec2, f32, u32) {
-    box2d_mover_loop(
-        world,
-        &b2capsule(capsule),
-        pos,
-        pos + translation,
-        &mut Vec::new(),
-    )
-}
-
-#[test]
-fn capsule_mover_matches_box2d_mover_loop() {
-    // 3000 random solid levels (scale 1), a capsule (radius 0.3, height 1) from a start clear
-    // of everything, moved by up to 3 units in any direction, top-down (Box2D's mover has no
-    // ground or slope rules). Box2D rests its linear slop (0.005) inside what it touches, we
-    // rest our skin (0.01) outside: positions agree within 0.03 (both offsets, twice, for a
-    // corner), or the difference is one of:
-    // - Box2D's path is longer than the translation: its loop re-aims at the original target
-    //   after every stop, so it goes on round a corner or off a ledge it slid to; ours spends
-    //   the blocked part of a step (Quake's rule), so its path is never longer.
-    // - Either loop used all its 5 iterations (a long move through clutter, each stop a
-    //   iteration): where each stops depends on which stops it took.
-    // - Box2D's loop stalled against a surface (its steps fell under its 0.01 tolerance)
-    //   short of where ours got; or ours stopped against one short of where Box2D got.
-    // - Both end resting on surfaces (ours within the skin band, Box2D within its slop) after
-    //   sliding, stopped at different points along a rounded or slanted obstacle, where the
-    //   0.015 difference in rest offset moves the stop along the surface by more.
-    let capsule = Capsule::new(v(0.0, -0.2), v(0.0, 0.2), 0.3).unwrap();
-    let mover = Shape::Capsule(capsule);
-    let opts = MoveOptions {
-        up: Vec2::ZERO,
-        ..MoveOptions::default()
-    };
-    let mut rng = Rng(0xB0C5);
-    let (mut agree, mut box2d_longer, mut both_resting, mut unexplained) = (0, 0, 0, 0);
-    let (mut box2d_stalled, mut ours_stopped, mut iteration_limited) = (0, 0, 0);
-    let mut worst_agree = 0.0f32;
-    let mut compared = 0;
-    while compared < 3000 {
-        let mut level = random_level(&mut rng, 1.0);
-        level.shapes.retain(|(s, _)| !matches!(s, Shape::ChainSegment(_)));
-        let start = v(rng.range(-5.0, 5.0), rng.range(0.0, 4.0));
-        if level.clearance(&mover, at(start.x, start.y)) < 0.05 {
-            continue;
-        }
-        compared += 1;
-        // A frame's move is a fraction of the mover's size (5 m/s at 60 Hz is 0.08); some up
-        // to 3 units.
-        let t = rng.vec(if compared % 4 == 0 { 3.0 } else { 0.5 });
-        let obstacles = level.obstacles();
-        let r = move_and_slide(&obstacles[..], &mover, at(start.x, start.y), t, Vec2::ZERO, &opts);
-        let ours = r.position;
-        let world = box2d_level(&level);
-        let (theirs, their_path, their_iterations) = box2d_move(world, &capsule, start, t);
-        // SAFETY: the world was created above and is not used after this.
-        unsafe { b2::b2DestroyWorld(world) };
-        let diff = (ours - theirs).length();
-        let our_gap = level.clearance(&mover, at(ours.x, ours.y));
-        let their_gap = level.clearance(&mover, at(theirs.x, theirs.y));
-        assert!(
-            our_gap >= 0.0,
-            "ours ends inside: start {start:?} t {t:?} -> {ours:?} gap {our_gap}"
-        );
-        assert!(
-            (ours - start).length() <= t.length() + opts.skin,
-            "ours moved further than asked"
-        );
-        if diff <= 0.03 {
-            agree += 1;
-            worst_agree = worst_agree.max(diff);
-        } else if their_path > t.length() * 1.001 {
-            box2d_longer += 1;
-        } else if our_gap <= 2.0 * opts.skin as f64 && their_gap <= 0.001 && diff <= 0.25 {
-            both_resting += 1;
-        } else if r.iterations == opts.max_iterations || their_iterations == 5 {
-            iteration_limited += 1;
-        } else if their_gap <= 0.001 && (ours - (start + t)).length() + 0.01 < (theirs - (start + t)).length()
-        {
-            box2d_stalled += 1;
-        } else if our_gap <= 2.0 * opts.skin as f64
-            && (theirs - (start + t)).length() + 0.01 < (ours - (start + t)).length()
-        {
-            ours_stopped += 1;
-            eprintln!(
-                "ours stopped: start {start:?} t {t:?} ours {ours:?} ({our_gap}) box2d {theirs:?} ({their_gap}, path {their_path})"
-            );
-        } else {
-            unexplained += 1;
-            eprintln!(
-                "unexplained: start {start:?} t {t:?} ours {ours:?} ({our_gap}) box2d {theirs:?} ({their_gap}, path {their_path})"
-            );
-        }
-    }
-    eprintln!(
-        "capsule mover vs Box2D over {compared} moves: {agree} agree within 0.03 (worst {worst_agree}), Box2D path longer than the translation {box2d_longer}, both resting, stopped apart along a surface {both_resting}, either loop used all its 5 iterations (long moves through clutter) {iteration_limited}, Box2D stalled against a surface short of where ours got {box2d_stalled}, ours stopped against a surface short of Box2D {ours_stopped}, unexplained {unexplained}"
-    );
-    assert!(agree * 100 > compared * 93, "{agree}");
-    assert!(ours_stopped * 200 < compared, "{ours_stopped}");
-    assert_eq!(unexplained, 0);
-}
-
 #[test]
 fn tree_callback_and_world_levels_move_like_the_slice() {
     // The same level as a slice, a dynamic tree, a callback and a World of static bodies: the
@@ -1088,57 +868,6 @@ fn a_kinematic_world_platform_carries_the_mover() {
             );
         }
     }
-}
-
-#[test]
-fn box2d_mover_loop_on_the_seam_walk_for_reference() {
-    // The reference: Box2D's capsule mover loop walking 5 m/s across 100 separate
-    // boxes from four starts (gravity integrated as in `frame`, velocity clipped by
-    // b2ClipVector). Reported next to ours: Box2D rests its slop (0.005) inside the floor
-    // (checked here: its capsule's bottom ends 0.005 below the floor top, by brute force) where
-    // ours rests a skin above it.
-    let capsule = Capsule::new(v(0.0, -0.2), v(0.0, 0.2), 0.3).unwrap();
-    let mover = Shape::Capsule(capsule);
-    let floor = box_floor(100);
-    let world = box2d_level(&floor);
-    let b2mover = b2capsule(&capsule);
-    let (mut bad, mut worst_rise, mut frames) = (0, 0.0f32, 0);
-    let mut rest_gap = 0.0f64;
-    for start in [1.0f32, 1.25, 1.5, 1.9] {
-        let mut pos = v(start, 0.5);
-        let mut vel = Vec2::ZERO;
-        for k in 0..1300 {
-            vel = v(5.0, vel.y - GRAVITY * DT);
-            let before = pos;
-            let target = pos + vel * DT;
-            let mut planes: Vec<b2::b2CollisionPlane> = Vec::new();
-            pos = box2d_mover_loop(world, &b2mover, pos, target, &mut planes).0;
-            // SAFETY: a plain Box2D C call on the planes of the loop's last iteration.
-            let c = unsafe { b2::b2ClipVector(b2v(vel), planes.as_ptr(), planes.len() as i32) };
-            vel = v(c.x, c.y);
-            let step = pos - before;
-            if k > 2 {
-                frames += 1;
-                worst_rise = worst_rise.max(step.y.abs());
-                if step.x < 0.99 * 5.0 * DT || step.y.abs() > 1e-5 {
-                    bad += 1;
-                }
-            }
-            if pos.x > 97.0 {
-                break;
-            }
-        }
-        rest_gap = floor.clearance(&mover, at(pos.x, pos.y));
-    }
-    // SAFETY: created above, not used after.
-    unsafe { b2::b2DestroyWorld(world) };
-    eprintln!(
-        "Box2D capsule mover over 100 seams x 4 starts: {bad} bad frames of {frames} (progress < 99 % or |dy| > 1e-5), worst |dy| {worst_rise}, rests {rest_gap} from the floor"
-    );
-    assert!(
-        (rest_gap + 0.005).abs() < 1e-4,
-        "Box2D rests its slop inside: {rest_gap}"
-    );
 }
 
 /// Bounded work and input: `max_iterations = u32::MAX` runs at most `MAX_MOVE_ITERATIONS`

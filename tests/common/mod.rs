@@ -1,5 +1,9 @@
-//! Shared test and benchmark support: a deterministic RNG, random shapes at a given scale and
-//! conversions to Box2D v3's C structs.
+//! Shared test support with no peer library: a deterministic RNG, random shapes at a given
+//! scale, independent brute-force geometry in `f64` and the scenes several tests step. The
+//! root crate's tests include it as `mod common`; the peer comparisons (`peers/`) include the
+//! same file in their library, next to the conversions to Box2D's and parry2d's types. A
+//! scenario that one root test shares with its peer comparison is a file next to this one
+//! (`landing.rs`, `mover_levels.rs`), included by both with `#[path]`.
 #![allow(dead_code)]
 
 use collide2d::*;
@@ -23,6 +27,7 @@ pub fn at(x: f32, y: f32) -> Transform {
 pub struct Rng(pub u64);
 
 impl Rng {
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
@@ -35,18 +40,23 @@ impl Rng {
         let u = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
         lo + (hi - lo) * u
     }
+    /// Uniform in 0..n.
     pub fn index(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+    /// A point uniform in the square [-h, h)².
     pub fn vec(&mut self, h: f32) -> Vec2 {
         Vec2::new(self.range(-h, h), self.range(-h, h))
     }
 }
 
+/// A random circle of radius 0.1 … 1 times `s`, centred within 0.5 `s` of the origin.
 pub fn random_circle(rng: &mut Rng, s: f32) -> Circle {
     Circle::new(rng.vec(0.5 * s), rng.range(0.1, 1.0) * s).unwrap()
 }
 
+/// A random capsule of length 0.4 … 2 times `s` centred within 0.3 `s` of the origin, of radius
+/// 0.05 … 0.5 times `s` when `rounded`, else a segment (radius 0).
 pub fn random_capsule(rng: &mut Rng, s: f32, rounded: bool) -> Capsule {
     let c = rng.vec(0.3 * s);
     let half = Rot::from_angle(rng.range(-3.2, 3.2)).x_axis() * (rng.range(0.2, 1.0) * s);
@@ -69,6 +79,7 @@ pub fn random_polygon(rng: &mut Rng, s: f32, n: usize, radius: f32) -> Polygon {
     }
 }
 
+/// A random box of half extents 0.2 … 1 times `s`, centred on the origin.
 pub fn random_box(rng: &mut Rng, s: f32) -> Polygon {
     Polygon::make_box(rng.range(0.2, 1.0) * s, rng.range(0.2, 1.0) * s).unwrap()
 }
@@ -85,6 +96,7 @@ pub fn random_boxes(rng: &mut Rng, n: usize) -> Vec<Aabb> {
         .collect()
 }
 
+/// A random pose: position within `spread` of the origin on each axis, any angle.
 pub fn random_transform(rng: &mut Rng, spread: f32) -> Transform {
     Transform::new(rng.vec(spread), rng.range(-3.2, 3.2))
 }
@@ -109,134 +121,100 @@ pub fn random_shape(rng: &mut Rng, kind: usize, s: f32) -> Shape {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Box2D v3
-
-pub mod b2 {
-    pub use boxdd_sys::ffi::*;
-}
-
-pub fn b2v(v: Vec2) -> b2::b2Vec2 {
-    b2::b2Vec2 { x: v.x, y: v.y }
-}
-
-pub fn b2xf(x: Transform) -> b2::b2Transform {
-    b2::b2Transform {
-        p: b2v(x.p),
-        q: b2::b2Rot { c: x.q.c, s: x.q.s },
-    }
-}
-
-pub fn b2circle(c: &Circle) -> b2::b2Circle {
-    b2::b2Circle {
-        center: b2v(c.center),
-        radius: c.radius,
-    }
-}
-
-pub fn b2capsule(c: &Capsule) -> b2::b2Capsule {
-    b2::b2Capsule {
-        center1: b2v(c.center1),
-        center2: b2v(c.center2),
-        radius: c.radius,
-    }
-}
-
-pub fn b2polygon(p: &Polygon) -> b2::b2Polygon {
-    b2::b2Polygon {
-        vertices: p.vertices.map(b2v),
-        normals: p.normals.map(b2v),
-        centroid: b2v(p.centroid),
-        radius: p.radius,
-        count: p.count as i32,
-    }
-}
-
-/// A shape in Box2D's form, built once and passed by reference.
-pub enum B2Shape {
-    Circle(b2::b2Circle),
-    Capsule(b2::b2Capsule),
-    Polygon(b2::b2Polygon),
-    ChainSegment(b2::b2ChainSegment),
-}
-
-pub fn b2chain_segment(c: &ChainSegment) -> b2::b2ChainSegment {
-    b2::b2ChainSegment {
-        ghost1: b2v(c.ghost1),
-        segment: b2::b2Segment {
-            point1: b2v(c.point1),
-            point2: b2v(c.point2),
-        },
-        ghost2: b2v(c.ghost2),
-        chainId: 0,
-    }
-}
-
-pub fn b2shape(s: &Shape) -> B2Shape {
-    match s {
-        Shape::Circle(c) => B2Shape::Circle(b2circle(c)),
-        Shape::Capsule(c) => B2Shape::Capsule(b2capsule(c)),
-        Shape::Polygon(p) => B2Shape::Polygon(b2polygon(p)),
-        Shape::ChainSegment(c) => B2Shape::ChainSegment(b2chain_segment(c)),
-    }
-}
-
-/// Box2D's manifold for the canonical order (A the more complex kind), in frame A.
-/// Returns None for pairs Box2D does not offer in this order.
-pub fn b2collide_local(a: &B2Shape, b: &B2Shape, xf: b2::b2Transform) -> Option<b2::b2LocalManifold> {
-    // SAFETY: all pointers refer to live, initialised locals for the duration of the call.
-    unsafe {
-        Some(match (a, b) {
-            (B2Shape::Circle(a), B2Shape::Circle(b)) => b2::b2CollideCircles(a, b, xf),
-            (B2Shape::Capsule(a), B2Shape::Circle(b)) => b2::b2CollideCapsuleAndCircle(a, b, xf),
-            (B2Shape::Capsule(a), B2Shape::Capsule(b)) => b2::b2CollideCapsules(a, b, xf),
-            (B2Shape::Polygon(a), B2Shape::Circle(b)) => b2::b2CollidePolygonAndCircle(a, b, xf),
-            (B2Shape::Polygon(a), B2Shape::Capsule(b)) => b2::b2CollidePolygonAndCapsule(a, b, xf),
-            (B2Shape::Polygon(a), B2Shape::Polygon(b)) => b2::b2CollidePolygons(a, b, xf),
-            (B2Shape::ChainSegment(a), B2Shape::Circle(b)) => b2::b2CollideChainSegmentAndCircle(a, b, xf),
-            (B2Shape::ChainSegment(a), B2Shape::Capsule(b)) => {
-                let mut cache: b2::b2SimplexCache = std::mem::zeroed();
-                b2::b2CollideChainSegmentAndCapsule(a, b, xf, &mut cache)
-            }
-            (B2Shape::ChainSegment(a), B2Shape::Polygon(b)) => {
-                let mut cache: b2::b2SimplexCache = std::mem::zeroed();
-                b2::b2CollideChainSegmentAndPolygon(a, b, xf, &mut cache)
-            }
-            _ => return None,
-        })
-    }
-}
-
-/// Box2D's manifold converted to our conventions: world space, depth = -separation.
-pub fn b2collide_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Option<Manifold> {
-    let rel = xa.inv_mul(xb);
-    let lm = b2collide_local(&b2shape(a), &b2shape(b), b2xf(rel))?;
-    Some(b2local_to_world(&lm, xa, 1.0))
-}
-
-/// A Box2D manifold in frame A, computed at `1 / scale` of the real size, as our manifold at
-/// the real size: world space (A at `xa`), lengths times `scale`, depth = -separation.
-pub fn b2local_to_world(lm: &b2::b2LocalManifold, xa: Transform, scale: f32) -> Manifold {
-    let mut m = Manifold {
-        count: lm.pointCount as u32,
-        ..Manifold::default()
+/// A random chain segment at scale `s`: the segment plus ghosts turned by flat, near-flat
+/// (around the 0.01 convexity tolerance), convex and concave angles.
+pub fn random_chain_segment(rng: &mut Rng, s: f32) -> ChainSegment {
+    let p1 = rng.vec(s);
+    let dir = Rot::from_angle(rng.range(-3.2, 3.2));
+    let len = rng.range(0.5, 3.0) * s;
+    let p2 = p1 + dir.x_axis() * len;
+    let turn = |rng: &mut Rng| match rng.index(6) {
+        0 => 0.0,
+        1 => [0.009, 0.011, -0.009, -0.011, 1e-4, -1e-4][rng.index(6)],
+        2 => rng.range(-0.3, 0.3),
+        _ => rng.range(-2.5, 2.5),
     };
-    if m.count > 0 {
-        m.normal = xa.q.rotate(Vec2::new(lm.normal.x, lm.normal.y));
-    }
-    for i in 0..m.count as usize {
-        let p = lm.points[i];
-        m.points[i] = ManifoldPoint {
-            point: xa.apply(Vec2::new(p.point.x, p.point.y) * scale),
-            depth: -p.separation * scale,
-            id: u32::from(p.id),
-        };
-    }
-    m
+    let t0 = turn(rng);
+    let t2 = turn(rng);
+    // ghost1 → p1 continues into p1 → p2 turned by t0 (positive = left turn = convex corner).
+    let d0 = Rot::from_angle(-t0).rotate(dir.x_axis());
+    let d2 = Rot::from_angle(t2).rotate(dir.x_axis());
+    let g1 = p1 - d0 * (rng.range(0.5, 2.0) * s);
+    let g2 = p2 + d2 * (rng.range(0.5, 2.0) * s);
+    ChainSegment::new(g1, p1, p2, g2).unwrap()
 }
 
-/// Box2D's speculative distance (4 × linear slop of 0.005 m).
-pub const B2_SPECULATIVE_DISTANCE: f32 = 0.02;
+/// A shape of `kind` (0 circle, 1 capsule, 2 polygon, 3 rounded polygon, 4 box) placed near
+/// the segment, in front, behind, overlapping, at its ends.
+pub fn near_segment(rng: &mut Rng, seg: &ChainSegment, kind: usize, s: f32) -> (Shape, Transform) {
+    let shape = random_shape(rng, kind, 0.5 * s);
+    let t = rng.range(-0.4, 1.4);
+    let base = seg.point1.lerp(seg.point2, t);
+    let off = rng.range(-0.6, 1.2) * s;
+    let p = base + seg.normal() * off + rng.vec(0.1 * s);
+    (shape, Transform::new(p, rng.range(-3.2, 3.2)))
+}
+
+/// The signed area of a polygon (counter-clockwise positive), shoelace formula in `f64`.
+pub fn signed_area64(p: &[Vec2]) -> f64 {
+    let n = p.len();
+    (0..n)
+        .map(|i| {
+            let (a, b) = (p[i], p[(i + 1) % n]);
+            f64::from(a.x) * f64::from(b.y) - f64::from(a.y) * f64::from(b.x)
+        })
+        .sum::<f64>()
+        * 0.5
+}
+
+/// A random star-shaped polygon at scale `s`: `n` vertices at sorted random angles and random
+/// radii, counter-clockwise.
+pub fn random_star_polygon(rng: &mut Rng, n: usize, s: f32) -> Vec<Vec2> {
+    let c = rng.vec(s);
+    let mut angles: Vec<f32> = (0..n)
+        .map(|i| (i as f32 + rng.range(0.1, 0.9)) / n as f32 * std::f32::consts::TAU)
+        .collect();
+    angles.sort_by(f32::total_cmp);
+    angles
+        .iter()
+        .map(|a| c + Rot::from_angle(*a).x_axis() * (rng.range(0.3, 1.0) * s))
+        .collect()
+}
+
+/// A random thick spiral at scale `s` (a simple, very concave polygon): an outer arm out and
+/// an inner arm back, `n` vertices in all.
+pub fn random_spiral_polygon(rng: &mut Rng, n: usize, s: f32) -> Vec<Vec2> {
+    let half = n / 2;
+    let turns = rng.range(1.0, 2.5);
+    let arm = |k: usize, r0: f32| {
+        let t = k as f32 / (half - 1).max(1) as f32;
+        let a = t * turns * std::f32::consts::TAU;
+        Rot::from_angle(a).x_axis() * ((r0 + t) * s)
+    };
+    let mut pts: Vec<Vec2> = (0..half).map(|k| arm(k, 0.35)).collect();
+    pts.extend((0..half).rev().map(|k| arm(k, 0.2)));
+    pts
+}
+
+/// The shape with every length times `k` (about its own origin).
+pub fn scaled_shape(sh: &Shape, k: f32) -> Shape {
+    match sh {
+        Shape::Circle(c) => Shape::Circle(Circle::new(c.center * k, c.radius * k).unwrap()),
+        Shape::Capsule(c) => {
+            Shape::Capsule(Capsule::new(c.center1 * k, c.center2 * k, c.radius * k).unwrap())
+        }
+        Shape::Polygon(p) => Shape::Polygon(
+            Polygon::new_rounded(
+                &p.vertices().iter().map(|v| *v * k).collect::<Vec<_>>(),
+                p.radius * k,
+            )
+            .unwrap(),
+        ),
+        Shape::ChainSegment(c) => Shape::ChainSegment(
+            ChainSegment::new(c.ghost1 * k, c.point1 * k, c.point2 * k, c.ghost2 * k).unwrap(),
+        ),
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Independent brute-force geometry (no collide2d query code involved)
@@ -355,88 +333,6 @@ pub fn signed_distance_to_surface(q: Vec2, s: &Shape, xf: Transform) -> f64 {
     (if inside { -d } else { d }) - r as f64
 }
 
-pub fn b2proxy(p: &ShapeProxy) -> b2::b2ShapeProxy {
-    b2::b2ShapeProxy {
-        points: p.points.map(b2v),
-        count: p.count as i32,
-        radius: p.radius,
-    }
-}
-
-/// Box2D's distance (with radii), converted to world space: (distance, point A, point B).
-pub fn b2distance_world(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> (f32, Vec2, Vec2) {
-    let input = b2::b2DistanceInput {
-        proxyA: b2proxy(&ShapeProxy::from_shape(a)),
-        proxyB: b2proxy(&ShapeProxy::from_shape(b)),
-        transform: b2xf(xa.inv_mul(xb)),
-        useRadii: true,
-    };
-    let mut cache = b2::b2SimplexCache {
-        count: 0,
-        indexA: [0; 3],
-        indexB: [0; 3],
-    };
-    // SAFETY: input and cache are live locals; a null simplex buffer with capacity 0 is allowed.
-    let out = unsafe { b2::b2ShapeDistance(&input, &mut cache, core::ptr::null_mut(), 0) };
-    let pa = xa.apply(Vec2::new(out.pointA.x, out.pointA.y));
-    let pb = xa.apply(Vec2::new(out.pointB.x, out.pointB.y));
-    (out.distance, pa, pb)
-}
-
-/// Box2D's ray cast against a shape, converted to world space; None on a miss.
-pub fn b2raycast_world(s: &Shape, xf: Transform, ray: &Ray) -> Option<RayHit> {
-    let input = b2::b2RayCastInput {
-        origin: b2v(xf.inv_apply(ray.origin)),
-        translation: b2v(xf.q.inv_rotate(ray.translation)),
-        maxFraction: ray.max_fraction,
-    };
-    // SAFETY: shape and input are live locals for the duration of each call.
-    let out = unsafe {
-        match s {
-            Shape::Circle(c) => b2::b2RayCastCircle(&b2circle(c), &input),
-            Shape::Capsule(c) => b2::b2RayCastCapsule(&b2capsule(c), &input),
-            Shape::Polygon(p) => b2::b2RayCastPolygon(&b2polygon(p), &input),
-            Shape::ChainSegment(c) => b2::b2RayCastSegment(
-                &b2::b2Segment {
-                    point1: b2v(c.point1),
-                    point2: b2v(c.point2),
-                },
-                &input,
-                true,
-            ),
-        }
-    };
-    out.hit.then(|| RayHit {
-        point: xf.apply(Vec2::new(out.point.x, out.point.y)),
-        normal: xf.q.rotate(Vec2::new(out.normal.x, out.normal.y)),
-        fraction: out.fraction,
-    })
-}
-
-/// Box2D's pair shape cast (B moving relative to A), world-space result: Some(fraction, normal)
-/// on a hit that is not an initial overlap.
-pub fn b2shapecast_world(
-    a: &Shape,
-    xa: Transform,
-    ta: Vec2,
-    b: &Shape,
-    xb: Transform,
-    tb: Vec2,
-) -> Option<(f32, Vec2)> {
-    let input = b2::b2ShapeCastPairInput {
-        proxyA: b2proxy(&ShapeProxy::from_shape(a)),
-        proxyB: b2proxy(&ShapeProxy::from_shape(b)),
-        transform: b2xf(xa.inv_mul(xb)),
-        translationB: b2v(xa.q.inv_rotate(tb - ta)),
-        maxFraction: 1.0,
-        canEncroach: false,
-    };
-    // SAFETY: input is a live local.
-    let out = unsafe { b2::b2ShapeCast(&input) };
-    (out.hit && out.fraction > 0.0)
-        .then(|| (out.fraction, xa.q.rotate(Vec2::new(out.normal.x, out.normal.y))))
-}
-
 fn closest_on_seg(p: (f64, f64), a: Vec2, b: Vec2) -> (f64, f64) {
     let (ax, ay, bx, by) = (a.x as f64, a.y as f64, b.x as f64, b.y as f64);
     let (ex, ey) = (bx - ax, by - ay);
@@ -479,81 +375,11 @@ pub fn core_closest_direction(a: &Shape, xa: Transform, b: &Shape, xb: Transform
     Some(Vec2::new(best.1 .0 as f32, best.1 .1 as f32))
 }
 
-pub fn b2sweep(s: &Sweep) -> b2::b2Sweep {
-    b2::b2Sweep {
-        localCenter: b2v(s.local_center),
-        c1: b2v(s.c1),
-        c2: b2v(s.c2),
-        q1: b2::b2Rot { c: s.q1.c, s: s.q1.s },
-        q2: b2::b2Rot { c: s.q2.c, s: s.q2.s },
-    }
-}
-
-/// Box2D's time of impact: (state, fraction) with Box2D's state numbering.
-pub fn b2toi(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep) -> (u32, f32) {
-    let input = b2::b2TOIInput {
-        proxyA: b2proxy(&ShapeProxy::from_shape(a)),
-        proxyB: b2proxy(&ShapeProxy::from_shape(b)),
-        sweepA: b2sweep(sa),
-        sweepB: b2sweep(sb),
-        maxFraction: 1.0,
-    };
-    // SAFETY: input is a live local.
-    let out = unsafe { b2::b2TimeOfImpact(&input) };
-    (out.state, out.fraction)
-}
-
-// ---------------------------------------------------------------------------------------------
-// parry2d
-
-pub fn parry_vec(v: Vec2) -> parry2d::math::Vector {
-    parry2d::math::Vector::new(v.x, v.y)
-}
-
-pub fn parry_pose(x: Transform) -> parry2d::math::Pose {
-    parry2d::math::Pose::new(parry_vec(x.p), x.q.angle())
-}
-
-/// The same shape in parry (ball, capsule or segment, convex polygon, round convex polygon).
-pub fn parry_shape(s: &Shape) -> Box<dyn parry2d::shape::Shape> {
-    use parry2d::shape as ps;
-    match s {
-        Shape::Circle(c) if c.center == Vec2::ZERO => Box::new(ps::Ball::new(c.radius)),
-        Shape::Circle(c) => Box::new(ps::Capsule::new(
-            parry_vec(c.center),
-            parry_vec(c.center),
-            c.radius,
-        )),
-        Shape::Capsule(c) if c.radius == 0.0 => {
-            Box::new(ps::Segment::new(parry_vec(c.center1), parry_vec(c.center2)))
-        }
-        Shape::Capsule(c) => Box::new(ps::Capsule::new(
-            parry_vec(c.center1),
-            parry_vec(c.center2),
-            c.radius,
-        )),
-        Shape::Polygon(p) => {
-            let poly =
-                ps::ConvexPolygon::from_convex_polyline(p.vertices().iter().map(|&v| parry_vec(v)).collect())
-                    .unwrap();
-            if p.radius > 0.0 {
-                Box::new(ps::RoundShape {
-                    inner_shape: poly,
-                    border_radius: p.radius,
-                })
-            } else {
-                Box::new(poly)
-            }
-        }
-        // parry has no one-sided segment: the two-sided segment (distance, two-sided queries).
-        Shape::ChainSegment(c) => Box::new(ps::Segment::new(parry_vec(c.point1), parry_vec(c.point2))),
-    }
-}
-
-/// The pyramid scene shared by the solver tests and benchmarks, in both engines: a static
-/// ground box (half extents 40 × 0.5, top at y = 0) and `rows` rows of unit boxes, row `i`
-/// holding `rows − i` boxes side by side, touching. Density 1, friction 0.6, no restitution,
-/// gravity (0, −10), no sleeping.
+/// The pyramid scene of the solver tests and benchmarks, its box centres: a static ground box
+/// (half extents 40 × 0.5, top at y = 0) and `rows` rows of unit boxes, row `i` holding
+/// `rows − i` boxes side by side, touching. Density 1, friction 0.6, no restitution, gravity
+/// (0, −10), no sleeping. `pyramid_world` builds it in collide2d, the peers' `box2d_pyramid`
+/// in Box2D.
 pub fn pyramid_starts(rows: usize) -> Vec<Vec2> {
     let mut v = Vec::new();
     for i in 0..rows {
@@ -565,6 +391,8 @@ pub fn pyramid_starts(rows: usize) -> Vec<Vec2> {
     v
 }
 
+/// The pyramid of [`pyramid_starts`] in a collide2d `World` with default settings,
+/// and its boxes' ids, bottom row first.
 #[cfg(feature = "solver")]
 pub fn pyramid_world(rows: usize) -> (World, Vec<BodyId>) {
     let mut w = World::default();
@@ -588,41 +416,6 @@ pub fn pyramid_world(rows: usize) -> (World, Vec<BodyId>) {
         })
         .collect();
     (w, ids)
-}
-
-/// The same pyramid in Box2D v3 (single-threaded, sleeping off). Destroy with
-/// `b2::b2DestroyWorld(world)`.
-pub fn box2d_pyramid(rows: usize) -> (b2::b2WorldId, Vec<b2::b2BodyId>) {
-    // SAFETY: plain Box2D C calls on definitions it initialised itself.
-    unsafe {
-        let mut wd = b2::b2DefaultWorldDef();
-        wd.gravity = b2::b2Vec2 { x: 0.0, y: -10.0 };
-        wd.enableSleep = false;
-        wd.workerCount = 1;
-        let world = b2::b2CreateWorld(&wd);
-        let mut bd = b2::b2DefaultBodyDef();
-        bd.position = b2::b2Vec2 { x: 0.0, y: -0.5 };
-        let ground = b2::b2CreateBody(world, &bd);
-        let mut sd = b2::b2DefaultShapeDef();
-        sd.material.friction = 0.6;
-        sd.density = 1.0;
-        let gp = b2::b2MakeBox(40.0, 0.5);
-        b2::b2CreatePolygonShape(ground, &sd, &gp);
-        let unit = b2::b2MakeBox(0.5, 0.5);
-        let ids = pyramid_starts(rows)
-            .into_iter()
-            .map(|p| {
-                let mut bd = b2::b2DefaultBodyDef();
-                bd.type_ = b2::b2BodyType_b2_dynamicBody;
-                bd.position = b2::b2Vec2 { x: p.x, y: p.y };
-                bd.enableSleep = false;
-                let b = b2::b2CreateBody(world, &bd);
-                b2::b2CreatePolygonShape(b, &sd, &unit);
-                b
-            })
-            .collect();
-        (world, ids)
-    }
 }
 
 /// The determinism scene (as Box2D's `test_determinism`, smaller): a ground, two walls and
@@ -675,68 +468,4 @@ pub fn hash_transforms(w: &World, ids: &[BodyId]) -> u64 {
         }
     }
     h
-}
-
-/// Box2D's plane-result callback for `b2World_CollideMover`: collects each plane into the
-/// `Vec<b2CollisionPlane>` passed as the context, rigid and clipping velocity (the defaults of
-/// Box2D's `geometric_mover` sample).
-///
-/// # Safety
-/// `context` must point to a live `Vec<b2::b2CollisionPlane>`; Box2D passes a valid result.
-pub unsafe extern "C" fn b2_collect_plane(
-    _shape: b2::b2ShapeId,
-    result: *const b2::b2PlaneResult,
-    context: *mut std::os::raw::c_void,
-) -> bool {
-    // SAFETY: by this function's contract.
-    let (planes, result) = unsafe { (&mut *(context as *mut Vec<b2::b2CollisionPlane>), &*result) };
-    planes.push(b2::b2CollisionPlane {
-        plane: result.plane,
-        pushLimit: f32::MAX,
-        push: 0.0,
-        clipVelocity: true,
-    });
-    true
-}
-
-/// Box2D v3.1's mover loop as its `geometric_mover` sample runs it, for the capsule `mover`
-/// (centres relative to the position): up to 5 iterations of `b2World_CollideMover`,
-/// `b2SolvePlanes` toward `target` and `b2World_CastMover`, stopping after a step shorter than
-/// 0.01. Returns the final position, the length of the path and the iterations used; `planes`
-/// holds the last iteration's planes (for `b2ClipVector`).
-pub fn box2d_mover_loop(
-    world: b2::b2WorldId,
-    mover: &b2::b2Capsule,
-    start: Vec2,
-    target: Vec2,
-    planes: &mut Vec<b2::b2CollisionPlane>,
-) -> (Vec2, f32, u32) {
-    let (mut pos, mut path, mut iterations) = (start, 0.0, 0);
-    // SAFETY: plain Box2D C calls on the caller's world; the plane Vec outlives each collide
-    // call.
-    unsafe {
-        let filter = b2::b2DefaultQueryFilter();
-        while iterations < 5 {
-            iterations += 1;
-            planes.clear();
-            b2::b2World_CollideMover(
-                world,
-                b2v(pos),
-                mover,
-                filter,
-                Some(b2_collect_plane),
-                planes as *mut Vec<b2::b2CollisionPlane> as *mut std::os::raw::c_void,
-            );
-            let r = b2::b2SolvePlanes(b2v(target - pos), planes.as_mut_ptr(), planes.len() as i32);
-            let delta = Vec2::new(r.translation.x, r.translation.y);
-            let fraction = b2::b2World_CastMover(world, b2v(pos), mover, b2v(delta), filter);
-            let step = delta * fraction;
-            pos += step;
-            path += step.length();
-            if step.length_squared() < 0.01 * 0.01 {
-                break;
-            }
-        }
-    }
-    (pos, path, iterations)
 }

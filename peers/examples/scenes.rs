@@ -7,8 +7,8 @@
 //! Unless one engine is named, both worlds run side by side, stepped in turns of 10 steps
 //! so that the shared machine's changes of speed hit both alike.
 //!
-//! `cargo run --release --features solver --example scenes [scene filter] [steps] [engine]`; the bench
-//! script builds Box2D with `-DNDEBUG`. The scenes differ from Box2D's file where our
+//! `cargo run --release -p collide2d-peers --example scenes [scene filter] [steps] [engine]`; the
+//! bench script builds Box2D with `-DNDEBUG`. The scenes differ from Box2D's file where our
 //! `World` has no equivalent, identically for both engines: one shape per body (the
 //! tumbler's four walls are four bodies), motors are kinematic bodies turning at the
 //! motor's speed (tumbler, spinner), the spinner's chain loop is 360 static bodies of one
@@ -22,9 +22,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::b2;
+use collide2d_peers::{b2, b2capsule, b2chain_segment, b2circle, b2polygon, b2v};
 
 /// Counts live and peak heap bytes (ours and, through `b2SetAllocator`, Box2D's).
 struct Counting;
@@ -372,12 +370,12 @@ impl Box2d {
                         BodyKind::Kinematic => b2::b2BodyType_b2_kinematicBody,
                         BodyKind::Dynamic => b2::b2BodyType_b2_dynamicBody,
                     };
-                    bd.position = common::b2v(s.xf.p);
+                    bd.position = b2v(s.xf.p);
                     bd.rotation = b2::b2Rot {
                         c: s.xf.q.c,
                         s: s.xf.q.s,
                     };
-                    bd.linearVelocity = common::b2v(s.v);
+                    bd.linearVelocity = b2v(s.v);
                     bd.angularVelocity = s.w;
                     bd.enableSleep = s.enable_sleep;
                     let body = b2::b2CreateBody(world, &bd);
@@ -387,23 +385,23 @@ impl Box2d {
                     sd.material.restitution = s.material.restitution;
                     match &s.shape {
                         Shape::Circle(c) => {
-                            b2::b2CreateCircleShape(body, &sd, &common::b2circle(c));
+                            b2::b2CreateCircleShape(body, &sd, &b2circle(c));
                         }
                         Shape::Capsule(c) if c.radius == 0.0 => {
                             let seg = b2::b2Segment {
-                                point1: common::b2v(c.center1),
-                                point2: common::b2v(c.center2),
+                                point1: b2v(c.center1),
+                                point2: b2v(c.center2),
                             };
                             b2::b2CreateSegmentShape(body, &sd, &seg);
                         }
                         Shape::Capsule(c) => {
-                            b2::b2CreateCapsuleShape(body, &sd, &common::b2capsule(c));
+                            b2::b2CreateCapsuleShape(body, &sd, &b2capsule(c));
                         }
                         Shape::ChainSegment(c) => {
-                            b2::b2CreateChainSegmentShape(body, &sd, &common::b2chain_segment(c));
+                            b2::b2CreateChainSegmentShape(body, &sd, &b2chain_segment(c));
                         }
                         Shape::Polygon(p) => {
-                            b2::b2CreatePolygonShape(body, &sd, &common::b2polygon(p));
+                            b2::b2CreatePolygonShape(body, &sd, &b2polygon(p));
                         }
                     }
                     body

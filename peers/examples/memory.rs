@@ -5,15 +5,13 @@
 use collide2d::*;
 use std::mem::size_of;
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::{b2, Rng};
+use collide2d_peers::{b2, b2v, random_boxes, Rng};
 
 const N: usize = 10_000;
 
 fn main() {
     let mut rng = Rng(2025);
-    let boxes = common::random_boxes(&mut rng, N);
+    let boxes = random_boxes(&mut rng, N);
 
     let mut ours = DynamicTree::new();
     for (i, b) in boxes.iter().enumerate() {
@@ -32,8 +30,8 @@ fn main() {
         for (i, b) in boxes.iter().enumerate() {
             let fat = b.inflated(DEFAULT_AABB_MARGIN);
             let bb = b2::b2AABB {
-                lowerBound: common::b2v(fat.min),
-                upperBound: common::b2v(fat.max),
+                lowerBound: b2v(fat.min),
+                upperBound: b2v(fat.max),
             };
             b2::b2DynamicTree_CreateProxy(&mut t, bb, 1, i as u64);
         }

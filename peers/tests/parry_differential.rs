@@ -4,9 +4,8 @@
 //! `Overlapping` and 0); parry's solid ray cast from inside reports time 0 (ours: no hit, as
 //! Box2D) so rays starting inside are skipped; parry's `cast_shapes` reports an initial
 //! penetration as a hit at time 0 (ours: `Overlapping`).
-mod common;
 use collide2d::*;
-use common::*;
+use collide2d_peers::*;
 
 #[test]
 fn distance_matches_parry() {

@@ -10,9 +10,7 @@ use collide2d::*;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::*;
+use collide2d_peers::*;
 
 const N: usize = 4096;
 

@@ -7,9 +7,8 @@
 //!   `collide_with_margin(.., 0.02)`.
 //! - Box2D ids are `u16` (`B2_MAKE_ID(a, b)`) with its own feature numbering; ids are not
 //!   compared, only geometry.
-mod common;
 use collide2d::*;
-use common::*;
+use collide2d_peers::*;
 
 struct Stats {
     pairs: usize,

@@ -8,9 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::ffi::c_void;
 use std::hint::black_box;
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::*;
+use collide2d_peers::*;
 
 use parry2d::bounding_volume::Aabb as PAabb;
 use parry2d::partitioning::{Bvh, BvhWorkspace};

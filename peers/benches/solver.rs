@@ -3,9 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::*;
+use collide2d_peers::*;
 
 const DT: f32 = 1.0 / 60.0;
 

@@ -1,0 +1,83 @@
+//! The landing scenario of collide2d's `tests/landing.rs` (`tests/common/landing.rs`) in
+//! Box2D 3.2-dev (boxdd-sys 0.6): the same landers, floors and drops, Box2D's worst spin, hop
+//! and sideways speed printed next to ours for reference (the bound on ours is checked by
+//! collide2d's own test).
+#[path = "../../tests/common/landing.rs"]
+mod landing;
+use collide2d::*;
+use collide2d_peers::*;
+use landing::*;
+
+/// One drop in Box2D, as [`drop_ours`] in collide2d: same floor, lander, start and speed,
+/// default world (60 Hz, 4 sub-steps), density 1 and friction 0.6 on the lander.
+fn drop_box2d(floor: Floor, shape: &Shape, x: f32, angle: f32, speed: f32) -> Landing {
+    // SAFETY (test): one world, created and destroyed here; every pointer passed refers to a
+    // local that outlives the call.
+    unsafe {
+        let wd = b2::b2DefaultWorldDef();
+        let world = b2::b2CreateWorld(&wd);
+        let sd = b2::b2DefaultShapeDef();
+        let add = |body: b2::b2BodyId, s: &Shape, sd: &b2::b2ShapeDef| match s {
+            Shape::Polygon(p) => {
+                b2::b2CreatePolygonShape(body, sd, &b2polygon(p));
+            }
+            Shape::Capsule(c) => {
+                b2::b2CreateCapsuleShape(body, sd, &b2capsule(c));
+            }
+            Shape::Circle(c) => {
+                b2::b2CreateCircleShape(body, sd, &b2circle(c));
+            }
+            Shape::ChainSegment(c) => {
+                b2::b2CreateChainSegmentShape(body, sd, &b2chain_segment(c));
+            }
+        };
+        for shapes in floor.bodies() {
+            let bd = b2::b2DefaultBodyDef();
+            let body = b2::b2CreateBody(world, &bd);
+            for s in &shapes {
+                add(body, s, &sd);
+            }
+        }
+        let xf = start(shape, x, angle);
+        let mut bd = b2::b2DefaultBodyDef();
+        bd.type_ = b2::b2BodyType_b2_dynamicBody;
+        bd.position = b2v(xf.p);
+        bd.rotation = b2::b2Rot { c: xf.q.c, s: xf.q.s };
+        bd.linearVelocity = b2v(v(0.0, -speed));
+        let body = b2::b2CreateBody(world, &bd);
+        let mut sd = b2::b2DefaultShapeDef();
+        sd.density = 1.0;
+        sd.material.friction = 0.6;
+        add(body, shape, &sd);
+        let mut out = Landing::default();
+        for _ in 0..STEPS {
+            b2::b2World_Step(world, 1.0 / 60.0, 4);
+            let vel = b2::b2Body_GetLinearVelocity(body);
+            out.add(b2::b2Body_GetAngularVelocity(body), v(vel.x, vel.y));
+        }
+        b2::b2DestroyWorld(world);
+        out
+    }
+}
+
+/// Box2D's figures on every floor beside ours (Box2D reaches 6.3 rad/s and 0.96 m/s where two
+/// boxes meet under the lander): printed, not checked.
+#[test]
+fn box2d_landing_figures_for_reference() {
+    for floor in Floor::ALL {
+        for (name, shape) in landers() {
+            let (mut ours, mut theirs) = (Landing::default(), Landing::default());
+            for x in floor.offsets() {
+                for speed in SPEEDS {
+                    ours = ours.max(drop_ours(floor, &shape, x, 0.0, speed));
+                    theirs = theirs.max(drop_box2d(floor, &shape, x, 0.0, speed));
+                }
+            }
+            eprintln!(
+                "{floor:?} {name}: ours |w| {:.4} rad/s, hop {:.4} m/s, side {:.4} m/s; \
+                 Box2D |w| {:.4}, hop {:.4}, side {:.4}",
+                ours.spin, ours.hop, ours.side, theirs.spin, theirs.hop, theirs.side
+            );
+        }
+    }
+}
