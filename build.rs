@@ -189,6 +189,11 @@ mod header {
         }
         let segments: Vec<&str> = path.split("::").collect();
         let (ty, item) = (segments[segments.len() - 2], segments[segments.len() - 1]);
+        // Rust's error variants are C's statuses of the same name.
+        let ty = match ty {
+            "SolverError" | "GeometryError" => "Status",
+            t => t,
+        };
         let has = |n: &str| names.contains(n).then(|| n.to_string());
         let ty_c = match ty {
             "World" => "world".to_string(),

@@ -1118,7 +1118,7 @@ typedef bool (*c2d_TreeContactCallback)(uint32_t id,
                                         void *context);
 
 // A body handle: slot index plus generation. Stale handles (the body removed) and handles of
-// another world are refused with Rust's `SolverError::InvalidBody`,
+// another world are refused with `C2D_STATUS_INVALID_BODY`,
 // never taken for another body: the generation carries the world's tag in its high 16 bits
 // (worlds are tagged 1 to 65 535 in creation order, wrapping) and a count of the slot's uses
 // in its low 16 bits (a stale id is refused until its slot has been reused 65 535 times, as
@@ -1133,7 +1133,7 @@ typedef struct c2d_BodyId {
 
 // A shape handle: the shape's slot index plus generation, like `BodyId`. Stale handles
 // (the shape or its body removed) are refused with
-// Rust's `SolverError::InvalidShapeId`. A body's first shape
+// `C2D_STATUS_INVALID_SHAPE_ID`. A body's first shape
 // (the one in its `BodyDef`) has the same index and generation as the body.
 typedef struct c2d_ShapeId {
   // Slot index.
