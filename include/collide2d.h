@@ -253,7 +253,10 @@ enum c2d_Status
   // A tile grid's dimensions do not match its cell count, or its cell size or origin is not
   // finite (and positive).
   C2D_STATUS_INVALID_GRID = 23,
-  // A polygon to decompose is not simple: two of its edges cross or touch.
+  // A polygon to decompose is not weakly simple: two of its edges cross, a vertex lies
+  // inside another edge, edges overlap other than as one edge traversed both ways, the
+  // passes through a point it visits twice cross there, or an edge doubles back on the one
+  // before at a point visited once (see `c2d_decompose`).
   C2D_STATUS_SELF_INTERSECTING = 24,
   // An allocation failed (the allocator, or the one set with `c2d_set_allocator`, returned
   // NULL). The object the call was made on is unchanged and still valid.
@@ -1512,12 +1515,17 @@ c2d_Status c2d_heightfield(struct c2d_Vec2 origin,
                            uint32_t capacity,
                            uint32_t *out_count);
 
-// Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
-// 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to
-// `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count written) when they do not fit,
-// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch, `C2D_STATUS_OUT_OF_MEMORY` when
-// the allocator cannot provide the working memory (O(count); nothing is written and
-// everything taken is freed).
+// Decomposes a simple or weakly simple polygon (either winding, any count ≥ 3) into convex
+// polygons of at most 8 vertices (Rust: `decompose`, which states the rules in full): the
+// boundary may touch itself where it passes through one point more than once without
+// crossing there (tiles meeting at a corner, a hole touching its outline) and along an edge
+// traversed both ways (a keyhole's bridge). The pieces tile the welded polygon exactly, each
+// a valid polygon of its vertices; O(count log count) time. Writes up to `capacity` pieces to
+// `out` and the piece count to `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count
+// written) when they do not fit, `C2D_STATUS_SELF_INTERSECTING` when edges cross, a vertex
+// lies inside another edge, edges overlap otherwise, passes cross at a shared point or an
+// edge doubles back (a spike), `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide
+// the working memory (O(count); nothing is written and everything taken is freed).
 //
 // # Safety
 // `points` NULL or `count` readable `c2d_Vec2`; `out` NULL or `capacity` writable

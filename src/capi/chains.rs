@@ -518,12 +518,17 @@ pub unsafe extern "C" fn c2d_heightfield(
     Status::Ok
 }
 
-/// Decomposes a simple polygon (either winding, any count ≥ 3) into convex polygons of at most
-/// 8 vertices (Rust: `decompose`). Writes up to `capacity` pieces to `out` and the piece count to
-/// `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count written) when they do not fit,
-/// `C2D_STATUS_SELF_INTERSECTING` when edges cross or touch, `C2D_STATUS_OUT_OF_MEMORY` when
-/// the allocator cannot provide the working memory (O(count); nothing is written and
-/// everything taken is freed).
+/// Decomposes a simple or weakly simple polygon (either winding, any count ≥ 3) into convex
+/// polygons of at most 8 vertices (Rust: `decompose`, which states the rules in full): the
+/// boundary may touch itself where it passes through one point more than once without
+/// crossing there (tiles meeting at a corner, a hole touching its outline) and along an edge
+/// traversed both ways (a keyhole's bridge). The pieces tile the welded polygon exactly, each
+/// a valid polygon of its vertices; O(count log count) time. Writes up to `capacity` pieces to
+/// `out` and the piece count to `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count
+/// written) when they do not fit, `C2D_STATUS_SELF_INTERSECTING` when edges cross, a vertex
+/// lies inside another edge, edges overlap otherwise, passes cross at a shared point or an
+/// edge doubles back (a spike), `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide
+/// the working memory (O(count); nothing is written and everything taken is freed).
 ///
 /// # Safety
 /// `points` NULL or `count` readable `c2d_Vec2`; `out` NULL or `capacity` writable

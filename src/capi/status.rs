@@ -68,7 +68,10 @@ pub enum Status {
     /// A tile grid's dimensions do not match its cell count, or its cell size or origin is not
     /// finite (and positive).
     InvalidGrid = 23,
-    /// A polygon to decompose is not simple: two of its edges cross or touch.
+    /// A polygon to decompose is not weakly simple: two of its edges cross, a vertex lies
+    /// inside another edge, edges overlap other than as one edge traversed both ways, the
+    /// passes through a point it visits twice cross there, or an edge doubles back on the one
+    /// before at a point visited once (see `c2d_decompose`).
     SelfIntersecting = 24,
     /// An allocation failed (the allocator, or the one set with `c2d_set_allocator`, returned
     /// NULL). The object the call was made on is unchanged and still valid.

@@ -57,7 +57,10 @@ pub enum GeometryError {
     /// A tile grid's dimensions do not match its cell count, or its cell size or origin is not
     /// finite (and positive).
     InvalidGrid = 10,
-    /// A polygon to decompose is not simple: two of its edges cross or touch.
+    /// A polygon to decompose is not weakly simple: two of its edges cross, a vertex lies
+    /// inside another edge, edges overlap other than as one edge traversed both ways, the
+    /// passes through a point it visits twice cross there, or an edge doubles back on the one
+    /// before at a point visited once (see `decompose`).
     SelfIntersecting = 11,
     /// A polygon's stored data does not hold what the constructors guarantee (deserialized or
     /// filled by hand: see [`Polygon::is_valid`]; also its centroid must lie inside it).
@@ -83,7 +86,7 @@ impl fmt::Display for GeometryError {
             GeometryError::OutOfRange => "points too far apart: their extent overflows f32",
             GeometryError::Unsupported => "operation not supported for this shape kind",
             GeometryError::InvalidGrid => "tile grid dimensions, cell size or origin invalid",
-            GeometryError::SelfIntersecting => "polygon edges cross or touch",
+            GeometryError::SelfIntersecting => "polygon edges cross, overlap or touch inside an edge",
             GeometryError::InvalidPolygon => "polygon data is not a valid convex counter-clockwise polygon",
             GeometryError::OutOfMemory => "out of memory",
         };
