@@ -687,6 +687,37 @@ fn report_piece_counts_and_times() {
             }
         }
     }
+    // Large random outlines: a star-shaped polygon of random radii, and the longest outline
+    // of a random tile map (corners touching everywhere, long collinear runs).
+    let mut rng = Rng(11);
+    let n = 100_000;
+    let random_star: Vec<Vec2> = (0..n)
+        .map(|k| {
+            let a = core::f64::consts::TAU * (k as f64 + 0.5) / n as f64;
+            let r = rng.int(500, 1000) as f64;
+            v((r * a.cos()) as f32, (r * a.sin()) as f32)
+        })
+        .collect();
+    let side = 700;
+    let cells: Vec<bool> = (0..side * side).map(|_| rng.int(0, 100) < 60).collect();
+    let outlines = tile_outlines(side, side, 1.0, Vec2::ZERO, |x, y| cells[y * side + x]).unwrap();
+    let tiles = outlines
+        .iter()
+        .max_by_key(|c| c.points().len())
+        .unwrap()
+        .points()
+        .to_vec();
+    for (name, poly) in [("random star", random_star), ("tile outline", tiles)] {
+        let t = std::time::Instant::now();
+        let r = decompose(&poly);
+        let dt = t.elapsed();
+        let pieces = r.map(|p| p.len());
+        eprintln!(
+            "{name} of {} vertices: {pieces:?} pieces in {:.3} ms",
+            poly.len(),
+            dt.as_secs_f64() * 1e3
+        );
+    }
     for (kind, name) in ["star-shaped", "spiral", "comb", "tile outline"]
         .iter()
         .enumerate()

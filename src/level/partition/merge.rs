@@ -1,21 +1,22 @@
 //! Triangles to convex pieces of at most [`MAX_POLYGON_VERTICES`] vertices.
 //!
+//! A corner of a union of triangles may be exactly straight (by the exact orientation): its
+//! vertex is left out of the piece, whose edge then passes through it (it stays a vertex of
+//! the neighbours), so the pieces still tile the polygon exactly.
+//!
 //! 1. An exact dynamic programme over the triangulation's dual forest: the fewest pieces that
-//!    are unions of triangles, strictly convex (exact orientation at every corner) and valid
-//!    by [`Polygon::is_valid`], of at most 6 triangles (8 vertices). For each triangle, the
-//!    candidates are the convex unions of at most 6 triangles reaching down from it into its
-//!    subtree, each with the fewest pieces the rest of that subtree needs; gluing across a
-//!    diagonal changes only the two corners at its ends, and a corner that is not strictly
-//!    convex stays so as triangles are added, so non-convex unions are dropped as soon as
-//!    they appear. A candidate is kept for the parent only when it could beat closing the
-//!    piece here, and only the best of those that meet the parent's diagonal alike, so the lists
-//!    stay short: O(n) in all. Subtrees are visited lightest first, so at most O(log n) lists
-//!    wait at once.
-//! 2. Greedy merging of the pieces across their shared edges, which may also drop a corner
-//!    that becomes exactly straight: the piece's edge then passes through that vertex (still a
-//!    vertex of its neighbours), so the pieces still tile the polygon exactly. This merges a
-//!    fan of triangles over collinear vertices (the base of a comb, a tile outline) into one
-//!    piece.
+//!    are unions of at most 6 triangles (8 vertices), convex and valid by
+//!    [`Polygon::is_valid`]. For each triangle, the candidates are the convex unions of at
+//!    most 6 triangles reaching down from it into its subtree, each with the fewest pieces the
+//!    rest of that subtree needs; gluing across a diagonal changes only the two corners at its
+//!    ends, and a corner turning right stays so as triangles are added, so such unions are
+//!    dropped as soon as they appear. A candidate is kept for the parent only when it could
+//!    beat closing the piece here, and only the best of those that meet the parent's diagonal
+//!    alike, so the lists stay short: O(n) in all. Subtrees are visited lightest first, so at
+//!    most O(log n) lists wait at once.
+//! 2. Greedy merging of the pieces across their shared edges while the union is a valid
+//!    piece. This joins what the 6-triangle bound kept apart, such as a fan of triangles over
+//!    collinear vertices (the base of a comb) into one piece.
 
 use super::exact::{above, orient, P};
 use super::push;
@@ -68,11 +69,20 @@ struct Cand {
     cost: u64,
 }
 
+/// What [`glue`] does with a corner that becomes exactly straight.
+#[derive(Clone, Copy, PartialEq)]
+enum Straight {
+    /// Keeps its vertex (left out when the piece is closed).
+    Keep,
+    /// Leaves its vertex out of the piece.
+    Drop,
+}
+
 /// Joins convex loops `a` (holding the edge `x → y`) and `b` (holding `y → x`) across that
-/// edge. Each corner at `x` and `y` must turn strictly left, or, when `flat` is set, may be
-/// exactly straight and is then dropped. `None` when a corner fails or the result has more
+/// edge. Each corner at `x` and `y` must turn left, or be exactly straight (handled as
+/// `straight` says). `None` when a corner turns right or folds back, or the result has more
 /// than [`MAX_POLYGON_VERTICES`] vertices.
-fn glue(a: &[u32], b: &[u32], x: u32, y: u32, v: &[P], flat: bool) -> Option<Piece> {
+fn glue(a: &[u32], b: &[u32], x: u32, y: u32, v: &[P], straight: Straight) -> Option<Piece> {
     let (na, nb) = (a.len(), b.len());
     let ia = (0..na).find(|&k| a[k] == x && a[(k + 1) % na] == y)?;
     let ib = (0..nb).find(|&k| b[k] == y && b[(k + 1) % nb] == x)?;
@@ -95,7 +105,7 @@ fn glue(a: &[u32], b: &[u32], x: u32, y: u32, v: &[P], flat: bool) -> Option<Pie
         );
         match orient(p, c, q) {
             1 => {}
-            0 if flat && above(p, c) != above(q, c) => keep[at] = false,
+            0 if above(p, c) != above(q, c) => keep[at] = straight == Straight::Keep,
             _ => return None,
         }
     }
@@ -112,6 +122,29 @@ fn glue(a: &[u32], b: &[u32], x: u32, y: u32, v: &[P], flat: bool) -> Option<Pie
         piece.len += 1;
     }
     Some(piece)
+}
+
+/// The piece without its exactly straight corners.
+fn without_straight(piece: &Piece, v: &[P]) -> Piece {
+    let s = piece.indices();
+    let m = s.len();
+    let mut out = Piece {
+        idx: [0; MAX_POLYGON_VERTICES],
+        len: 0,
+    };
+    for k in 0..m {
+        let (p, c, q) = (
+            v[s[(k + m - 1) % m] as usize],
+            v[s[k] as usize],
+            v[s[(k + 1) % m] as usize],
+        );
+        if orient(p, c, q) == 0 && above(p, c) != above(q, c) {
+            continue;
+        }
+        out.idx[out.len as usize] = s[k];
+        out.len += 1;
+    }
+    out
 }
 
 /// Whether the piece is a valid [`Polygon`] with exactly its vertices.
@@ -294,7 +327,9 @@ impl Forest {
                             if y.size + z.size > MAX_TRIANGLES {
                                 continue;
                             }
-                            if let Some(piece) = glue(y.piece.indices(), z.piece.indices(), a, b, v, false) {
+                            if let Some(piece) =
+                                glue(y.piece.indices(), z.piece.indices(), a, b, v, Straight::Keep)
+                            {
                                 push(
                                     &mut nxt,
                                     Cand {
@@ -316,7 +351,7 @@ impl Forest {
                 }
                 // Close a piece here: the cheapest valid candidate, the largest among equals.
                 cur.sort_unstable_by_key(|y| (y.cost, core::cmp::Reverse(y.size)));
-                let closing = cur.iter().find(|y| valid(&y.piece, pts));
+                let closing = cur.iter().find(|y| valid(&without_straight(&y.piece, v), pts));
                 let (b, c) = match closing {
                     Some(y) => (y.cost + 1, y.code),
                     None => (cur[0].cost + 1 + PENALTY, cur[0].code),
@@ -384,7 +419,7 @@ impl Forest {
                         }
                     }
                 }
-                push(&mut pieces, piece)?;
+                push(&mut pieces, without_straight(&piece, v))?;
             }
         }
         Ok(pieces)
@@ -461,7 +496,7 @@ fn merge_greedy(v: &[P], pts: &[Vec2], pieces: &mut Vec<Piece>) -> Result<(), Ge
             if q == p || !alive[q as usize] {
                 continue;
             }
-            let Some(m) = glue(s, pieces[q as usize].indices(), a, b, v, true) else {
+            let Some(m) = glue(s, pieces[q as usize].indices(), a, b, v, Straight::Drop) else {
                 continue;
             };
             if !valid(&m, pts) {

@@ -12,8 +12,8 @@
 //!    interval of the interior and cuts ears from it (Hertel and Mehlhorn's sweep); points
 //!    visited twice are separated by an infinitesimal perturbation into their own wedges.
 //! 4. Merging: an exact dynamic programme over the triangulation's dual tree picks the fewest
-//!    strictly convex pieces of at most 6 triangles (8 vertices) each; then pieces are merged
-//!    greedily where the union is convex once exactly straight corners are dropped (their
+//!    convex pieces of at most 6 triangles (8 vertices) each; then pieces are merged greedily
+//!    while the union is a valid piece. A corner exactly straight is left out of a piece (its
 //!    vertex stays on the piece's edge), which joins fans over collinear vertices.
 //!
 //! Every decision is an exact predicate on the `f32` input (sums of products of `f32`
@@ -72,9 +72,11 @@ fn to64(v: Vec2) -> P {
 /// piece's edge may pass through a vertex where its neighbours meet (a corner exactly straight
 /// in the piece is left out of it). The one exception is a sliver too thin for
 /// [`Polygon::is_valid`] in `f32` that no valid piece can take in: it becomes its hull
-/// ([`Polygon::new`]), or is left out when its area is below 1e-6 of the polygon's. The count is the fewest strictly convex pieces of at most 6
-/// triangles over the triangulation, then reduced by merging across straight corners: a convex
-/// polygon of n vertices gives `ceil((n − 2) / 6)` pieces.
+/// ([`Polygon::new`]), or is left out when its area is below 1e-6 of the polygon's.
+///
+/// The count is the fewest convex pieces of at most 6 triangles the triangulation allows,
+/// then reduced by merging pieces greedily: a convex polygon of n vertices gives
+/// `ceil((n − 2) / 6)` pieces.
 ///
 /// Time O(n log n) and working memory O(n) for n points. Errors:
 /// [`GeometryError::NonFinite`], [`GeometryError::OutOfRange`],
