@@ -167,9 +167,9 @@ fn convex_polygons_give_the_fewest_pieces() {
 }
 
 /// Regular stars: at most a piece per tip plus `ceil((t − 2) / 6)` for the inner polygon the
-/// t tips stand on, down to 0.04 % of a turn per vertex (16 384 vertices). A convex piece holds
-/// at most two tips (opposite ones: the segment between two others leaves the star), so no
-/// decomposition has fewer than t / 2.
+/// t tips stand on, down to 0.04 % of a turn per vertex (16 384 vertices). A convex piece of
+/// these stars holds at most two tips (the segment between most pairs leaves the star, and no
+/// three are pairwise joined inside it), so no decomposition has fewer than t / 2.
 #[test]
 fn stars_give_a_piece_per_tip_and_few_more() {
     for (n, inner) in [
@@ -502,6 +502,37 @@ fn acceptance_matches_the_definition_on_a_small_grid() {
         accepted > 2000 && touching > 100,
         "{accepted} accepted, {touching} touching"
     );
+}
+
+/// Arbitrary points (any bit pattern, subnormal, far from the origin, repeated, collinear)
+/// give a named error or valid pieces, never a panic.
+#[test]
+fn arbitrary_points_give_an_error_or_valid_pieces() {
+    let mut rng = Rng(0xBAD);
+    for case in 0..20_000 {
+        let n = rng.int(3, 17) as usize;
+        let kind = rng.int(0, 4);
+        let pool: Vec<f32> = (0..4)
+            .map(|_| match kind {
+                0 => f32::from_bits(rng.next() as u32),
+                1 => rng.int(0, 5) as f32 * 1.0e-30,
+                2 => 1.0e7 + rng.int(0, 4) as f32,
+                _ => rng.int(-1000, 1000) as f32 * 0.37,
+            })
+            .collect();
+        let pts: Vec<Vec2> = (0..n)
+            .map(|_| {
+                let jitter = if kind == 3 { rng.int(0, 7) as f32 } else { 0.0 };
+                v(
+                    pool[rng.int(0, 4) as usize] + jitter,
+                    pool[rng.int(0, 4) as usize],
+                )
+            })
+            .collect();
+        if let Ok(pieces) = decompose(&pts) {
+            assert!(pieces.iter().all(|p| p.is_valid()), "case {case}: {pts:?}");
+        }
+    }
 }
 
 /// Crossing, overlapping and folding outlines are refused.

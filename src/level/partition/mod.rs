@@ -1,5 +1,6 @@
 //! Concave and large polygons: decomposition of a simple or weakly simple polygon into convex
-//! pieces of at most [`MAX_POLYGON_VERTICES`] vertices, in O(n log n) time and O(n) memory.
+//! pieces of at most [`MAX_POLYGON_VERTICES`](crate::geometry::MAX_POLYGON_VERTICES) vertices,
+//! in O(n log n) time and O(n) memory.
 //!
 //! 1. Clean-up: consecutive duplicate points and collinear in-between points are welded as a
 //!    chain loop welds them ([`Chain::closed`](crate::geometry::Chain::closed)); clockwise input
