@@ -1,10 +1,10 @@
 /* A tile level from C: a grid of solid cells outlined as chains (c2d_tile_outlines), added to
- * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge and a concave crate
- * decomposed into convex pieces (c2d_decompose) and built as one body each
- * (c2d_world_add_shape), a few bodies dropped on it; prints their resting heights and the
- * closest point of one of them to a point (c2d_closest_point), and solves a mover's planes
- * (c2d_solve_planes, c2d_clip_vector). The Rust
- * test suite checks every line against the Rust API on the same level. */
+ * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge, a concave crate and a
+ * window frame drawn as one loop with a bridge to its hole decomposed into convex pieces
+ * (c2d_decompose) and built as one body each (c2d_world_add_shape), a few bodies dropped on
+ * it; prints their resting heights and the closest point of one of them to a point
+ * (c2d_closest_point), and solves a mover's planes (c2d_solve_planes, c2d_clip_vector). The
+ * Rust test suite checks every line against the Rust API on the same level. */
 #include <stdio.h>
 #include "collide2d.h"
 
@@ -101,6 +101,27 @@ int main(void) {
         }
     }
     printf("crate: %u pieces\n", n_u);
+
+    /* A window frame drawn as one loop: the outline, a zero-width bridge in from its corner, the
+     * hole clockwise and back (a keyhole: weakly simple, so decomposed like any polygon). Set
+     * beside the level, where nothing reaches it. */
+    c2d_Vec2 frame[10] = {{20.0f, 0.0f}, {24.0f, 0.0f}, {24.0f, 4.0f}, {20.0f, 4.0f}, {20.0f, 0.0f},
+                          {21.0f, 1.0f}, {21.0f, 3.0f}, {23.0f, 3.0f}, {23.0f, 1.0f}, {21.0f, 1.0f}};
+    c2d_Polygon frame_pieces[8];
+    uint32_t n_frame = 0;
+    check(c2d_decompose(frame, 10, frame_pieces, 8, &n_frame), "decompose frame");
+    c2d_BodyId frame_id;
+    for (uint32_t i = 0; i < n_frame; ++i) {
+        c2d_Shape piece = {C2D_SHAPE_POLYGON, {.polygon = frame_pieces[i]}};
+        if (i == 0) {
+            c2d_BodyDef def;
+            check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &piece, &def), "frame def");
+            check(c2d_world_add_body(w, &def, &frame_id), "add frame");
+        } else {
+            check(c2d_world_add_shape(w, frame_id, &piece, NULL), "add frame piece");
+        }
+    }
+    printf("frame: %u pieces\n", n_frame);
 
     /* Bodies dropped into the pit, onto the left shelf, onto the step and onto the ledge. */
     c2d_Shape box, ball, capsule;

@@ -1533,6 +1533,31 @@ fn c_tile_level_prints_what_rust_computes() {
         w.add_shape(crate_id, &Shape::Polygon(*p)).unwrap();
     }
     want += &format!("crate: {} pieces\n", u_pieces.len());
+    let frame = [
+        (20.0, 0.0),
+        (24.0, 0.0),
+        (24.0, 4.0),
+        (20.0, 4.0),
+        (20.0, 0.0),
+        (21.0, 1.0),
+        (21.0, 3.0),
+        (23.0, 3.0),
+        (23.0, 1.0),
+        (21.0, 1.0),
+    ]
+    .map(|(x, y)| Vec2::new(x, y));
+    let frame_pieces = decompose(&frame).unwrap();
+    let frame_id = w
+        .add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::IDENTITY,
+            Shape::Polygon(frame_pieces[0]),
+        ))
+        .unwrap();
+    for p in &frame_pieces[1..] {
+        w.add_shape(frame_id, &Shape::Polygon(*p)).unwrap();
+    }
+    want += &format!("frame: {} pieces\n", frame_pieces.len());
     let shapes = [
         Shape::Polygon(Polygon::make_box(0.25, 0.25).unwrap()),
         Shape::circle(0.25),
