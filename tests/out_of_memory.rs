@@ -641,25 +641,14 @@ mod c_entry_points {
         let line = zigzag(1000);
         let welded = Chain::open(&line).unwrap();
         let sentinel = Vec2::new(-7.0, 7.0);
-        let out = RefCell::new((vec![sentinel; line.len()], u32::MAX));
-        fail_each(
+        array_failing_each(
             "c2d_chain_weld",
-            || {
-                let (out, count) = &mut *out.borrow_mut();
-                out.fill(sentinel);
-                *count = u32::MAX;
+            welded.points(),
+            sentinel,
+            line.len(),
+            |out, _, count| {
                 // SAFETY: `line.len()` readable points, as many writable, a writable count.
-                unsafe { c2d_chain_weld(line.as_ptr(), line.len() as u32, false, out.as_mut_ptr(), count) }
-            },
-            |s| {
-                let (out, count) = &*out.borrow();
-                let count = *count;
-                let untouched = count == u32::MAX && out.iter().all(|&p| p == sentinel);
-                let oom = c_oom(s, untouched);
-                if !oom {
-                    assert_eq!(&out[..count as usize], welded.points());
-                }
-                oom
+                unsafe { c2d_chain_weld(line.as_ptr(), line.len() as u32, false, out, count) }
             },
         );
     }
@@ -669,27 +658,10 @@ mod c_entry_points {
         let poly = star(200);
         let pieces = decompose(&poly).unwrap();
         let sentinel = Polygon::make_box(123.0, 45.0).unwrap();
-        let out = RefCell::new((vec![sentinel; 256], u32::MAX));
-        fail_each(
-            "c2d_decompose",
-            || {
-                let (out, count) = &mut *out.borrow_mut();
-                out.fill(sentinel);
-                *count = u32::MAX;
-                // SAFETY: `poly.len()` readable points, 256 writable polygons, a writable count.
-                unsafe { c2d_decompose(poly.as_ptr(), poly.len() as u32, out.as_mut_ptr(), 256, count) }
-            },
-            |s| {
-                let (out, count) = &*out.borrow();
-                let count = *count;
-                let untouched = count == u32::MAX && out.iter().all(|&p| p == sentinel);
-                let oom = c_oom(s, untouched);
-                if !oom {
-                    assert_eq!(&out[..count as usize], &pieces[..]);
-                }
-                oom
-            },
-        );
+        array_failing_each("c2d_decompose", &pieces, sentinel, 256, |out, room, count| {
+            // SAFETY: `poly.len()` readable points, `room` writable polygons, a writable count.
+            unsafe { c2d_decompose(poly.as_ptr(), poly.len() as u32, out, room, count) }
+        });
     }
 
     #[test]
@@ -757,29 +729,51 @@ mod c_entry_points {
         let heights: Vec<f32> = (0..500).map(|k| (k as f32 * 0.1).sin() + 2.0).collect();
         let made = heightfield(Vec2::ZERO, 0.25, &heights, HeightfieldKind::Columns, Some(0.0)).unwrap();
         let sentinel = Vec2::new(-7.0, 7.0);
-        let out = RefCell::new((vec![sentinel; 2 * heights.len() + 2], u32::MAX));
-        fail_each(
+        let room = 2 * heights.len() + 2;
+        array_failing_each(
             "c2d_heightfield",
-            || {
-                let (out, count) = &mut *out.borrow_mut();
-                out.fill(sentinel);
-                *count = u32::MAX;
-                // SAFETY: `heights.len()` readable heights, `out.len()` writable points, a
-                // writable count.
+            made.points(),
+            sentinel,
+            room,
+            |out, room, count| {
+                // SAFETY: `heights.len()` readable heights, `room` writable points, a writable count.
                 unsafe {
+                    let hs = heights.as_ptr();
                     c2d_heightfield(
                         Vec2::ZERO,
                         0.25,
-                        heights.as_ptr(),
+                        hs,
                         heights.len() as u32,
                         1,
                         true,
                         0.0,
-                        out.as_mut_ptr(),
-                        out.len() as u32,
+                        out,
+                        room,
                         count,
                     )
                 }
+            },
+        );
+    }
+
+    /// A C entry point that writes an array and its count (`call` gets the array, its room
+    /// and the count), with each of its allocations failing in turn: out of memory writes
+    /// nothing, success writes exactly `expected`.
+    fn array_failing_each<T: Copy + PartialEq + core::fmt::Debug>(
+        name: &str,
+        expected: &[T],
+        sentinel: T,
+        room: usize,
+        call: impl Fn(*mut T, u32, *mut u32) -> Status,
+    ) {
+        let out = RefCell::new((vec![sentinel; room], u32::MAX));
+        fail_each(
+            name,
+            || {
+                let (out, count) = &mut *out.borrow_mut();
+                out.fill(sentinel);
+                *count = u32::MAX;
+                call(out.as_mut_ptr(), room as u32, count)
             },
             |s| {
                 let (out, count) = &*out.borrow();
@@ -787,7 +781,7 @@ mod c_entry_points {
                 let untouched = count == u32::MAX && out.iter().all(|&p| p == sentinel);
                 let oom = c_oom(s, untouched);
                 if !oom {
-                    assert_eq!(&out[..count as usize], made.points());
+                    assert_eq!(&out[..count as usize], expected);
                 }
                 oom
             },

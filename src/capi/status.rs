@@ -233,6 +233,38 @@ pub(crate) fn status(r: Result<(), SolverError>) -> Status {
     r.map_or_else(Status::from, |()| Status::Ok)
 }
 
+/// Writes `items` to `out` (room for `capacity`) and their count to `*out_count` (always):
+/// `BufferTooSmall` when they do not fit (`out` may be NULL with capacity 0 to ask for the
+/// count), `NullPointer` for a NULL `out_count`.
+///
+/// # Safety
+/// `out` NULL or `capacity` writable values; `out_count` NULL or writable.
+pub(crate) unsafe fn write_listed<T>(
+    items: impl Iterator<Item = T>,
+    out: *mut T,
+    capacity: u32,
+    out_count: *mut u32,
+) -> Status {
+    if out_count.is_null() {
+        return Status::NullPointer;
+    }
+    let mut n = 0u32;
+    for item in items {
+        if n < capacity && !out.is_null() {
+            // SAFETY: `n < capacity`, the room of `out`.
+            unsafe { out.add(n as usize).write_unaligned(item) };
+        }
+        n = n.saturating_add(1);
+    }
+    // SAFETY: `out_count` checked non-null; writable by contract.
+    unsafe { core::ptr::write_unaligned(out_count, n) };
+    if n > capacity || (n > 0 && out.is_null()) {
+        Status::BufferTooSmall
+    } else {
+        Status::Ok
+    }
+}
+
 /// A slice from a C array; NULL is allowed only with `count == 0`.
 ///
 /// # Safety

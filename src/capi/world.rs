@@ -1,6 +1,6 @@
 //! The C `c2d_World`: an opaque heap handle over [`crate::world::World`] (feature `alloc`).
 
-use super::status::{check_shape, read, read_shape, slice_mut, status, write, Status};
+use super::status::{check_shape, read, read_shape, slice_mut, status, write, write_listed, Status};
 use crate::geometry::Shape;
 use crate::math::{Aabb, Transform, Vec2};
 use crate::solver::{Body, SolverError, SolverSettings};
@@ -369,24 +369,10 @@ pub unsafe extern "C" fn c2d_world_body_shapes(
     if out_count.is_null() {
         return Status::NullPointer;
     }
-    let ids = match w.shape_ids(id) {
-        Ok(ids) => ids,
-        Err(e) => return e.into(),
-    };
-    let mut n = 0u32;
-    for s in ids {
-        if n < capacity && !out.is_null() {
-            // SAFETY: `n < capacity`, the room of `out`.
-            unsafe { out.add(n as usize).write_unaligned(s) };
-        }
-        n = n.saturating_add(1);
-    }
-    // SAFETY: `out_count` checked non-null.
-    unsafe { core::ptr::write_unaligned(out_count, n) };
-    if n > capacity || (n > 0 && out.is_null()) {
-        Status::BufferTooSmall
-    } else {
-        Status::Ok
+    match w.shape_ids(id) {
+        // SAFETY: the outputs as this function's contract states.
+        Ok(ids) => unsafe { write_listed(ids, out, capacity, out_count) },
+        Err(e) => e.into(),
     }
 }
 
@@ -1172,26 +1158,57 @@ pub unsafe extern "C" fn c2d_world_move_and_slide(
     filter: *const WorldQueryFilter,
     out: *mut crate::mover::MoveResult,
 ) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    if !translation.is_finite() || !velocity.is_finite() {
-        return Status::NonFinite;
-    }
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (w, (s, x, opts)) = match unsafe { (world_ref(world), super::mover::read_mover(shape, xf, options)) }
-    {
-        (Ok(w), Ok(m)) => (w, m),
-        (Err(e), _) | (_, Err(e)) => return e,
+    let args = unsafe {
+        mover_args(
+            world_ref(world),
+            shape,
+            xf,
+            translation,
+            velocity,
+            options,
+            filter,
+            out,
+        )
     };
-    // SAFETY: checked by the helper; validity is the caller's contract.
-    let f = match unsafe { read_query_filter(filter) } {
-        Ok(f) => f,
+    let (w, s, x, opts, f) = match args {
+        Ok(a) => a,
         Err(e) => return e,
     };
     let r = crate::mover::move_and_slide(&w.mover_level(&f), &s, x, translation, velocity, &opts);
     // SAFETY: checked non-null; writable by contract.
     unsafe { write(out, r) }
+}
+
+/// The arguments of the world's mover calls, checked in this order: `out` non-null, a finite
+/// translation and velocity, the world (looked up by the caller), the mover and its options,
+/// the query filter.
+///
+/// # Safety
+/// The pointers as `c2d_world_move_and_slide` states.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+unsafe fn mover_args<'a, W>(
+    world: Result<W, Status>,
+    shape: *const Shape,
+    xf: *const Transform,
+    translation: Vec2,
+    velocity: Vec2,
+    options: *const crate::mover::MoveOptions,
+    filter: *const WorldQueryFilter,
+    out: *mut crate::mover::MoveResult,
+) -> Result<(W, Shape, Transform, crate::mover::MoveOptions, QueryFilter<'a>), Status> {
+    if out.is_null() {
+        return Err(Status::NullPointer);
+    }
+    if !translation.is_finite() || !velocity.is_finite() {
+        return Err(Status::NonFinite);
+    }
+    let w = world?;
+    // SAFETY: checked by the helpers; validity is the caller's contract.
+    let (s, x, opts) = unsafe { super::mover::read_mover(shape, xf, options) }?;
+    // SAFETY: as above.
+    let f = unsafe { read_query_filter(filter) }?;
+    Ok((w, s, x, opts, f))
 }
 
 /// Writes the default `c2d_MoverPush` (mass 80 kg, no force limit).
@@ -1225,21 +1242,21 @@ pub unsafe extern "C" fn c2d_world_move_and_push(
     push: *const crate::world::MoverPush,
     out: *mut crate::mover::MoveResult,
 ) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    if !translation.is_finite() || !velocity.is_finite() {
-        return Status::NonFinite;
-    }
     // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (w, (s, x, opts)) = match unsafe { (world_mut(world), super::mover::read_mover(shape, xf, options)) }
-    {
-        (Ok(w), Ok(m)) => (w, m),
-        (Err(e), _) | (_, Err(e)) => return e,
+    let args = unsafe {
+        mover_args(
+            world_mut(world),
+            shape,
+            xf,
+            translation,
+            velocity,
+            options,
+            filter,
+            out,
+        )
     };
-    // SAFETY: checked by the helper; validity is the caller's contract.
-    let f = match unsafe { read_query_filter(filter) } {
-        Ok(f) => f,
+    let (w, s, x, opts, f) = match args {
+        Ok(a) => a,
         Err(e) => return e,
     };
     let p = if push.is_null() {

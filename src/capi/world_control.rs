@@ -1,7 +1,7 @@
 //! The C `c2d_World`'s per-body controls: sleep, bullets, forces and impulses, damping,
 //! gravity scale, fixed rotation and collision filters.
 
-use super::status::{read, status, write, Status};
+use super::status::{read, status, write, write_listed, Status};
 use super::world::{world_mut, world_ref};
 use crate::math::Vec2;
 use crate::tree::Filter;
@@ -404,22 +404,6 @@ pub unsafe extern "C" fn c2d_world_body_ids(
         Ok(w) => w,
         Err(e) => return e,
     };
-    if out_count.is_null() {
-        return Status::NullPointer;
-    }
-    let mut n = 0u32;
-    for id in w.body_ids() {
-        if n < capacity && !out.is_null() {
-            // SAFETY: `n < capacity`, the room of `out`.
-            unsafe { out.add(n as usize).write_unaligned(id) };
-        }
-        n = n.saturating_add(1);
-    }
-    // SAFETY: `out_count` checked non-null.
-    unsafe { core::ptr::write_unaligned(out_count, n) };
-    if n > capacity || (n > 0 && out.is_null()) {
-        Status::BufferTooSmall
-    } else {
-        Status::Ok
-    }
+    // SAFETY: the outputs as this function's contract states.
+    unsafe { write_listed(w.body_ids(), out, capacity, out_count) }
 }

@@ -29,6 +29,7 @@
 //! straight segments, or flat columns with vertical steps between them, as an open chain
 //! (front side up) or a closed loop down to a bottom height.
 
+use super::tilemap::{line, lines_apart};
 use crate::geometry::chain::{room_for_one, try_vec};
 use crate::geometry::{Chain, GeometryError};
 use crate::math::Vec2;
@@ -233,12 +234,7 @@ pub fn slope_outlines(
         }
     }
 
-    let point = |v: usize| {
-        Vec2::new(
-            origin.x + (v % lw) as f32 * half.x,
-            origin.y + (v / lw) as f32 * half.y,
-        )
-    };
+    let point = |v: usize| Vec2::new(line(origin.x, v % lw, half.x), line(origin.y, v / lw, half.y));
     let step = |v: usize, d: usize| {
         let (dx, dy) = STEPS[d];
         let i = (v % lw) as isize + isize::from(dx);
@@ -303,18 +299,6 @@ pub fn slope_outlines_from_tiles(
         return Err(GeometryError::InvalidGrid);
     }
     slope_outlines(width, height, cell, origin, |x, y| tiles[y * width + x])
-}
-
-/// Whether lattice lines `o + k · step` for `k` in `0..=n` are strictly increasing and each
-/// apart from the next by a distance with a direction (its square in `f32`'s normal range).
-fn lines_apart(o: f32, n: usize, step: f32) -> bool {
-    let mut prev = o;
-    (1..=n).all(|k| {
-        let x = o + k as f32 * step;
-        let apart = x > prev && Vec2::new(x - prev, 0.0).try_normalize().is_some();
-        prev = x;
-        apart
-    })
 }
 
 /// How the heights of a [`heightfield`] make its surface.

@@ -204,14 +204,14 @@ pub fn tile_outlines(
 
 /// Grid line `k` of an axis starting at `o`: the one rounding every corner on it shares.
 #[inline]
-fn line(o: f32, k: usize, cell_size: f32) -> f32 {
+pub(super) fn line(o: f32, k: usize, cell_size: f32) -> f32 {
     o + k as f32 * cell_size
 }
 
 /// Whether grid lines `0..=n` of an axis are strictly increasing and each apart from the next by
 /// a distance with a direction (its square in `f32`'s normal range), so every outline segment
 /// and its ghosts have one.
-fn lines_apart(o: f32, n: usize, cell_size: f32) -> bool {
+pub(super) fn lines_apart(o: f32, n: usize, cell_size: f32) -> bool {
     let mut prev = o;
     (1..=n).all(|k| {
         let x = line(o, k, cell_size);

@@ -276,35 +276,21 @@ impl World {
         let fat = self.tree.fat_aabb(proxy).unwrap_or(aabb);
         self.put_slot(index, slot, hot, body, fat, aabb);
         self.slots[i].next_shape = index;
-        self.bodies[i] = body;
-        // The body's extents over all its shapes; a compound is not round. A fixed body's
-        // centre stays put, so its extents only grow by the new shape (adding a chain's n
-        // segments is O(n), not O(n²)); a dynamic body's centre moved: all shapes again, and
-        // every shape's copy of the body takes the new mass (its shapes are few).
-        let dynamic = parent.kind == BodyKind::Dynamic;
-        let (mut reach, mut min_ext) = if dynamic {
-            (0.0f32, f32::INFINITY)
+        // A compound is not round. A dynamic body's centre moved: its extents over all its
+        // shapes again, and every shape's copy of the body takes the new mass (its shapes are
+        // few). A fixed body's centre stays put, so its extents only grow by the new shape
+        // (adding a chain's n segments is O(n), not O(n²)).
+        self.hot[i].round = false;
+        if parent.kind == BodyKind::Dynamic {
+            self.set_body_mass(i, body);
         } else {
-            (self.hot[i].reach, self.hot[i].min_extent)
-        };
-        if dynamic {
-            for sh in self.shapes_of(i) {
-                reach = reach.max(shape_reach(&sh, body.local_center));
-                min_ext = min_ext.min(min_extent(&sh));
-            }
-        } else {
-            reach = reach.max(shape_reach(shape, body.local_center));
-            min_ext = min_ext.min(min_extent(shape));
-        }
-        let h = &mut self.hot[i];
-        h.reach = reach;
-        h.min_extent = min_ext;
-        h.round = false;
-        self.wake_body(i as u32);
-        // The centre of mass moved: no contact of the body may be recycled.
-        self.forget_manifolds(i as u32);
-        if dynamic {
-            let _ = self.sync_body(i);
+            self.bodies[i] = body;
+            let h = &mut self.hot[i];
+            h.reach = h.reach.max(shape_reach(shape, body.local_center));
+            h.min_extent = h.min_extent.min(min_extent(shape));
+            self.wake_body(i as u32);
+            // No contact of the body may be recycled across the change.
+            self.forget_manifolds(i as u32);
         }
         if parent.kind == BodyKind::Static {
             self.static_changed();

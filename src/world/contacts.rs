@@ -237,6 +237,16 @@ impl World {
     }
 
     /// Makes the contact of shapes (slots) `a < b` (not touching yet).
+    /// The friction and restitution of a contact of shapes (slots) `a` and `b`, mixed from
+    /// their materials.
+    pub(super) fn mixed_material(&self, a: u32, b: u32) -> (f32, f32) {
+        let (ma, mb) = (self.slots[a as usize].material, self.slots[b as usize].material);
+        (
+            solver::mix_friction(ma.friction, mb.friction),
+            solver::mix_restitution(ma.restitution, mb.restitution),
+        )
+    }
+
     fn create_contact(&mut self, a: u32, b: u32) {
         let sensor = self.slots[a as usize].sensor || self.slots[b as usize].sensor;
         let (oa, ob) = (self.owner(a), self.owner(b));
@@ -256,6 +266,7 @@ impl World {
             active_index: NONE,
             parked: NONE,
         };
+        let (friction, restitution) = self.mixed_material(a, b);
         let sim = ContactSim {
             id: c,
             a,
@@ -264,14 +275,8 @@ impl World {
             ob,
             touching: false,
             sensor,
-            friction: solver::mix_friction(
-                self.slots[a as usize].material.friction,
-                self.slots[b as usize].material.friction,
-            ),
-            restitution: solver::mix_restitution(
-                self.slots[a as usize].material.restitution,
-                self.slots[b as usize].material.restitution,
-            ),
+            friction,
+            restitution,
             solved: NONE,
         };
         let sim = (sim, SimMemory::default());

@@ -92,12 +92,7 @@ impl World {
             if contact.a != k && contact.b != k {
                 continue;
             }
-            let (ma, mb) = (
-                self.slots[contact.a as usize].material,
-                self.slots[contact.b as usize].material,
-            );
-            let friction = solver::mix_friction(ma.friction, mb.friction);
-            let restitution = solver::mix_restitution(ma.restitution, mb.restitution);
+            let (friction, restitution) = self.mixed_material(contact.a, contact.b);
             let sim = match contact.active_index {
                 NONE => &mut self.parked[contact.parked as usize].0,
                 a => &mut self.active[a as usize],
@@ -230,7 +225,7 @@ impl World {
 
     /// Gives dynamic body `i` the mass in `body` (from [`World::with_mass`]): its extents
     /// about the new centre, its shapes' copies, and no recycled manifold. Wakes it.
-    fn set_body_mass(&mut self, i: usize, body: Body) {
+    pub(super) fn set_body_mass(&mut self, i: usize, body: Body) {
         self.bodies[i] = body;
         let (mut reach, mut min_ext) = (0.0f32, f32::INFINITY);
         for sh in self.shapes_of(i) {
