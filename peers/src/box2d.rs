@@ -253,6 +253,15 @@ pub fn b2toi(a: &Shape, sa: &Sweep, b: &Shape, sb: &Sweep) -> (u32, f32) {
     (out.state, out.fraction)
 }
 
+/// Serialises Box2D worlds across the test threads of one process: Box2D keeps its worlds in
+/// a global array that `b2CreateWorld` and `b2DestroyWorld` change without a lock, so two
+/// tests creating worlds at once can take the same slot (Box2D then asserts in
+/// `physics_world.c`). Hold the guard for as long as the test's Box2D worlds live.
+pub fn box2d_worlds_guard() -> std::sync::MutexGuard<'static, ()> {
+    static WORLDS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    WORLDS.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// The same pyramid in Box2D v3 (single-threaded, sleeping off). Destroy with
 /// `b2::b2DestroyWorld(world)`.
 pub fn box2d_pyramid(rows: usize) -> (b2::b2WorldId, Vec<b2::b2BodyId>) {

@@ -64,6 +64,7 @@ fn drop_box2d(floor: Floor, shape: &Shape, x: f32, angle: f32, speed: f32) -> La
 /// boxes meet under the lander): printed, not checked.
 #[test]
 fn box2d_landing_figures_for_reference() {
+    let _box2d = box2d_worlds_guard();
     for floor in Floor::ALL {
         for (name, shape) in landers() {
             let (mut ours, mut theirs) = (Landing::default(), Landing::default());

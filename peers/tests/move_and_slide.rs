@@ -57,6 +57,7 @@ fn box2d_move(world: b2::b2WorldId, capsule: &Capsule, pos: Vec2, translation: V
 
 #[test]
 fn capsule_mover_matches_box2d_mover_loop() {
+    let _box2d = box2d_worlds_guard();
     // 3000 random solid levels (scale 1), a capsule (radius 0.3, height 1) from a start clear
     // of everything, moved by up to 3 units in any direction, top-down (Box2D's mover has no
     // ground or slope rules). Box2D rests its linear slop (0.005) inside what it touches, we
@@ -148,6 +149,7 @@ fn capsule_mover_matches_box2d_mover_loop() {
 
 #[test]
 fn box2d_mover_loop_on_the_seam_walk_for_reference() {
+    let _box2d = box2d_worlds_guard();
     // Box2D's capsule mover loop walking 5 m/s across 100 separate boxes from four starts
     // (gravity integrated as `frame` in collide2d's tests/move_and_slide.rs does, velocity
     // clipped by b2ClipVector). Reported next to ours: Box2D rests its slop (0.005) inside the floor

@@ -10,6 +10,7 @@ const SUBSTEPS: u32 = 4;
 /// box settles to the same place in both engines (same soft-contact model and tuning).
 #[test]
 fn pyramid_settles_like_box2d() {
+    let _box2d = box2d_worlds_guard();
     let rows = 20;
     let starts = pyramid_starts(rows);
     let (mut w, ids) = pyramid_world(rows);
