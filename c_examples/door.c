@@ -8,7 +8,7 @@
 int main(void) {
     c2d_SolverSettings s;
     c2d_solver_default_settings(&s);
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     s.gravity.y = NAN;
     printf("NaN gravity: status %u\n", (unsigned)c2d_world_create(&s, &w));
     c2d_solver_default_settings(&s);
@@ -42,6 +42,6 @@ int main(void) {
     size_t faults = 99;
     c2d_world_fault_events(w, NULL, 0, &faults);
     printf("validate: status %u, faults %zu\n", (unsigned)c2d_world_validate(w), faults);
-    c2d_world_free(w);
+    c2d_world_destroy(w);
     return 0;
 }

@@ -35,7 +35,7 @@ static void axes(c2d_Transform xf, void *ctx) {
     printf("transform %.4f,%.4f\n", xf.p.x, xf.p.y);
 }
 
-static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_Shape *s, bool sensor) {
+static c2d_BodyId add(c2d_WorldId w, uint32_t kind, float x, float y, const c2d_Shape *s, bool sensor) {
     c2d_Transform xf = c2d_transform_identity();
     c2d_BodyDef def;
     c2d_BodyId id = {0, 0};
@@ -48,7 +48,7 @@ static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_S
 }
 
 int main(void) {
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     c2d_Shape ground, box, ball, zone;
     c2d_world_create(NULL, &w);
     c2d_make_box(4.0f, 0.5f, &ground);
@@ -107,6 +107,6 @@ int main(void) {
     c2d_ray_cast(&ground, &id, &ray, &hit, &h);
     printf("ray %u\n", (unsigned)c2d_draw_ray(&draw, &ray, hit ? &h : NULL, 0.5f));
     printf("null table %u\n", (unsigned)c2d_world_draw(w, NULL));
-    c2d_world_free(w);
+    c2d_world_destroy(w);
     return 0;
 }

@@ -44,7 +44,7 @@ static void log_fcn(const char *message, void *context) {
     strncpy(last_log, message, sizeof last_log - 1);
 }
 
-static c2d_Status add_box(c2d_World *w, float x, float y, c2d_BodyId *id) {
+static c2d_Status add_box(c2d_WorldId w, float x, float y, c2d_BodyId *id) {
     c2d_Shape box;
     c2d_Transform xf = c2d_transform_identity();
     c2d_BodyDef def;
@@ -64,7 +64,7 @@ int main(void) {
 
     /* Everything goes through the counting allocator. */
     c2d_Tree *tree = NULL;
-    c2d_World *world = NULL;
+    c2d_WorldId world = {0};
     uint32_t proxy = 0;
     c2d_BodyId id;
     int ok = c2d_tree_create(&tree) == C2D_STATUS_OK && c2d_world_create(NULL, &world) == C2D_STATUS_OK;
@@ -77,7 +77,7 @@ int main(void) {
     printf("built %d counted %d agree %d\n", ok, counter.live_bytes > 0, c2d_get_byte_count() == counter.live_bytes);
     printf("replace while in use %u\n", (unsigned)c2d_set_allocator(NULL, NULL, NULL));
     c2d_tree_free(tree);
-    c2d_world_free(world);
+    c2d_world_destroy(world);
     printf("after free: live %zu bytes %zu balanced %d\n", counter.live_bytes, c2d_get_byte_count(),
            counter.allocs == counter.frees && counter.allocs > 0);
 
@@ -116,7 +116,7 @@ int main(void) {
            (unsigned)c2d_tree_validate(tree), (unsigned)add_box(world, -10.0f, 5.0f, &id),
            (unsigned)c2d_world_step(world, 1.0f / 60.0f, 4));
     c2d_tree_free(tree);
-    c2d_world_free(world);
+    c2d_world_destroy(world);
 
     /* Stepping with too little memory: every step either runs or reports
      * C2D_STATUS_OUT_OF_MEMORY, and the world steps on once memory is back. */
@@ -140,7 +140,7 @@ int main(void) {
         }
         counter.budget = 0;
         for (int i = 0; i < 5; ++i) others += c2d_world_step(world, 1.0f / 60.0f, 4) != C2D_STATUS_OK;
-        c2d_world_free(world);
+        c2d_world_destroy(world);
     }
     printf("steps under a budget: some ran %d, some refused %d, other statuses %d\n", stepped > 0, refused > 0,
            others);

@@ -10,7 +10,7 @@ static void check(c2d_Status s, const char *what) {
     if (s != C2D_STATUS_OK) printf("%s failed: status %u\n", what, (unsigned)s);
 }
 
-static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
+static c2d_BodyId add(c2d_WorldId w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
     c2d_Transform xf = {{x, y}, {1.0f, 0.0f}};
     c2d_BodyDef def;
     c2d_BodyId id = {0, 0};
@@ -21,7 +21,7 @@ static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_S
 
 int main(void) {
     const float dt = 1.0f / 60.0f;
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
 
     /* The level: 24 unit boxes side by side (23 seams), a ramp, a moving platform. */
@@ -63,7 +63,7 @@ int main(void) {
                    r.on_ground ? (unsigned)c2d_body_id_from_bits(r.ground.user_data).index : 0u, r.contact_count);
         }
     }
-    c2d_world_free(w);
+    c2d_world_destroy(w);
 
     /* Without a world: a box pushed into the corner of a floor and a wall for 40 frames. */
     c2d_MoverObstacle level[2];

@@ -12,7 +12,7 @@ static void check(c2d_Status s, const char *what) {
 }
 
 static void run(bool removal) {
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
     check(c2d_world_set_internal_edge_removal(w, removal), "removal");
     c2d_Shape tile, box;
@@ -43,7 +43,7 @@ static void run(bool removal) {
         }
     }
     printf("removal %d: max |vy| %.6f max |w| %.6f\n", removal ? 1 : 0, max_vy, max_w);
-    c2d_world_free(w);
+    c2d_world_destroy(w);
 }
 
 int main(void) {

@@ -2,8 +2,10 @@
  * (c2d_shape_def, c2d_world_add_shape_def) whose sensor events name the foot shape, per-shape
  * friction on one sled changed after creation (c2d_world_set_shape_material), a shape's
  * definition read back, its filter and user data set, and an added shape removed (a stale
- * shape id is then refused); the world's bodies listed and its gravity set. The Rust test
- * suite checks every line against the Rust API. */
+ * shape id is then refused); the world's bodies listed and its gravity set. Then a one-way
+ * platform in a second world through the pre-solve hook (c2d_world_set_pre_solve): a box thrown
+ * up from below passes through and lands on it; the world's id is refused once destroyed. The
+ * Rust test suite checks every line against the Rust API. */
 #include <stdio.h>
 #include "collide2d.h"
 
@@ -15,7 +17,7 @@ static void check(c2d_Status s, const char *what) {
     }
 }
 
-static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
+static c2d_BodyId add(c2d_WorldId w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
     c2d_Transform xf = {{x, y}, {1.0f, 0.0f}};
     c2d_BodyDef def;
     c2d_BodyId id = {0, 0};
@@ -34,8 +36,52 @@ static c2d_Shape offset_box(float hx, float hy, float x, float y) {
     return s;
 }
 
+/* Box2D's one-way rule: solve a contact with the platform only while its normal, taken from
+ * the platform towards the other shape, points up. */
+typedef struct OneWay {
+    c2d_ShapeId platform;
+    int calls;
+} OneWay;
+
+static bool one_way(c2d_ShapeId a, c2d_ShapeId b, const c2d_Manifold *m, void *context) {
+    OneWay *ow = (OneWay *)context;
+    ow->calls += 1;
+    float sign = same(a, ow->platform) ? 1.0f : same(b, ow->platform) ? -1.0f : 0.0f;
+    if (sign == 0.0f) return true;
+    return sign * m->normal.y > 0.7f;
+}
+
+static void platform_world(void) {
+    c2d_WorldId w = {0};
+    check(c2d_world_create(NULL, &w), "create platform world");
+    c2d_Shape plank, crate_shape;
+    check(c2d_make_box(2.0f, 0.1f, &plank), "plank");
+    check(c2d_make_box(0.25f, 0.25f, &crate_shape), "crate");
+    c2d_BodyId platform = add(w, C2D_BODY_KIND_STATIC, 0.0f, 2.9f, &plank);
+    c2d_BodyId crate_id = add(w, C2D_BODY_KIND_DYNAMIC, 0.0f, 1.5f, &crate_shape);
+    c2d_ShapeId first[1];
+    uint32_t n = 0;
+    check(c2d_world_body_shapes(w, platform, first, 1, &n), "platform shape");
+    OneWay ow = {first[0], 0};
+    check(c2d_world_set_pre_solve(w, one_way, &ow), "pre-solve");
+    c2d_Vec2 up = {0.0f, 8.0f};
+    check(c2d_world_set_velocity(w, crate_id, &up, 0.0f), "throw");
+    float highest = -1e9f;
+    c2d_Body b;
+    for (int i = 0; i < 240; ++i) {
+        check(c2d_world_step(w, 1.0f / 60.0f, 4), "step");
+        check(c2d_world_get_body(w, crate_id, &b), "crate");
+        if (b.transform.p.y > highest) highest = b.transform.p.y;
+    }
+    printf("one-way: highest %.4f, rests at %.4f, hook asked %d\n", highest, b.transform.p.y, ow.calls > 0);
+    c2d_Status destroyed = c2d_world_destroy(w);
+    c2d_Status again = c2d_world_destroy(w);
+    c2d_Status step = c2d_world_step(w, 1.0f / 60.0f, 4);
+    printf("destroy %u, again %u, step after %u\n", (unsigned)destroyed, (unsigned)again, (unsigned)step);
+}
+
 int main(void) {
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
     c2d_Shape floor_box, player_box;
     check(c2d_make_box(50.0f, 0.5f, &floor_box), "floor");
@@ -121,6 +167,7 @@ int main(void) {
     check(c2d_world_set_gravity(w, &side), "gravity");
     check(c2d_world_get_gravity(w, &g), "get gravity");
     printf("gravity %g %g\n", g.x, g.y);
-    c2d_world_free(w);
+    c2d_world_destroy(w);
+    platform_world();
     return failed;
 }

@@ -57,21 +57,25 @@ int main(void) {
     for (uint32_t i = 0; i < n_terrain; ++i) printf(" (%g, %g)", terrain[i].x, terrain[i].y);
     printf("\n");
 
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
-    c2d_Shape any, box;
-    check(c2d_make_circle((c2d_Vec2){0.0f, 0.0f}, 1.0f, &any), "shape");
+    c2d_Shape box;
     check(c2d_make_box(0.2f, 0.2f, &box), "box");
     c2d_Transform id = {{0.0f, 0.0f}, {1.0f, 0.0f}};
-    c2d_BodyDef level;
-    check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &any, &level), "level def");
-    c2d_BodyId body;
+    c2d_ChainDef level;
+    check(c2d_chain_def_default(&level), "level def");
+    level.closed = 1;
+    c2d_ChainId chain;
     k = 0;
     for (uint32_t i = 0; i < n_loops; ++i) {
-        check(c2d_world_add_chain(w, &level, points + k, loops[i], true, &body), "add outline");
+        level.points = points + k;
+        level.count = loops[i];
+        check(c2d_world_add_chain(w, &level, &chain), "add outline");
         k += loops[i];
     }
-    check(c2d_world_add_chain(w, &level, terrain, n_terrain, true, &body), "add terrain");
+    level.points = terrain;
+    level.count = n_terrain;
+    check(c2d_world_add_chain(w, &level, &chain), "add terrain");
     /* A frictionless crate resting on the 2:1 ramp (from (4, 1) down to (6, 0.5)), turned to
      * its slope. */
     c2d_Transform at = {{4.55f, 1.08f}, {0.9701425f, -0.24253563f}};
@@ -85,6 +89,6 @@ int main(void) {
     c2d_Body b;
     check(c2d_world_get_body(w, crate_id, &b), "get crate");
     printf("crate at x %.4f y %.4f\n", b.transform.p.x, b.transform.p.y);
-    c2d_world_free(w);
+    c2d_world_destroy(w);
     return failed;
 }

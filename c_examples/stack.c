@@ -13,7 +13,7 @@ static void check(c2d_Status s, const char *what) {
 }
 
 int main(void) {
-    c2d_World *world = NULL;
+    c2d_WorldId world = {0};
     check(c2d_world_create(NULL, &world), "create"); /* NULL settings: Box2D's defaults */
 
     c2d_Shape ground, box;
@@ -66,7 +66,7 @@ int main(void) {
     printf("bad step status %u\n", (unsigned)c2d_world_step(world, 0.0f, 4));
     def.kind = 7u;
     printf("bad kind status %u\n", (unsigned)c2d_world_add_body(world, &def, &ids[0]));
-    c2d_world_free(world);
+    c2d_world_destroy(world);
 
     /* Immediate mode: one box dropped 1 cm onto a static ground, 1 second. */
     c2d_Body arr[2];

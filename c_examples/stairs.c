@@ -10,7 +10,7 @@ static void check(c2d_Status s, const char *what) {
     if (s != C2D_STATUS_OK) printf("%s failed: status %u\n", what, (unsigned)s);
 }
 
-static c2d_BodyId add_box(c2d_World *w, uint32_t kind, float x0, float y0, float x1, float y1) {
+static c2d_BodyId add_box(c2d_WorldId w, uint32_t kind, float x0, float y0, float x1, float y1) {
     c2d_Shape box;
     check(c2d_make_box(0.5f * (x1 - x0), 0.5f * (y1 - y0), &box), "box");
     c2d_Transform xf = {{0.5f * (x0 + x1), 0.5f * (y0 + y1)}, {1.0f, 0.0f}};
@@ -23,7 +23,7 @@ static c2d_BodyId add_box(c2d_World *w, uint32_t kind, float x0, float y0, float
 
 int main(void) {
     const float dt = 1.0f / 60.0f;
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
     /* Floor, three steps of 0.2 from x = 4, a landing at 0.6 from x = 7, a crate on it. */
     add_box(w, C2D_BODY_KIND_STATIC, -2.0f, -1.0f, 4.0f, 0.0f);
@@ -62,6 +62,6 @@ int main(void) {
                    (int)r.on_ground, climbed, b.transform.p.x, b.transform.p.y);
         }
     }
-    c2d_world_free(w);
+    c2d_world_destroy(w);
     return 0;
 }

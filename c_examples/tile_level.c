@@ -1,5 +1,5 @@
 /* A tile level from C: a grid of solid cells outlined as chains (c2d_tile_outlines), added to
- * a c2d_World as level geometry (c2d_world_add_chain), a concave ledge, a concave crate and a
+ * a world as level geometry (c2d_chain_def_default, c2d_world_add_chain), a concave ledge, a concave crate and a
  * window frame drawn as one loop with a bridge to its hole decomposed into convex pieces
  * (c2d_decompose) and built as one body each (c2d_world_add_shape), a few bodies dropped on
  * it; prints their resting heights and the closest point of one of them to a point
@@ -40,21 +40,21 @@ int main(void) {
                             &n_points, &n_loops),
           "outline");
 
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
     /* Room up front (capacity hints): the level's segments, the ledge, and the moving bodies
      * with their pieces, so that adding them grows no array. */
     check(c2d_world_reserve(w, 16, n_points + 1, 64), "reserve");
-    c2d_Shape any;
-    check(c2d_make_circle((c2d_Vec2){0.0f, 0.0f}, 1.0f, &any), "shape");
     c2d_Transform id = {{0.0f, 0.0f}, {1.0f, 0.0f}};
-    c2d_BodyDef level;
-    check(c2d_body_def(C2D_BODY_KIND_STATIC, &id, &any, &level), "level def");
+    c2d_ChainDef level;
+    check(c2d_chain_def_default(&level), "level def");
+    level.closed = 1;
     uint32_t first = 0, segments = 0;
     for (uint32_t i = 0; i < n_loops; ++i) {
-        c2d_BodyId chain_body;
-        check(c2d_world_add_chain(w, &level, points + first, loop_counts[i], true, &chain_body),
-              "add chain");
+        c2d_ChainId chain;
+        level.points = points + first;
+        level.count = loop_counts[i];
+        check(c2d_world_add_chain(w, &level, &chain), "add chain");
         segments += loop_counts[i]; /* a closed loop has as many segments as points */
         first += loop_counts[i];
     }
@@ -165,6 +165,6 @@ int main(void) {
     check(c2d_clip_vector((c2d_Vec2){3.0f, -2.0f}, planes, 2, &clipped), "clip vector");
     printf("planes: move %.4f %.4f in %u iterations, velocity %.4f %.4f\n", solved.translation.x,
            solved.translation.y, solved.iteration_count, clipped.x, clipped.y);
-    c2d_world_free(w);
+    c2d_world_destroy(w);
     return 0;
 }

@@ -10,7 +10,7 @@ static void check(c2d_Status s, const char *what) {
     if (s != C2D_STATUS_OK) printf("%s failed: status %u\n", what, (unsigned)s);
 }
 
-static c2d_BodyId add(c2d_World *w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
+static c2d_BodyId add(c2d_WorldId w, uint32_t kind, float x, float y, const c2d_Shape *shape) {
     c2d_Transform xf = {{x, y}, {1.0f, 0.0f}};
     c2d_BodyDef def;
     c2d_BodyId id = {0, 0};
@@ -28,7 +28,7 @@ static float count_hits(const c2d_WorldRayHit *hit, void *context) {
 static bool same(c2d_BodyId a, c2d_BodyId b) { return a.index == b.index && a.generation == b.generation; }
 
 /* How many of the world's end events name `body` (contact ends) and `visitor` (sensor ends). */
-static void count_ends(const c2d_World *w, c2d_BodyId body, c2d_BodyId visitor, int *contact, int *sensor) {
+static void count_ends(c2d_WorldId w, c2d_BodyId body, c2d_BodyId visitor, int *contact, int *sensor) {
     c2d_ContactEvent ends[16];
     c2d_SensorEvent sensor_ends[16];
     size_t n = 0, m = 0;
@@ -51,7 +51,7 @@ static uint64_t ticks = 0;
 static uint64_t tick(void) { return ++ticks; }
 
 int main(void) {
-    c2d_World *w = NULL;
+    c2d_WorldId w = {0};
     check(c2d_world_create(NULL, &w), "create");
     c2d_Shape ground, box, ball, wall, zone;
     check(c2d_make_box(20.0f, 0.5f, &ground), "ground");
@@ -195,6 +195,6 @@ int main(void) {
     printf("null filter ignore status %u\n",
            (unsigned)c2d_world_ray_cast_filtered(w, &origin, &along,
                                                  &(c2d_WorldQueryFilter){UINT64_MAX, NULL, 2, 0}, &any, &hit));
-    c2d_world_free(w);
+    c2d_world_destroy(w);
     return 0;
 }

@@ -151,17 +151,16 @@ pub fn run(frames: u32) -> Summary {
     let (w, h, cells) = cells();
     let outlines = tile_outlines_from_cells(w, h, &cells, 1.0, Vec2::ZERO).expect("a valid grid");
     summary.chains = outlines.len();
-    let level_def = |shape| BodyDef {
+    let level_def = |chain| ChainDef {
         filter: Filter {
             category_bits: LEVEL,
             ..Filter::DEFAULT
         },
-        ..BodyDef::new(BodyKind::Static, Transform::IDENTITY, shape)
+        ..ChainDef::new(chain)
     };
     for chain in &outlines {
         summary.segments += chain.segments().count();
-        let first = Shape::ChainSegment(chain.segments().next().expect("a loop has segments"));
-        world.add_chain(&level_def(first), chain).expect("a valid chain");
+        world.add_chain(&level_def(chain)).expect("a valid chain");
     }
 
     // The one-way platform: listed right to left, so its front (solid-facing) side is up.
@@ -170,10 +169,8 @@ pub fn run(frames: u32) -> Summary {
         Vec2::new(PLATFORM_X.0, PLATFORM_Y),
     ])
     .expect("two distinct points");
-    let first = Shape::ChainSegment(one_way.segments().next().expect("one segment"));
-    let platform = world
-        .add_chain(&level_def(first), &one_way)
-        .expect("a valid chain");
+    let platform = world.add_chain(&level_def(&one_way)).expect("a valid chain");
+    let platform = world.chain_body(platform).expect("a live chain");
 
     // Coins along the path: sensors in their own category.
     let mut coins = Vec::new();

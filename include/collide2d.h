@@ -30,6 +30,9 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // Obstacles one query of a `LevelQueryFcn` may return.
 #define C2D_LEVEL_QUERY_CAPACITY 64
 
+// How many worlds can exist at once (Box2D's `B2_MAX_WORLDS`).
+#define C2D_MAX_WORLDS 128
+
 // Iteration cap of the shape cast's conservative advancement.
 #define C2D_CAST_MAX_ITERATIONS 30
 
@@ -269,11 +272,18 @@ enum c2d_Status
   C2D_STATUS_WORLD_CORRUPT = 27,
   // A shape id that names no live shape of the world (the shape or its body was removed).
   C2D_STATUS_INVALID_SHAPE_ID = 28,
-  // A function that changes a world was called from inside a callback of a query or draw
-  // call on that world (`c2d_world_query_aabb`, `c2d_world_ray_cast_all`,
-  // `c2d_world_draw`): nothing was changed. Read the world there; change it after the call
-  // returns.
+  // A function that changes a world was called from inside a callback of a call on that
+  // world (a query, `c2d_world_draw`, or a step's pre-solve or custom filter hook): nothing
+  // was changed. Read the world there; change it after the call returns. Also a read of a
+  // stepping world from outside its hooks (the profile clock).
   C2D_STATUS_LOCKED = 29,
+  // A world id that names no live world: the zero id, or a destroyed world's (destroying
+  // a world twice gives this).
+  C2D_STATUS_INVALID_WORLD = 30,
+  // `c2d_world_create` while `C2D_MAX_WORLDS` worlds exist.
+  C2D_STATUS_TOO_MANY_WORLDS = 31,
+  // A chain id that names no live chain of the world (the chain or its body was removed).
+  C2D_STATUS_INVALID_CHAIN_ID = 32,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -467,14 +477,6 @@ typedef uint8_t c2d_HeightfieldKind;
 
 // An opaque dynamic AABB tree.
 typedef struct c2d_Tree c2d_Tree;
-
-// Rigid bodies, a broad-phase tree, persistent contacts, sleeping islands and the solver.
-//
-// Memory and cost: per body one slot and one `Body`; per pair of overlapping fat boxes
-// one contact (in a slab, found through a hash set); per step O(moved proxies · log n) for
-// new pairs plus O(awake bodies + awake contacts) for everything else. Sleeping bodies and
-// their contacts cost nothing per step.
-typedef struct c2d_World c2d_World;
 
 // A 2D vector or point, `f32` components.
 typedef struct c2d_Vec2 {
@@ -698,6 +700,16 @@ typedef struct c2d_MoveResult {
   // 0 when it did not step): a game can smooth its camera over it.
   float stepped_up;
 } c2d_MoveResult;
+
+// A world's id (Rust: `collide2d::capi::WorldId`): `index1` is its registry slot plus one,
+// `generation` counts the slot's worlds. The zero id names no world. Compare with
+// `c2d_world_id_equals`, test with `c2d_world_is_valid`.
+typedef struct c2d_WorldId {
+  // Registry slot + 1; 0 names no world.
+  uint16_t index1;
+  // The slot's generation when the world was created (1 … 65 535).
+  uint16_t generation;
+} c2d_WorldId;
 
 // Allocates `size` bytes aligned to `align` (a power of two, at most 4096) for the library;
 // returns NULL on failure (the call that needed the memory then returns
@@ -1257,6 +1269,41 @@ typedef struct c2d_MoverPush {
   float max_force;
 } c2d_MoverPush;
 
+// A chain to add to a world (Rust: `ChainDef`, with the points unwelded). Start from
+// `c2d_chain_def_default`.
+typedef struct c2d_ChainDef {
+  // `count` points (the chain body's frame); welded as `c2d_chain_weld` welds them.
+  const struct c2d_Vec2 *points;
+  // Number of points at `points`.
+  uint32_t count;
+  // Non-zero: a loop, counter-clockwise around a solid; zero: an open polyline.
+  uint32_t closed;
+  // `C2D_BODY_KIND_STATIC` or `C2D_BODY_KIND_KINEMATIC` (dynamic: `C2D_STATUS_UNSUPPORTED`).
+  uint32_t kind;
+  // The chain body's world transform.
+  struct c2d_Transform transform;
+  // A kinematic chain's velocity (m/s, world).
+  struct c2d_Vec2 linear_velocity;
+  // A kinematic chain's angular velocity (rad/s, counter-clockwise).
+  float angular_velocity;
+  // Every segment's friction and restitution (density unused).
+  struct c2d_Material material;
+  // Every segment's collision filter.
+  struct c2d_Filter filter;
+  // The body's and every segment's user data.
+  uint64_t user_data;
+} c2d_ChainDef;
+
+// A chain handle (`c2d_world_add_chain`): the slot index and generation of the body the chain
+// makes. Stale handles (the chain or its body removed) and handles of another world are
+// refused with `C2D_STATUS_INVALID_CHAIN_ID`.
+typedef struct c2d_ChainId {
+  // Slot index.
+  uint32_t index;
+  // The world's tag and the slot's use count when the chain was added, as in `BodyId`.
+  uint32_t generation;
+} c2d_ChainId;
+
 // How long each phase of the last `c2d_world_step` took, in ticks of the clock given to
 // `c2d_world_set_profile_clock` (all zero without one, or after a step that failed).
 // Box2D's `b2Profile`, in the world's own phases.
@@ -1277,6 +1324,16 @@ typedef struct c2d_StepProfile {
   // Islands that fell asleep this step.
   uint64_t sleep;
 } c2d_StepProfile;
+
+// Custom filter: whether shapes `a` and `b` get a contact (see `c2d_world_set_custom_filter`).
+typedef bool (*c2d_CustomFilterFcn)(struct c2d_ShapeId a, struct c2d_ShapeId b, void *context);
+
+// Pre-solve hook: whether a touching contact is solved this step (see
+// `c2d_world_set_pre_solve`). `manifold` is valid during the call only.
+typedef bool (*c2d_PreSolveFcn)(struct c2d_ShapeId a,
+                                struct c2d_ShapeId b,
+                                const struct c2d_Manifold *manifold,
+                                void *context);
 
 // An sRGB colour, `0xRRGGBB` (in C a `uint32_t`; the palette as `C2D_COLOR_*`).
 typedef uint32_t c2d_Color;
@@ -1588,8 +1645,8 @@ c2d_Status c2d_tree_draw(const struct c2d_Tree *tree, const struct c2d_DebugDraw
 // While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 //
 // # Safety
-// `world` NULL or a live handle; `draw` as in `c2d_draw_shape`.
-c2d_Status c2d_world_draw(const struct c2d_World *world, const struct c2d_DebugDraw *draw);
+// `draw` as in `c2d_draw_shape`.
+c2d_Status c2d_world_draw(struct c2d_WorldId world, const struct c2d_DebugDraw *draw);
 
 // Sets the allocator every heap allocation of the C library goes through (trees, worlds and
 // their growth), with a `context` passed back to both functions; NULL for both restores the
@@ -2149,7 +2206,7 @@ size_t c2d_solver_scratch_bytes(size_t contact_count);
 
 // `c2d_solver_step` with scratch memory into which runs of 4 independent contacts are packed
 // once per step instead of gathered on every pass: the same result bit for bit, less work
-// (the `c2d_World` steps this way). `c2d_solver_scratch_bytes(contact_count)` bytes are
+// (a world steps this way, `c2d_world_step`). `c2d_solver_scratch_bytes(contact_count)` bytes are
 // enough for every run; with fewer, the runs that do not fit are gathered as in
 // `c2d_solver_step`. Any address works (the start is aligned inside the buffer).
 //
@@ -2509,26 +2566,6 @@ c2d_Status c2d_tree_contacts(const struct c2d_Tree *tree,
                              c2d_TreeContactCallback callback,
                              void *context);
 
-// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
-// `*out`. Free it with `c2d_world_free`. The settings are checked: `C2D_STATUS_INVALID_INPUT`
-// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above
-// `C2D_MAX_GRAVITY`, `substeps` outside 1..=64 (the world's step takes its own sub-step
-// count; `substeps` is the immediate-mode solver's and must still be valid), a contact hertz
-// that is not positive, a negative damping ratio, push-out speed or restitution threshold, or
-// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`]. `C2D_STATUS_OUT_OF_MEMORY`
-// (`*out` not written) when the allocator cannot provide the world.
-//
-// # Safety
-// `settings` NULL or readable; `out` NULL or writable.
-c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2d_World **out);
-
-// Frees a world (NULL is ignored, and so is a world whose query or draw call is running
-// the callback that asks).
-//
-// # Safety
-// `world` must be NULL or a live handle, not used afterwards.
-void c2d_world_free(struct c2d_World *world);
-
 // Adds a body; writes its id to `*out_id`. Every value of the definition is checked as
 // `c2d_world_add_body` checks it: `C2D_STATUS_INVALID_SHAPE` (or the shape maker's status) for a
 // shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
@@ -2540,27 +2577,10 @@ void c2d_world_free(struct c2d_World *world);
 // room for the body: the world is unchanged and `*out_id` not written.
 //
 // # Safety
-// `world` NULL or live; other pointers NULL or valid.
-c2d_Status c2d_world_add_body(struct c2d_World *world,
+// other pointers NULL or valid.
+c2d_Status c2d_world_add_body(struct c2d_WorldId world,
                               const c2d_BodyDef *def,
                               struct c2d_BodyId *out_id);
-
-// Adds the polyline `points[0..count]` as a chain of level geometry (welded as Rust's `Chain::open` /
-// Rust's `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
-// `def`'s kind (static or kinematic), transform, material, filter and user data
-// (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
-// `*out_id`. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the welded points
-// or the world's room for the segments: the world is unchanged and `*out_id` not written.
-//
-// # Safety
-// `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`
-// readable `c2d_Vec2`; `out_id` NULL or writable.
-c2d_Status c2d_world_add_chain(struct c2d_World *world,
-                               const c2d_BodyDef *def,
-                               const struct c2d_Vec2 *points,
-                               uint32_t count,
-                               bool closed,
-                               struct c2d_BodyId *out_id);
 
 // Adds another shape (body space) to a body: a compound body, each shape with its own proxy
 // and the body's material, filter, sensor flag and user data; a dynamic body's mass
@@ -2570,8 +2590,8 @@ c2d_Status c2d_world_add_chain(struct c2d_World *world,
 // the world is unchanged.
 //
 // # Safety
-// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
-c2d_Status c2d_world_add_shape(struct c2d_World *world,
+// `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
+c2d_Status c2d_world_add_shape(struct c2d_WorldId world,
                                struct c2d_BodyId id,
                                const c2d_Shape *shape,
                                struct c2d_ShapeId *out_shape);
@@ -2593,8 +2613,8 @@ c2d_Status c2d_shape_def(const c2d_Shape *shape, c2d_ShapeDef *out);
 // world is unchanged.
 //
 // # Safety
-// `world` NULL or live; `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
-c2d_Status c2d_world_add_shape_def(struct c2d_World *world,
+// `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
+c2d_Status c2d_world_add_shape_def(struct c2d_WorldId world,
                                    struct c2d_BodyId id,
                                    const c2d_ShapeDef *def,
                                    struct c2d_ShapeId *out_shape);
@@ -2605,9 +2625,9 @@ c2d_Status c2d_world_add_shape_def(struct c2d_World *world,
 // ask for the count).
 //
 // # Safety
-// `world` NULL or live; `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
+// `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
 // writable.
-c2d_Status c2d_world_body_shapes(const struct c2d_World *world,
+c2d_Status c2d_world_body_shapes(struct c2d_WorldId world,
                                  struct c2d_BodyId id,
                                  struct c2d_ShapeId *out,
                                  uint32_t capacity,
@@ -2616,8 +2636,8 @@ c2d_Status c2d_world_body_shapes(const struct c2d_World *world,
 // The body a shape belongs to. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_shape_body(const struct c2d_World *world,
+// `out` NULL or writable.
+c2d_Status c2d_world_shape_body(struct c2d_WorldId world,
                                 struct c2d_ShapeId shape,
                                 struct c2d_BodyId *out);
 
@@ -2625,8 +2645,8 @@ c2d_Status c2d_world_shape_body(const struct c2d_World *world,
 // user data) as a `c2d_ShapeDef`. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_get_shape_def(const struct c2d_World *world,
+// `out` NULL or writable.
+c2d_Status c2d_world_get_shape_def(struct c2d_WorldId world,
                                    struct c2d_ShapeId shape,
                                    c2d_ShapeDef *out);
 
@@ -2635,8 +2655,8 @@ c2d_Status c2d_world_get_shape_def(const struct c2d_World *world,
 // `c2d_world_set_shape_material`). The material is checked as at creation.
 //
 // # Safety
-// `world` NULL or live; `material` NULL or readable.
-c2d_Status c2d_world_set_shape_material(struct c2d_World *world,
+// `material` NULL or readable.
+c2d_Status c2d_world_set_shape_material(struct c2d_WorldId world,
                                         struct c2d_ShapeId shape,
                                         const struct c2d_Material *material);
 
@@ -2646,8 +2666,8 @@ c2d_Status c2d_world_set_shape_material(struct c2d_World *world,
 // changes).
 //
 // # Safety
-// `world` NULL or live; `filter` NULL or readable.
-c2d_Status c2d_world_set_shape_filter(struct c2d_World *world,
+// `filter` NULL or readable.
+c2d_Status c2d_world_set_shape_filter(struct c2d_WorldId world,
                                       struct c2d_ShapeId shape,
                                       const struct c2d_Filter *filter);
 
@@ -2656,16 +2676,16 @@ c2d_Status c2d_world_set_shape_filter(struct c2d_World *world,
 // without area; `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_shape_sensor(struct c2d_World *world,
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_shape_sensor(struct c2d_WorldId world,
                                       struct c2d_ShapeId shape,
                                       bool sensor);
 
 // Sets a shape's user data (a body's user data is its first shape's).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_shape_user_data(struct c2d_World *world,
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_shape_user_data(struct c2d_WorldId world,
                                          struct c2d_ShapeId shape,
                                          uint64_t data);
 
@@ -2675,8 +2695,8 @@ c2d_Status c2d_world_set_shape_user_data(struct c2d_World *world,
 // itself ran out of memory (nothing changes).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_remove_shape(struct c2d_World *world, struct c2d_ShapeId shape);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_remove_shape(struct c2d_WorldId world, struct c2d_ShapeId shape);
 
 // Removes a body. Its touching contacts and sensor overlaps end: the next
 // `c2d_world_step` reports them first in its end events (`c2d_world_end_events`,
@@ -2686,20 +2706,8 @@ c2d_Status c2d_world_remove_shape(struct c2d_World *world, struct c2d_ShapeId sh
 // then unchanged).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_remove_body(struct c2d_World *world, struct c2d_BodyId id);
-
-// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
-// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise).
-// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what the step needs (room for
-// new pairs, contacts and the solver's per-step arrays): no body has moved, the world stays
-// valid and a later step goes on. A failure while finding the new pairs changes nothing
-// else; a later one keeps the narrow phase's contact updates and events, which read as after
-// any step (Rust: `World::step`).
-//
-// # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_remove_body(struct c2d_WorldId world, struct c2d_BodyId id);
 
 // Sets the contact recycling distance in metres (default `C2D_CONTACT_RECYCLE_DISTANCE`;
 // 0 recomputes every manifold every step). A recycled contact keeps its normal and
@@ -2707,30 +2715,28 @@ c2d_Status c2d_world_step(struct c2d_World *world, float dt, uint32_t substeps);
 // `C2D_STATUS_INVALID_INPUT`.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_recycle_distance(struct c2d_World *world, float distance);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_recycle_distance(struct c2d_WorldId world, float distance);
 
 // Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_get_body(const struct c2d_World *world,
-                              struct c2d_BodyId id,
-                              struct c2d_Body *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_get_body(struct c2d_WorldId world, struct c2d_BodyId id, struct c2d_Body *out);
 
 // Writes a body's user data (given at creation) to `*out`.
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_user_data(const struct c2d_World *world, struct c2d_BodyId id, uint64_t *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_user_data(struct c2d_WorldId world, struct c2d_BodyId id, uint64_t *out);
 
 // Sets a body's velocities (ignored for static bodies): non-finite is
 // `C2D_STATUS_INVALID_INPUT`; a speed above the world's `max_linear_speed` or
 // `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (never clamped).
 //
 // # Safety
-// `world` NULL or live; `linear` NULL or readable.
-c2d_Status c2d_world_set_velocity(struct c2d_World *world,
+// `linear` NULL or readable.
+c2d_Status c2d_world_set_velocity(struct c2d_WorldId world,
                                   struct c2d_BodyId id,
                                   const struct c2d_Vec2 *linear,
                                   float angular);
@@ -2739,8 +2745,8 @@ c2d_Status c2d_world_set_velocity(struct c2d_World *world,
 // `C2D_STATUS_OUT_OF_RANGE`.
 //
 // # Safety
-// `world` NULL or live; `xf` NULL or readable.
-c2d_Status c2d_world_set_transform(struct c2d_World *world,
+// `xf` NULL or readable.
+c2d_Status c2d_world_set_transform(struct c2d_WorldId world,
                                    struct c2d_BodyId id,
                                    const struct c2d_Transform *xf);
 
@@ -2750,8 +2756,8 @@ c2d_Status c2d_world_set_transform(struct c2d_World *world,
 // of the library). Linear in bodies and contacts: for tests and fuzzing, not every frame.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_validate(const struct c2d_World *world);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_validate(struct c2d_WorldId world);
 
 // Makes room ahead of time for `moving` more dynamic or kinematic shapes, `fixed` more
 // static or kinematic shapes (a kinematic shape counts in both; a chain's segments are
@@ -2762,23 +2768,24 @@ c2d_Status c2d_world_validate(const struct c2d_World *world);
 // unchanged).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_reserve(struct c2d_World *world, size_t moving, size_t fixed, size_t contacts);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_reserve(struct c2d_WorldId world,
+                             size_t moving,
+                             size_t fixed,
+                             size_t contacts);
 
 // Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 //
 // # Safety
-// `world` NULL or live; the outputs NULL or writable.
-c2d_Status c2d_world_counts(const struct c2d_World *world,
-                            uint32_t *out_bodies,
-                            uint32_t *out_contacts);
+// the outputs NULL or writable.
+c2d_Status c2d_world_counts(struct c2d_WorldId world, uint32_t *out_bodies, uint32_t *out_contacts);
 
 // The last step's begin-touch events (with their first manifold); see `copy` rules:
 // up to `capacity` are copied into `buffer`, the total is written to `*out_count`.
 //
 // # Safety
-// `world` NULL or live; `buffer` room for `capacity` events (NULL with 0).
-c2d_Status c2d_world_begin_events(const struct c2d_World *world,
+// `buffer` room for `capacity` events (NULL with 0).
+c2d_Status c2d_world_begin_events(struct c2d_WorldId world,
                                   struct c2d_ContactEvent *buffer,
                                   size_t capacity,
                                   size_t *out_count);
@@ -2792,7 +2799,7 @@ c2d_Status c2d_world_begin_events(const struct c2d_World *world,
 //
 // # Safety
 // As `c2d_world_begin_events`.
-c2d_Status c2d_world_end_events(const struct c2d_World *world,
+c2d_Status c2d_world_end_events(struct c2d_WorldId world,
                                 struct c2d_ContactEvent *buffer,
                                 size_t capacity,
                                 size_t *out_count);
@@ -2802,9 +2809,9 @@ c2d_Status c2d_world_end_events(const struct c2d_World *world,
 // from before the step with zero velocity. Input the world accepted never causes this.
 //
 // # Safety
-// `world` NULL or live; `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or
+// `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or
 // writable.
-c2d_Status c2d_world_fault_events(const struct c2d_World *world,
+c2d_Status c2d_world_fault_events(struct c2d_WorldId world,
                                   struct c2d_BodyId *buffer,
                                   size_t capacity,
                                   size_t *out_count);
@@ -2813,8 +2820,8 @@ c2d_Status c2d_world_fault_events(const struct c2d_World *world,
 // was a hit to `*out_hit`, and the hit to `*out` only when there was.
 //
 // # Safety
-// `world` NULL or live; other pointers NULL or valid.
-c2d_Status c2d_world_ray_cast(const struct c2d_World *world,
+// other pointers NULL or valid.
+c2d_Status c2d_world_ray_cast(struct c2d_WorldId world,
                               const struct c2d_Vec2 *origin,
                               const struct c2d_Vec2 *translation,
                               bool *out_hit,
@@ -2826,8 +2833,8 @@ c2d_Status c2d_world_ray_cast(const struct c2d_World *world,
 // `C2D_STATUS_LOCKED` (read it there, change it after the call returns).
 //
 // # Safety
-// `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
-c2d_Status c2d_world_query_aabb(const struct c2d_World *world,
+// `aabb` NULL or readable; `callback` safe to call with `context`.
+c2d_Status c2d_world_query_aabb(struct c2d_WorldId world,
                                 const struct c2d_Aabb *aabb,
                                 c2d_WorldQueryCallback callback,
                                 void *context);
@@ -2846,7 +2853,7 @@ c2d_Status c2d_body_def(uint32_t kind,
 //
 // # Safety
 // As `c2d_world_begin_events`.
-c2d_Status c2d_world_sensor_begin_events(const struct c2d_World *world,
+c2d_Status c2d_world_sensor_begin_events(struct c2d_WorldId world,
                                          struct c2d_SensorEvent *buffer,
                                          size_t capacity,
                                          size_t *out_count);
@@ -2857,7 +2864,7 @@ c2d_Status c2d_world_sensor_begin_events(const struct c2d_World *world,
 //
 // # Safety
 // As `c2d_world_begin_events`.
-c2d_Status c2d_world_sensor_end_events(const struct c2d_World *world,
+c2d_Status c2d_world_sensor_end_events(struct c2d_WorldId world,
                                        struct c2d_SensorEvent *buffer,
                                        size_t capacity,
                                        size_t *out_count);
@@ -2865,8 +2872,8 @@ c2d_Status c2d_world_sensor_end_events(const struct c2d_World *world,
 // `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
 //
 // # Safety
-// `world` NULL or live; other pointers NULL or valid (see `c2d_WorldQueryFilter`).
-c2d_Status c2d_world_ray_cast_filtered(const struct c2d_World *world,
+// other pointers NULL or valid (see `c2d_WorldQueryFilter`).
+c2d_Status c2d_world_ray_cast_filtered(struct c2d_WorldId world,
                                        const struct c2d_Vec2 *origin,
                                        const struct c2d_Vec2 *translation,
                                        const struct c2d_WorldQueryFilter *filter,
@@ -2879,8 +2886,8 @@ c2d_Status c2d_world_ray_cast_filtered(const struct c2d_World *world,
 // While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 //
 // # Safety
-// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
-c2d_Status c2d_world_ray_cast_all(const struct c2d_World *world,
+// pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_ray_cast_all(struct c2d_WorldId world,
                                   const struct c2d_Vec2 *origin,
                                   const struct c2d_Vec2 *translation,
                                   const struct c2d_WorldQueryFilter *filter,
@@ -2891,8 +2898,8 @@ c2d_Status c2d_world_ray_cast_all(const struct c2d_World *world,
 // touches `*shape` at `*xf`; the callback returns false to stop.
 //
 // # Safety
-// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
-c2d_Status c2d_world_overlap_shape(const struct c2d_World *world,
+// pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_overlap_shape(struct c2d_WorldId world,
                                    const c2d_Shape *shape,
                                    const struct c2d_Transform *xf,
                                    const struct c2d_WorldQueryFilter *filter,
@@ -2904,8 +2911,8 @@ c2d_Status c2d_world_overlap_shape(const struct c2d_World *world,
 // there was.
 //
 // # Safety
-// `world` NULL or live; pointers NULL or valid.
-c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
+// pointers NULL or valid.
+c2d_Status c2d_world_cast_shape(struct c2d_WorldId world,
                                 const c2d_Shape *shape,
                                 const struct c2d_Transform *xf,
                                 const struct c2d_Vec2 *translation,
@@ -2920,8 +2927,8 @@ c2d_Status c2d_world_cast_shape(const struct c2d_World *world,
 // a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
 //
 // # Safety
-// `world` NULL or live; the other pointers NULL (options, filter) or valid.
-c2d_Status c2d_world_move_and_slide(const struct c2d_World *world,
+// the other pointers NULL (options, filter) or valid.
+c2d_Status c2d_world_move_and_slide(struct c2d_WorldId world,
                                     const c2d_Shape *shape,
                                     const struct c2d_Transform *xf,
                                     struct c2d_Vec2 translation,
@@ -2943,8 +2950,8 @@ c2d_Status c2d_mover_push_default(struct c2d_MoverPush *out);
 // or maximum force (nothing moved).
 //
 // # Safety
-// `world` NULL or live; the other pointers NULL (options, filter, push) or valid.
-c2d_Status c2d_world_move_and_push(struct c2d_World *world,
+// the other pointers NULL (options, filter, push) or valid.
+c2d_Status c2d_world_move_and_push(struct c2d_WorldId world,
                                    const c2d_Shape *shape,
                                    const struct c2d_Transform *xf,
                                    struct c2d_Vec2 translation,
@@ -2954,37 +2961,75 @@ c2d_Status c2d_world_move_and_push(struct c2d_World *world,
                                    const struct c2d_MoverPush *push,
                                    struct c2d_MoveResult *out);
 
+// Writes the default chain definition: no points, open, static, at the origin, at rest, the
+// default material and filter, user data 0.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_chain_def_default(struct c2d_ChainDef *out);
+
+// Adds a chain of level geometry: the points welded (`c2d_chain_weld`'s rule), one body of
+// `def->kind` whose shapes are the segments, each with `def`'s material, filter and user data
+// (Rust: `World::add_chain`). Writes its id to `*out_id`. `C2D_STATUS_INVALID_BODY_KIND` for a
+// kind that is not 0..=2, `C2D_STATUS_UNSUPPORTED` for a dynamic chain, the weld's status for
+// points it refuses, and `c2d_world_add_body`'s checks of the transform and velocities.
+// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the welded points or the
+// world's room for the segments: the world is unchanged and `*out_id` not written.
+//
+// # Safety
+// `def` NULL or a readable `c2d_ChainDef` whose `points` are NULL or `count` readable
+// `c2d_Vec2`; `out_id` NULL or writable.
+c2d_Status c2d_world_add_chain(struct c2d_WorldId world,
+                               const struct c2d_ChainDef *def,
+                               struct c2d_ChainId *out_id);
+
+// Removes a chain: its body, every segment and their contacts (end events with the next
+// step's). `C2D_STATUS_INVALID_CHAIN_ID` for a stale id.
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_remove_chain(struct c2d_WorldId world, struct c2d_ChainId chain);
+
+// Writes the id of the body a chain makes (its pose, velocity and contacts) to `*out`.
+// `C2D_STATUS_INVALID_CHAIN_ID` for a stale id.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_world_chain_body(struct c2d_WorldId world,
+                                struct c2d_ChainId chain,
+                                struct c2d_BodyId *out);
+
 // Writes whether the body is awake (static bodies never are).
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_is_awake(const struct c2d_World *world, struct c2d_BodyId id, bool *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_is_awake(struct c2d_WorldId world, struct c2d_BodyId id, bool *out);
 
 // Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_awake(struct c2d_World *world, struct c2d_BodyId id, bool awake);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_awake(struct c2d_WorldId world, struct c2d_BodyId id, bool awake);
 
 // Allows or forbids sleeping for the whole world (forbidding wakes everything).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_sleep_enabled(struct c2d_World *world, bool enabled);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_sleep_enabled(struct c2d_WorldId world, bool enabled);
 
 // Allows or forbids sleeping for one body.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_body_sleep_enabled(struct c2d_World *world,
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_body_sleep_enabled(struct c2d_WorldId world,
                                             struct c2d_BodyId id,
                                             bool enabled);
 
 // Turns the continuous phase on or off (default on).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_continuous_enabled(struct c2d_World *world, bool enabled);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_continuous_enabled(struct c2d_WorldId world, bool enabled);
 
 // Turns internal-edge removal on (the default) or off (Rust: `World::set_internal_edge_removal`):
 // contacts of moving shapes with static polygons whose normal comes from an edge another
@@ -2993,34 +3038,34 @@ c2d_Status c2d_world_set_continuous_enabled(struct c2d_World *world, bool enable
 // lands as smoothly as a chain.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_internal_edge_removal(struct c2d_World *world, bool enabled);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_internal_edge_removal(struct c2d_WorldId world, bool enabled);
 
 // Marks a dynamic body as a bullet (swept against dynamic bodies too).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_bullet(struct c2d_World *world, struct c2d_BodyId id, bool bullet);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_bullet(struct c2d_WorldId world, struct c2d_BodyId id, bool bullet);
 
 // Writes the number of bodies (a compound or chain body counts once).
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_body_count(const struct c2d_World *world, uint32_t *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_body_count(struct c2d_WorldId world, uint32_t *out);
 
 // Writes the number of awake (kinematic and dynamic) bodies.
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_awake_body_count(const struct c2d_World *world, uint32_t *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_awake_body_count(struct c2d_WorldId world, uint32_t *out);
 
 // Applies a world force (N) at world point `*point` for the next step (dynamic bodies;
 // wakes the body). `point` NULL: at the centre of mass. Forces and torques adding up to an
 // acceleration above `C2D_MAX_ACCELERATION` are `C2D_STATUS_OUT_OF_RANGE` (nothing added).
 //
 // # Safety
-// `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
-c2d_Status c2d_world_apply_force(struct c2d_World *world,
+// `force` NULL or readable; `point` NULL or readable.
+c2d_Status c2d_world_apply_force(struct c2d_WorldId world,
                                  struct c2d_BodyId id,
                                  const struct c2d_Vec2 *force,
                                  const struct c2d_Vec2 *point);
@@ -3029,16 +3074,16 @@ c2d_Status c2d_world_apply_force(struct c2d_World *world,
 // `c2d_world_apply_force`).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_apply_torque(struct c2d_World *world, struct c2d_BodyId id, float torque);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_apply_torque(struct c2d_WorldId world, struct c2d_BodyId id, float torque);
 
 // Applies a linear impulse (N·s) at world point `*point` now (`point` NULL: at the centre).
 // An impulse that would leave the body faster than the world's `max_linear_speed` or
 // `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (nothing changes).
 //
 // # Safety
-// `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
-c2d_Status c2d_world_apply_linear_impulse(struct c2d_World *world,
+// `impulse` NULL or readable; `point` NULL or readable.
+c2d_Status c2d_world_apply_linear_impulse(struct c2d_WorldId world,
                                           struct c2d_BodyId id,
                                           const struct c2d_Vec2 *impulse,
                                           const struct c2d_Vec2 *point);
@@ -3046,16 +3091,16 @@ c2d_Status c2d_world_apply_linear_impulse(struct c2d_World *world,
 // Applies an angular impulse (N·m·s) now (checked as `c2d_world_apply_linear_impulse`).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_apply_angular_impulse(struct c2d_World *world,
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_apply_angular_impulse(struct c2d_WorldId world,
                                            struct c2d_BodyId id,
                                            float impulse);
 
 // Sets a dynamic body's linear and angular damping rates (1/s, ≥ 0).
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_damping(struct c2d_World *world,
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_damping(struct c2d_WorldId world,
                                  struct c2d_BodyId id,
                                  float linear,
                                  float angular);
@@ -3064,16 +3109,16 @@ c2d_Status c2d_world_set_damping(struct c2d_World *world,
 // ±`C2D_MAX_GRAVITY_SCALE` `C2D_STATUS_OUT_OF_RANGE`.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_gravity_scale(struct c2d_World *world, struct c2d_BodyId id, float scale);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_gravity_scale(struct c2d_WorldId world, struct c2d_BodyId id, float scale);
 
 // Fixes (`true`) or frees a dynamic body's rotation. Freeing it is
 // `C2D_STATUS_INVALID_INPUT` (the rotation stays fixed) when the body's inertia is too small
 // for its inverse to be finite.
 //
 // # Safety
-// `world` NULL or live.
-c2d_Status c2d_world_set_fixed_rotation(struct c2d_World *world, struct c2d_BodyId id, bool fixed);
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_fixed_rotation(struct c2d_WorldId world, struct c2d_BodyId id, bool fixed);
 
 // Replaces a body's collision filter: its contacts end and are found again next step, which
 // reports the ends of the touching ones first in its end events. Allocates nothing, except
@@ -3081,8 +3126,8 @@ c2d_Status c2d_world_set_fixed_rotation(struct c2d_World *world, struct c2d_Body
 // for the events still cannot be had (the world is unchanged).
 //
 // # Safety
-// `world` NULL or live; `filter` NULL or readable.
-c2d_Status c2d_world_set_filter(struct c2d_World *world,
+// `filter` NULL or readable.
+c2d_Status c2d_world_set_filter(struct c2d_WorldId world,
                                 struct c2d_BodyId id,
                                 const struct c2d_Filter *filter);
 
@@ -3099,42 +3144,112 @@ c2d_Status c2d_filter_should_collide(const struct c2d_Filter *a,
 // counter (nanoseconds, CPU cycles...); NULL (the default) times nothing.
 //
 // # Safety
-// `world` NULL or live; `clock` NULL or a function callable from any thread that steps
+// `clock` NULL or a function callable from any thread that steps
 // the world.
-c2d_Status c2d_world_set_profile_clock(struct c2d_World *world, uint64_t (*clock)(void));
+c2d_Status c2d_world_set_profile_clock(struct c2d_WorldId world, uint64_t (*clock)(void));
 
 // Writes how long each phase of the last step took, in ticks of the profile clock (all
 // zero without one, or after a failed step).
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_profile(const struct c2d_World *world, struct c2d_StepProfile *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_profile(struct c2d_WorldId world, struct c2d_StepProfile *out);
 
 // Sets the world's gravity (m/s²; Rust: `World::set_gravity`): non-finite is
 // `C2D_STATUS_INVALID_INPUT`, beyond `C2D_MAX_GRAVITY` `C2D_STATUS_OUT_OF_RANGE`. Sleeping
 // bodies stay asleep until something wakes them.
 //
 // # Safety
-// `world` NULL or live; `gravity` NULL or readable.
-c2d_Status c2d_world_set_gravity(struct c2d_World *world, const struct c2d_Vec2 *gravity);
+// `gravity` NULL or readable.
+c2d_Status c2d_world_set_gravity(struct c2d_WorldId world, const struct c2d_Vec2 *gravity);
 
 // Writes the world's gravity (m/s²) to `*out`.
 //
 // # Safety
-// `world` NULL or live; `out` NULL or writable.
-c2d_Status c2d_world_get_gravity(const struct c2d_World *world, struct c2d_Vec2 *out);
+// `out` NULL or writable.
+c2d_Status c2d_world_get_gravity(struct c2d_WorldId world, struct c2d_Vec2 *out);
 
 // Every live body's id, in slot order, into `out` (room for `capacity`); their count to
 // `*out_count` (always; `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: call
 // `c2d_world_body_count` first, or pass NULL with capacity 0 to ask).
 //
 // # Safety
-// `world` NULL or live; `out` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
+// `out` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
 // writable.
-c2d_Status c2d_world_body_ids(const struct c2d_World *world,
+c2d_Status c2d_world_body_ids(struct c2d_WorldId world,
                               struct c2d_BodyId *out,
                               uint32_t capacity,
                               uint32_t *out_count);
+
+// Sets the world's custom filter (NULL: none), called by `c2d_world_step` with `context`
+// when two shapes that the filters and sensor rules let collide come near each other
+// without a contact: returning false gives them none. A refused pair may be asked again on a
+// later step; a pair that got its contact keeps it while their boxes overlap
+// (`c2d_world_set_shape_filter` on either shape asks again). The world is locked during the
+// call: reading it works, changing it returns `C2D_STATUS_LOCKED`.
+//
+// # Safety
+// `fcn`, if set, must be safe to call with `context` during every later step of the world.
+c2d_Status c2d_world_set_custom_filter(struct c2d_WorldId world,
+                                       c2d_CustomFilterFcn fcn,
+                                       void *context);
+
+// Sets the world's pre-solve hook (NULL: none), called by `c2d_world_step` with `context` for
+// every awake touching contact between two solid shapes (a sleeping one keeps its last
+// answer: wake the body when the rule changes), after its manifold is found (normal from
+// shape `a` to shape `b`, points with their depths, speculative ones included) and before it
+// is solved: returning false disables the contact for this step (it counts as not touching:
+// begin and end events follow from that). Bodies are at their poses before the step moves
+// them. The world is locked during the call: reading it works, changing it returns
+// `C2D_STATUS_LOCKED`.
+//
+// # Safety
+// `fcn`, if set, must be safe to call with `context` during every later step of the world.
+c2d_Status c2d_world_set_pre_solve(struct c2d_WorldId world, c2d_PreSolveFcn fcn, void *context);
+
+// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
+// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise). Calls the custom filter and
+// pre-solve hooks if set. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what
+// the step needs (room for new pairs, contacts and the solver's per-step arrays): no body has
+// moved, the world stays valid and a later step goes on. A failure while finding the new
+// pairs changes nothing else; a later one keeps the narrow phase's contact updates and
+// events, which read as after any step (Rust: `World::step`). The world is locked for the whole step: from
+// inside a hook, reads work and changes return `C2D_STATUS_LOCKED`; from anything else the
+// step calls (the profile clock) reads return `C2D_STATUS_LOCKED` too.
+//
+// # Safety
+// Every argument is a value; ids are checked. The hooks set on the world must be callable.
+c2d_Status c2d_world_step(struct c2d_WorldId world,
+                          float dt,
+                          uint32_t substeps);
+
+// Creates an empty world with `*settings` (NULL: the defaults); writes its id to `*out`.
+// Destroy it with `c2d_world_destroy`. The settings are checked: `C2D_STATUS_INVALID_INPUT`
+// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above `C2D_MAX_GRAVITY`,
+// `substeps` outside 1..=64, a contact hertz that is not positive, a negative damping ratio,
+// push-out speed or restitution threshold, or a `max_linear_speed` outside
+// (0, `C2D_MAX_LINEAR_SPEED`]. `C2D_STATUS_TOO_MANY_WORLDS` when `C2D_MAX_WORLDS` worlds
+// exist; `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the world (`*out` not
+// written either way).
+//
+// # Safety
+// `settings` NULL or readable; `out` NULL or writable.
+c2d_Status c2d_world_create(const struct c2d_SolverSettings *settings, struct c2d_WorldId *out);
+
+// Destroys a world and everything in it; its id (and every body, shape and chain id of it)
+// names nothing afterwards. `C2D_STATUS_INVALID_WORLD` for an id that names no live world
+// (destroying twice is this error), `C2D_STATUS_LOCKED` from inside a callback of a call on
+// the world (nothing destroyed).
+//
+// # Safety
+// No other call on the world may run at the same time on another thread.
+c2d_Status c2d_world_destroy(struct c2d_WorldId world);
+
+// Whether `world` names a live world.
+bool c2d_world_is_valid(struct c2d_WorldId world);
+
+// Whether two world ids are the same.
+bool c2d_world_id_equals(struct c2d_WorldId a, struct c2d_WorldId b);
 
 #ifdef __cplusplus
 }  // extern "C"

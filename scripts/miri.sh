@@ -10,4 +10,4 @@ MIRIFLAGS="-Zmiri-disable-isolation" cargo +nightly miri test --features capi,li
     --test c_abi -- c_abi_checks_pointers shape_layout hand_written tree_through shape_utilities \
     typed_pair tree_extras body_def_layout world_through solver_step_with_scratch hand_filled \
     level_geometry closest_point_through mover_through mover_obstacle_layout \
-    changing_a_world_from_its_callbacks shape_def_layout
+    changing_a_world_from_its_callbacks changing_a_world_from_its_hooks shape_def_layout

@@ -265,8 +265,8 @@ pub use tree::{
 };
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
-    BodyDef, BodyId, BodyKind, ContactEvent, DrawFlags, Material, MoverPush, ProfileClock, QueryFilter,
-    SensorEvent, ShapeDef, ShapeId, StepProfile, World, WorldCastHit, WorldLevel, WorldRayHit,
-    CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR, FAT_MARGIN_FRACTION,
-    MAX_FAT_MARGIN, SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
+    BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, ContactHooks, DrawFlags, Material, MoverPush,
+    ProfileClock, QueryFilter, SensorEvent, ShapeDef, ShapeId, StepProfile, World, WorldCastHit, WorldLevel,
+    WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
+    FAT_MARGIN_FRACTION, MAX_FAT_MARGIN, SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };

@@ -91,6 +91,9 @@ pub enum SolverError {
     /// A shape id that names no live shape of this world (stale: the shape or its body was
     /// removed).
     InvalidShapeId = 8,
+    /// A chain id that names no live chain of this world (stale: the chain or its body was
+    /// removed).
+    InvalidChainId = 9,
 }
 
 impl core::error::Error for SolverError {}
@@ -110,6 +113,7 @@ impl core::fmt::Display for SolverError {
                 "shape not supported for this body (chain segment on a dynamic body, segment as a sensor)"
             }
             SolverError::InvalidShapeId => "shape id stale or of no shape",
+            SolverError::InvalidChainId => "chain id stale or of no chain",
         })
     }
 }

@@ -1248,7 +1248,7 @@ fn world_through_the_c_abi_matches_rust() {
     let mut rust = World::default();
     // SAFETY: every pointer refers to a live local; the world is freed once.
     unsafe {
-        let mut w: *mut World = core::ptr::null_mut();
+        let mut w = WorldId::default();
         assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
         let mut def = core::mem::zeroed::<BodyDef>();
         let xf = Transform::from_translation(Vec2::new(0.0, -0.5));
@@ -1348,9 +1348,22 @@ fn world_through_the_c_abi_matches_rust() {
         );
         assert_eq!(n, 1, "removing a touching body ends its contact");
         assert_eq!((events[0].body_a, events[0].body_b), (g, b));
-        assert_eq!(c2d_world_step(core::ptr::null_mut(), 0.1, 4), Status::NullPointer);
-        c2d_world_free(w);
-        c2d_world_free(core::ptr::null_mut());
+        assert_eq!(c2d_world_step(WorldId::default(), 0.1, 4), Status::InvalidWorld);
+        assert!(c2d_world_is_valid(w));
+        assert_eq!(c2d_world_destroy(w), Status::Ok);
+        // A destroyed world's id names nothing: destroying twice and using it are errors.
+        assert!(!c2d_world_is_valid(w));
+        assert_eq!(c2d_world_destroy(w), Status::InvalidWorld);
+        assert_eq!(c2d_world_step(w, 0.1, 4), Status::InvalidWorld);
+        assert_eq!(c2d_world_remove_body(w, b), Status::InvalidWorld);
+        assert_eq!(c2d_world_destroy(WorldId::default()), Status::InvalidWorld);
+        // The slot is reused with a new generation: the old id still names nothing.
+        let mut again = WorldId::default();
+        assert_eq!(c2d_world_create(core::ptr::null(), &mut again), Status::Ok);
+        assert!(!c2d_world_id_equals(again, w));
+        assert_eq!(c2d_world_step(w, 0.1, 4), Status::InvalidWorld);
+        assert_eq!(c2d_world_step(again, 0.1, 4), Status::Ok);
+        assert_eq!(c2d_world_destroy(again), Status::Ok);
     }
 }
 
@@ -1418,7 +1431,7 @@ fn hand_filled_polygons_are_checked_on_entry() {
         );
         let mut def = core::mem::zeroed::<BodyDef>();
         assert_eq!(c2d_body_def(2, &id, &bad, &mut def), Status::InvalidShape);
-        let mut w: *mut World = core::ptr::null_mut();
+        let mut w = WorldId::default();
         assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
         assert_eq!(c2d_body_def(2, &id, &good, &mut def), Status::Ok);
         if let Shape::Polygon(p) = &mut def.shape {
@@ -1426,7 +1439,7 @@ fn hand_filled_polygons_are_checked_on_entry() {
         }
         let mut b = BodyId::default();
         assert_eq!(c2d_world_add_body(w, &def, &mut b), Status::InvalidShape);
-        c2d_world_free(w);
+        c2d_world_destroy(w);
         // A shape callback of the tree's shape queries that returns it ends the query so.
         unsafe extern "C" fn give(
             _: u32,
@@ -1480,10 +1493,9 @@ fn c_tile_level_prints_what_rust_computes() {
         chains.len()
     );
     let mut w = World::default();
-    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
     let mut segments = 0;
     for c in &chains {
-        w.add_chain(&level, c).unwrap();
+        w.add_chain(&ChainDef::new(c)).unwrap();
         segments += c.segment_count();
     }
     want += &format!(
@@ -1990,29 +2002,48 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
             Status::SelfIntersecting
         );
         // Chains in a world: one body with a shape per segment; a dynamic chain is refused.
-        let mut w: *mut World = core::ptr::null_mut();
+        let mut w = WorldId::default();
         assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
         let floor = [Vec2::new(3.0, 0.0), Vec2::new(0.0, 0.0), Vec2::new(-3.0, 0.5)];
-        let def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
-        let mut chain_id = BodyId::default();
-        let dynamic = BodyDef {
-            kind: BodyKind::Dynamic,
+        let mut def: CChainDef = core::mem::zeroed();
+        assert_eq!(c2d_chain_def_default(&mut def), Status::Ok);
+        def.points = floor.as_ptr();
+        def.count = 3;
+        let mut chain = ChainId::default();
+        let dynamic = CChainDef { kind: 2, ..def };
+        assert_eq!(c2d_world_add_chain(w, &dynamic, &mut chain), Status::Unsupported);
+        let bad_kind = CChainDef { kind: 3, ..def };
+        assert_eq!(
+            c2d_world_add_chain(w, &bad_kind, &mut chain),
+            Status::InvalidBodyKind
+        );
+        let no_points = CChainDef {
+            points: core::ptr::null(),
             ..def
         };
         assert_eq!(
-            c2d_world_add_chain(w, &dynamic, floor.as_ptr(), 3, false, &mut chain_id),
-            Status::Unsupported
+            c2d_world_add_chain(w, &no_points, &mut chain),
+            Status::NullPointer
         );
-        assert_eq!((*w).body_count(), 0);
-        assert_eq!(
-            c2d_world_add_chain(w, &def, floor.as_ptr(), 3, false, &mut chain_id),
-            Status::Ok
-        );
+        assert_eq!(world_of(w).unwrap().body_count(), 0);
+        assert_eq!(c2d_world_add_chain(w, &def, &mut chain), Status::Ok);
+        let mut chain_id = BodyId::default();
+        assert_eq!(c2d_world_chain_body(w, chain, &mut chain_id), Status::Ok);
         let mut count = 0u32;
         assert_eq!(c2d_world_body_count(w, &mut count), Status::Ok);
         assert_eq!(count, 1);
-        assert_eq!((*w).shapes(chain_id).unwrap().count(), 2);
-        assert!((*w)
+        // Removed as a whole; its id is then refused.
+        let mut other = ChainId::default();
+        assert_eq!(c2d_world_add_chain(w, &def, &mut other), Status::Ok);
+        assert_eq!(c2d_world_remove_chain(w, other), Status::Ok);
+        assert_eq!(c2d_world_remove_chain(w, other), Status::InvalidChainId);
+        let mut gone = BodyId::default();
+        assert_eq!(c2d_world_chain_body(w, other, &mut gone), Status::InvalidChainId);
+        assert_eq!(c2d_world_body_count(w, &mut count), Status::Ok);
+        assert_eq!(count, 1);
+        assert_eq!(world_of(w).unwrap().shapes(chain_id).unwrap().count(), 2);
+        assert!(world_of(w)
+            .unwrap()
             .shapes(chain_id)
             .unwrap()
             .all(|s| matches!(s, Shape::ChainSegment(_))));
@@ -2030,7 +2061,7 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
             c2d_world_add_shape(w, crate_id, &offset, core::ptr::null_mut()),
             Status::Ok
         );
-        let b = (*w).body(crate_id).unwrap();
+        let b = world_of(w).unwrap().body(crate_id).unwrap();
         assert!((1.0 / b.inv_mass - 2.0).abs() < 1e-5 && (b.local_center.x - 0.5).abs() < 1e-6);
         assert_eq!(
             c2d_world_add_shape(w, BodyId::default(), &offset, core::ptr::null_mut()),
@@ -2045,7 +2076,7 @@ fn level_geometry_through_the_c_abi_reports_sizes_and_errors() {
         let mut id = BodyId::default();
         let bad = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, seg);
         assert_eq!(c2d_world_add_body(w, &bad, &mut id), Status::Unsupported);
-        c2d_world_free(w);
+        c2d_world_destroy(w);
     }
 }
 
@@ -2403,7 +2434,7 @@ fn the_c_door_refuses_what_the_rust_door_refuses() {
                 "radius {radius}"
             );
             assert_ne!(c2d_shape_validate(&bad), Status::Ok, "radius {radius}");
-            let mut w: *mut World = core::ptr::null_mut();
+            let mut w = WorldId::default();
             assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
             let opts = MoveOptions::default();
             let mut out = MoveResult::default();
@@ -2421,7 +2452,7 @@ fn the_c_door_refuses_what_the_rust_door_refuses() {
                 Status::Ok,
                 "radius {radius}"
             );
-            c2d_world_free(w);
+            c2d_world_destroy(w);
         }
         let good = SolverSettings::default();
         for (s, e) in [
@@ -2448,11 +2479,11 @@ fn the_c_door_refuses_what_the_rust_door_refuses() {
                 Status::InvalidInput,
             ),
         ] {
-            let mut w: *mut World = core::ptr::null_mut();
+            let mut w = WorldId::default();
             assert_eq!(c2d_world_create(&s, &mut w), e, "{s:?}");
-            assert!(w.is_null());
+            assert_eq!(w, WorldId::default());
         }
-        let mut w: *mut World = core::ptr::null_mut();
+        let mut w = WorldId::default();
         assert_eq!(c2d_world_create(&good, &mut w), Status::Ok);
         let def = BodyDef::new(
             BodyKind::Dynamic,
@@ -2472,9 +2503,9 @@ fn the_c_door_refuses_what_the_rust_door_refuses() {
         );
         assert_eq!(c2d_world_step(w, 1.0e20, 4), Status::InvalidStep);
         assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
-        let b = (*w).body(body).unwrap();
+        let b = world_of(w).unwrap().body(body).unwrap();
         assert!(b.linear_velocity.x == 0.0 && b.linear_velocity.y < 0.0 && b.transform.p.y < 5.0);
-        c2d_world_free(w);
+        c2d_world_destroy(w);
     }
 }
 
@@ -2536,8 +2567,8 @@ fn c_seams_prints_what_rust_computes() {
 #[test]
 fn c_world_validate_checks_the_invariants() {
     unsafe {
-        assert_eq!(c2d_world_validate(core::ptr::null()), Status::NullPointer);
-        let mut w: *mut World = core::ptr::null_mut();
+        assert_eq!(c2d_world_validate(WorldId::default()), Status::InvalidWorld);
+        let mut w = WorldId::default();
         assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
         assert_eq!(c2d_world_validate(w), Status::Ok);
         let def = BodyDef::new(
@@ -2566,7 +2597,7 @@ fn c_world_validate_checks_the_invariants() {
         );
         assert_eq!(c2d_world_remove_body(w, a), Status::Ok);
         assert_eq!(c2d_world_validate(w), Status::Ok);
-        c2d_world_free(w);
+        c2d_world_destroy(w);
     }
 }
 
@@ -2870,9 +2901,8 @@ fn c_slopes_prints_what_rust_computes() {
     }
     want += "\n";
     let mut w = World::default();
-    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
     for c in chains.iter().chain([&terrain]) {
-        w.add_chain(&level, c).unwrap();
+        w.add_chain(&ChainDef::new(c)).unwrap();
     }
     let at = Transform {
         p: Vec2::new(4.55, 1.08),
@@ -3011,6 +3041,47 @@ fn c_shapes_print_what_rust_computes() {
     );
     w.set_gravity(Vec2::new(3.0, 0.0)).unwrap();
     want += &format!("gravity {} {}\n", w.gravity().x, w.gravity().y);
+    // The one-way platform, the same rule in Rust.
+    struct OneWay(ShapeId, usize);
+    impl ContactHooks for OneWay {
+        fn pre_solve(&mut self, _: &World, a: ShapeId, b: ShapeId, m: &Manifold) -> bool {
+            self.1 += 1;
+            let sign = if a == self.0 {
+                1.0
+            } else if b == self.0 {
+                -1.0
+            } else {
+                return true;
+            };
+            sign * m.normal.y > 0.7
+        }
+    }
+    let mut w = World::default();
+    let plank = BodyDef::new(BodyKind::Static, at(0.0, 2.9), Shape::rect(2.0, 0.1));
+    let platform = w.add_body(&plank).unwrap();
+    let crate_id = w
+        .add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            at(0.0, 1.5),
+            Shape::rect(0.25, 0.25),
+        ))
+        .unwrap();
+    w.set_velocity(crate_id, Vec2::new(0.0, 8.0), 0.0).unwrap();
+    let mut hooks = OneWay(platform.first_shape(), 0);
+    let mut highest = -1e9f32;
+    for _ in 0..240 {
+        w.step_with_hooks(dt, 4, &mut hooks).unwrap();
+        highest = highest.max(w.position(crate_id).unwrap().y);
+    }
+    let rest = w.position(crate_id).unwrap().y;
+    want += &format!(
+        "one-way: highest {highest:.4}, rests at {rest:.4}, hook asked {}\n",
+        i32::from(hooks.1 > 0)
+    );
+    // Thrown from below, it passed the platform (top at 3.0) and rests on it.
+    assert!(highest > 3.3 && (rest - 3.25).abs() < 0.02, "{highest} {rest}");
+    let invalid = Status::InvalidWorld as u32;
+    want += &format!("destroy 0, again {invalid}, step after {invalid}\n");
     assert_eq!(printed, want);
     // On ground of friction 0.6 each half carries half the weight: the rough half mixes to
     // sqrt(0.64 · 0.6) = 0.6197, so 10 · 0.6197 / 2 = 3.10 m/s² over 0.25 s leaves 2.23 m/s;
@@ -3032,9 +3103,13 @@ mod world_lock {
     /// What a callback is given: the world, a live body and a shape of it, and the statuses
     /// of the changing calls it made.
     struct Probe {
-        world: *mut World,
+        world: WorldId,
         body: BodyId,
+        chain: ChainId,
         calls: Vec<(&'static str, Status)>,
+        reads: Vec<(&'static str, Status)>,
+        /// The body as `c2d_world_get_body` read it from the callback.
+        read_body: Option<Body>,
     }
 
     /// Calls every function that changes a world, with arguments that would succeed.
@@ -3053,6 +3128,14 @@ mod world_lock {
         let shape_def = ShapeDef::new(Shape::circle(0.1));
         let (v, xf) = (Vec2::new(1.0, 0.0), Transform::IDENTITY);
         let pts = [Vec2::new(-3.0, -2.0), Vec2::new(3.0, -2.0)];
+        // SAFETY: a writable definition.
+        let mut chain_def: CChainDef = unsafe { core::mem::zeroed() };
+        // SAFETY: as above.
+        assert_eq!(unsafe { c2d_chain_def_default(&mut chain_def) }, Status::Ok);
+        chain_def.points = pts.as_ptr();
+        chain_def.count = 2;
+        // A live chain of the world (`Probe::chain`), which the removal must not touch.
+        let mut chain = p.chain;
         let (mut id, mut sid) = (BodyId::default(), ShapeId::default());
         let (material, filter) = (Material::default(), Filter::DEFAULT);
         let mut result = core::mem::MaybeUninit::<MoveResult>::zeroed();
@@ -3070,8 +3153,9 @@ mod world_lock {
                 ("c2d_world_add_body", c2d_world_add_body(w, &def, &mut id)),
                 (
                     "c2d_world_add_chain",
-                    c2d_world_add_chain(w, &def, pts.as_ptr(), 2, false, &mut id),
+                    c2d_world_add_chain(w, &chain_def, &mut chain),
                 ),
+                ("c2d_world_remove_chain", c2d_world_remove_chain(w, chain)),
                 ("c2d_world_add_shape", c2d_world_add_shape(w, b, &boxed, &mut sid)),
                 (
                     "c2d_world_add_shape_def",
@@ -3155,10 +3239,98 @@ mod world_lock {
                 ("c2d_world_set_gravity", c2d_world_set_gravity(w, &v)),
             ]
         };
-        // Freeing it from a callback is ignored.
-        // SAFETY: as above.
-        unsafe { c2d_world_free(w) };
+        // SAFETY: as above; the hooks are never called (every call is refused).
+        let more = unsafe {
+            [
+                ("c2d_world_destroy", c2d_world_destroy(w)),
+                (
+                    "c2d_world_set_custom_filter",
+                    c2d_world_set_custom_filter(w, Some(refuse_all), core::ptr::null_mut()),
+                ),
+                (
+                    "c2d_world_set_pre_solve",
+                    c2d_world_set_pre_solve(w, Some(solve_none), core::ptr::null_mut()),
+                ),
+            ]
+        };
         p.calls.extend(calls);
+        p.calls.extend(more);
+        // Reading works from every callback.
+        let (mut count, mut body, mut gravity, mut owner) = (
+            0u32,
+            Body::new_static(Transform::IDENTITY),
+            Vec2::ZERO,
+            BodyId::default(),
+        );
+        let mut awake = false;
+        // SAFETY: as above.
+        let reads = unsafe {
+            [
+                ("c2d_world_body_count", c2d_world_body_count(w, &mut count)),
+                ("c2d_world_get_body", c2d_world_get_body(w, b, &mut body)),
+                ("c2d_world_get_gravity", c2d_world_get_gravity(w, &mut gravity)),
+                ("c2d_world_is_awake", c2d_world_is_awake(w, b, &mut awake)),
+                ("c2d_world_shape_body", c2d_world_shape_body(w, s, &mut owner)),
+                ("c2d_world_validate", c2d_world_validate(w)),
+            ]
+        };
+        p.reads.extend(reads);
+        p.read_body = Some(body);
+        assert!(c2d_world_is_valid(w));
+    }
+
+    /// A chain far below everything, added to `w`.
+    ///
+    /// # Safety
+    /// `w` live and unlocked.
+    unsafe fn add_chain(w: WorldId) -> ChainId {
+        let pts = [Vec2::new(-3.0, -20.0), Vec2::new(3.0, -20.0)];
+        // SAFETY: writable and readable locals; the caller's world.
+        unsafe {
+            let mut def: CChainDef = core::mem::zeroed();
+            assert_eq!(c2d_chain_def_default(&mut def), Status::Ok);
+            def.points = pts.as_ptr();
+            def.count = 2;
+            let mut chain = ChainId::default();
+            assert_eq!(c2d_world_add_chain(w, &def, &mut chain), Status::Ok);
+            chain
+        }
+    }
+
+    unsafe extern "C" fn refuse_all(_: ShapeId, _: ShapeId, _: *mut c_void) -> bool {
+        false
+    }
+
+    unsafe extern "C" fn solve_none(_: ShapeId, _: ShapeId, _: *const Manifold, _: *mut c_void) -> bool {
+        false
+    }
+
+    /// The custom filter of the hook test: probes once, then lets every pair collide.
+    unsafe extern "C" fn filter_probe(_: ShapeId, _: ShapeId, context: *mut c_void) -> bool {
+        // SAFETY: the test passes a `Probe`.
+        let p = unsafe { &mut *(context as *mut Probe) };
+        if p.calls.is_empty() {
+            // SAFETY: the probe's world is live.
+            unsafe { change_everything(p) };
+        }
+        true
+    }
+
+    /// The pre-solve hook of the hook test: probes once, then solves every contact.
+    unsafe extern "C" fn pre_solve_probe(
+        _: ShapeId,
+        _: ShapeId,
+        m: *const Manifold,
+        context: *mut c_void,
+    ) -> bool {
+        // SAFETY: the test passes a `Probe`; the manifold is live during the call.
+        let (p, m) = unsafe { (&mut *(context as *mut Probe), &*m) };
+        assert!(m.count > 0 && (m.normal.length() - 1.0).abs() < 1e-5);
+        if p.calls.is_empty() {
+            // SAFETY: the probe's world is live.
+            unsafe { change_everything(p) };
+        }
+        true
     }
 
     unsafe extern "C" fn on_body(_: BodyId, context: *mut c_void) -> bool {
@@ -3191,15 +3363,67 @@ mod world_lock {
             .push(("draw", unsafe { c2d_world_remove_body(p.world, p.body) }));
     }
 
-    /// The functions whose first parameter is a changeable world, from include/collide2d.h.
+    /// The functions that only read a world (they work inside its callbacks).
+    const READING: [&str; 27] = [
+        "c2d_world_awake_body_count",
+        "c2d_world_begin_events",
+        "c2d_world_body_count",
+        "c2d_world_body_ids",
+        "c2d_world_body_shapes",
+        "c2d_world_cast_shape",
+        "c2d_world_chain_body",
+        "c2d_world_counts",
+        "c2d_world_draw",
+        "c2d_world_end_events",
+        "c2d_world_fault_events",
+        "c2d_world_get_body",
+        "c2d_world_get_gravity",
+        "c2d_world_get_shape_def",
+        "c2d_world_is_awake",
+        "c2d_world_move_and_slide",
+        "c2d_world_overlap_shape",
+        "c2d_world_profile",
+        "c2d_world_query_aabb",
+        "c2d_world_ray_cast",
+        "c2d_world_ray_cast_all",
+        "c2d_world_ray_cast_filtered",
+        "c2d_world_sensor_begin_events",
+        "c2d_world_sensor_end_events",
+        "c2d_world_shape_body",
+        "c2d_world_user_data",
+        "c2d_world_validate",
+    ];
+
+    /// The functions that change a world: every function of include/collide2d.h whose first
+    /// parameter is a world id, except the reading ones.
     fn header_changing_entry_points() -> std::collections::BTreeSet<String> {
         let header = std::fs::read_to_string(root().join("include/collide2d.h")).unwrap();
-        header
+        let taking_a_world: std::collections::BTreeSet<String> = header
             .lines()
             .filter_map(|l| l.strip_prefix("c2d_Status "))
-            .filter(|l| l.contains("(struct c2d_World *world"))
+            .filter(|l| l.contains("(struct c2d_WorldId world"))
             .map(|l| l.split('(').next().unwrap().to_string())
+            .collect();
+        for name in READING {
+            assert!(taking_a_world.contains(name), "{name} is not in the header");
+        }
+        taking_a_world
+            .into_iter()
+            .filter(|n| !READING.contains(&n.as_str()))
             .collect()
+    }
+
+    /// Checks what a probe saw: every changing call refused, every reading one answered.
+    fn check_probe(p: &Probe, from: &str) {
+        let named: std::collections::BTreeSet<String> = p.calls.iter().map(|c| c.0.to_string()).collect();
+        assert_eq!(named, header_changing_entry_points(), "{from}");
+        for (name, s) in &p.calls {
+            assert_eq!(*s, Status::Locked, "{name} from {from}");
+        }
+        for (name, s) in &p.reads {
+            assert_eq!(*s, Status::Ok, "{name} from {from}");
+        }
+        assert_eq!(p.reads.len(), 6, "{from}");
     }
 
     /// Every function that changes a world returns `C2D_STATUS_LOCKED` from inside a query
@@ -3208,30 +3432,34 @@ mod world_lock {
     /// takes changes again.
     #[test]
     fn changing_a_world_from_its_callbacks_is_refused() {
-        let mut w: *mut World = core::ptr::null_mut();
+        let mut w = WorldId::default();
         // SAFETY: a world made, used and freed here; every pointer is to a live local.
         unsafe {
             assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
             let def = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, Shape::rect(0.5, 0.5));
             let mut body = BodyId::default();
             assert_eq!(c2d_world_add_body(w, &def, &mut body), Status::Ok);
-            let before = (*w).body(body).copied().unwrap();
+            let chain = add_chain(w);
+            let before = world_of(w).unwrap().body(body).copied().unwrap();
             let mut probe = Probe {
                 world: w,
                 body,
+                chain,
                 calls: Vec::new(),
+                reads: Vec::new(),
+                read_body: None,
             };
             let ctx = &mut probe as *mut Probe as *mut c_void;
             let all = Aabb::new(Vec2::new(-10.0, -10.0), Vec2::new(10.0, 10.0));
             assert_eq!(c2d_world_query_aabb(w, &all, Some(on_body), ctx), Status::Ok);
-            let named: std::collections::BTreeSet<String> =
-                probe.calls.iter().map(|c| c.0.to_string()).collect();
-            assert_eq!(named, header_changing_entry_points());
-            for (name, s) in &probe.calls {
-                assert_eq!(*s, Status::Locked, "{name}");
-            }
-            assert_eq!((*w).body_count(), 1);
-            assert_eq!(*(*w).body(body).unwrap(), before, "nothing changed");
+            check_probe(&probe, "a query");
+            assert_eq!(probe.read_body, Some(before));
+            assert_eq!(world_of(w).unwrap().body_count(), 2);
+            assert_eq!(
+                *world_of(w).unwrap().body(body).unwrap(),
+                before,
+                "nothing changed"
+            );
             probe.calls.clear();
             let (o, t) = (Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0));
             let qf = WorldQueryFilter {
@@ -3255,7 +3483,58 @@ mod world_lock {
             );
             // Unlocked once the calls return.
             assert_eq!(c2d_world_remove_body(w, body), Status::Ok);
-            c2d_world_free(w);
+            assert_eq!(c2d_world_destroy(w), Status::Ok);
+        }
+    }
+
+    /// The same from the step's hooks: the custom filter (asked when a box first nears the
+    /// ground) and the pre-solve hook (once it touches). Reads there see the world before
+    /// the step moves it; the step goes on, and nothing the hooks asked for happened.
+    #[test]
+    fn changing_a_world_from_its_hooks_is_refused() {
+        for pre_solve in [false, true] {
+            let mut w = WorldId::default();
+            // SAFETY: a world made, used and destroyed here; every pointer is to a live local.
+            unsafe {
+                assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+                let ground = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(5.0, 0.5));
+                let mut g = BodyId::default();
+                assert_eq!(c2d_world_add_body(w, &ground, &mut g), Status::Ok);
+                let at = Transform::from_translation(Vec2::new(0.0, 1.0));
+                let def = BodyDef::new(BodyKind::Dynamic, at, Shape::rect(0.5, 0.5));
+                let mut body = BodyId::default();
+                assert_eq!(c2d_world_add_body(w, &def, &mut body), Status::Ok);
+                let chain = add_chain(w);
+                let mut probe = Probe {
+                    world: w,
+                    body,
+                    chain,
+                    calls: Vec::new(),
+                    reads: Vec::new(),
+                    read_body: None,
+                };
+                let ctx = &mut probe as *mut Probe as *mut c_void;
+                if pre_solve {
+                    assert_eq!(c2d_world_set_pre_solve(w, Some(pre_solve_probe), ctx), Status::Ok);
+                } else {
+                    assert_eq!(
+                        c2d_world_set_custom_filter(w, Some(filter_probe), ctx),
+                        Status::Ok
+                    );
+                }
+                for _ in 0..30 {
+                    assert_eq!(c2d_world_step(w, 1.0 / 60.0, 4), Status::Ok);
+                }
+                let from = if pre_solve { "pre-solve" } else { "custom filter" };
+                check_probe(&probe, from);
+                let world = world_of(w).unwrap();
+                assert_eq!(world.body_count(), 3, "{from}");
+                // The box rests on the ground: the hooks let it collide and nothing changed it.
+                let y = world.position(body).unwrap().y;
+                assert!((y - 1.0).abs() < 0.02, "{from}: {y}");
+                assert_eq!(world.gravity(), Vec2::new(0.0, -10.0));
+                assert_eq!(c2d_world_destroy(w), Status::Ok);
+            }
         }
     }
 }

@@ -223,8 +223,9 @@ fn a_chain_is_one_body_with_a_shape_per_segment() {
     let mut w = World::default();
     let loop_pts = [v(0.0, 0.0), v(10.0, 0.0), v(10.0, 1.0), v(0.0, 1.0)];
     let chain = Chain::closed(&loop_pts).unwrap();
-    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
-    let id = w.add_chain(&level, &chain).unwrap();
+    let level = ChainDef::new(&chain);
+    let chain_id = w.add_chain(&level).unwrap();
+    let id = w.chain_body(chain_id).unwrap();
     assert_eq!(w.body_count(), 1);
     assert_eq!(w.shapes(id).unwrap().count(), 4);
     assert_eq!(w.tree().proxy_count(), 4);
@@ -243,19 +244,19 @@ fn a_chain_is_one_body_with_a_shape_per_segment() {
     w.remove_body(id).unwrap();
     assert_eq!(w.tree().proxy_count(), 1);
     // Kinematic chains move as one body; dynamic ones are refused.
-    let moving = BodyDef {
+    let moving = ChainDef {
         kind: BodyKind::Kinematic,
         linear_velocity: v(1.0, 0.0),
         ..level
     };
-    let k = w.add_chain(&moving, &chain).unwrap();
+    let k = w.add_chain(&moving).unwrap();
     w.step(DT, 4).unwrap();
-    assert!((w.transform(k).unwrap().p.x - DT).abs() < 1e-6);
-    let dynamic = BodyDef {
+    assert!((w.transform(w.chain_body(k).unwrap()).unwrap().p.x - DT).abs() < 1e-6);
+    let dynamic = ChainDef {
         kind: BodyKind::Dynamic,
         ..level
     };
-    assert_eq!(w.add_chain(&dynamic, &chain), Err(SolverError::Unsupported));
+    assert_eq!(w.add_chain(&dynamic), Err(SolverError::Unsupported));
     w.check_invariants(false).unwrap();
 }
 
@@ -275,8 +276,8 @@ fn a_long_chain_is_one_body_of_many_proxies() {
     let chain = Chain::closed(&pts).unwrap();
     assert!(chain.segment_count() >= 4 * teeth);
     let mut w = World::default();
-    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
-    let id = w.add_chain(&level, &chain).unwrap();
+    let chain_id = w.add_chain(&ChainDef::new(&chain)).unwrap();
+    let id = w.chain_body(chain_id).unwrap();
     assert_eq!(w.tree().proxy_count() as usize, chain.segment_count());
     let b = w
         .add_body(&BodyDef {

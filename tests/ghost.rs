@@ -62,7 +62,12 @@ fn build(w: &mut World, floor: Floor, friction: f32) -> (Vec<BodyId>, Vec2, Vec2
         Floor::TileChain => {
             let chains = tile_outlines(100, 1, 1.0, v(0.0, -1.0), |_, _| true).unwrap();
             assert_eq!(chains.len(), 1);
-            (vec![w.add_chain(&def, &chains[0]).unwrap()], Vec2::ZERO, Vec2::X)
+            let chain = ChainDef {
+                material: def.material,
+                ..ChainDef::new(&chains[0])
+            };
+            let id = w.add_chain(&chain).unwrap();
+            (vec![w.chain_body(id).unwrap()], Vec2::ZERO, Vec2::X)
         }
         Floor::SeamedChain | Floor::Ramp => {
             // Right to left: the front side (the right of each segment) is up.

@@ -1147,12 +1147,7 @@ fn a_jump_passes_up_through_a_one_way_world_chain() {
     world
         .add_body(&BodyDef::new(BodyKind::Static, at(0.0, -0.5), floor))
         .unwrap();
-    world
-        .add_chain(
-            &BodyDef::new(BodyKind::Static, Transform::IDENTITY, floor),
-            &chain,
-        )
-        .unwrap();
+    world.add_chain(&ChainDef::new(&chain)).unwrap();
     let level = world.mover_level(&QueryFilter::ALL);
     for speed in JUMP_SPEEDS {
         let r = jump_through(&level, &platform, -0.25, speed);
@@ -1194,13 +1189,14 @@ fn a_rising_one_way_platform_carries_the_mover() {
         ..MoveOptions::default()
     };
     let mut w = World::default();
-    let floor = Shape::Polygon(Polygon::make_box(1.0, 1.0).unwrap());
-    let id = w
-        .add_chain(
-            &BodyDef::new(BodyKind::Kinematic, Transform::IDENTITY, floor),
-            &platform_chain(),
-        )
+    let platform = platform_chain();
+    let chain = w
+        .add_chain(&ChainDef {
+            kind: BodyKind::Kinematic,
+            ..ChainDef::new(&platform)
+        })
         .unwrap();
+    let id = w.chain_body(chain).unwrap();
     w.set_velocity(id, v(0.0, 2.0), 0.0).unwrap();
     let mut pos = v(0.5, 3.6 + opts.skin);
     let mut vel = Vec2::ZERO;

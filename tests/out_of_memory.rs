@@ -102,7 +102,10 @@ fn ok_or_oom<T>(r: Result<T, SolverError>) -> Option<T> {
 fn script(w: &mut World, chain: &Chain, added: &mut Vec<BodyId>) {
     let ground = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(20.0, 0.5));
     added.extend(ok_or_oom(w.add_body(&ground)));
-    added.extend(ok_or_oom(w.add_chain(&ground, chain)));
+    added.extend(ok_or_oom(
+        w.add_chain(&ChainDef::new(chain))
+            .map(|c| w.chain_body(c).unwrap()),
+    ));
     for wave in 0..4 {
         for i in 0..12 {
             let x = -6.0 + i as f32 + 0.1 * wave as f32;
@@ -385,8 +388,7 @@ fn reserved_room_takes_the_bodies_without_allocating() {
     let (crates, walls) = (2000, 50);
     w.reserve(crates + crates / 2, segments + walls, 0).unwrap();
     arm(0);
-    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(1.0, 1.0));
-    let ground = w.add_chain(&level, &chain);
+    let ground = w.add_chain(&ChainDef::new(&chain));
     let mut added = 0;
     for i in 0..walls {
         let at = Transform::from_translation(Vec2::new(i as f32 * 3.0, -5.0));
@@ -604,13 +606,13 @@ fn add_chain_failing_each(
 fn adding_a_chain_to_a_world_reports_running_out_of_memory() {
     let chain = Chain::open(&zigzag(1000)).unwrap();
     for kind in [BodyKind::Static, BodyKind::Kinematic] {
-        let def = BodyDef::new(
+        let def = ChainDef {
             kind,
-            Transform::from_translation(Vec2::new(-30.0, -5.0)),
-            Shape::circle(1.0),
-        );
+            transform: Transform::from_translation(Vec2::new(-30.0, -5.0)),
+            ..ChainDef::new(&chain)
+        };
         let total = add_chain_failing_each(&format!("World::add_chain ({kind:?})"), &chain, |w| {
-            w.add_chain(&def, &chain)
+            w.add_chain(&def).map(|c| w.chain_body(c).unwrap())
         });
         assert!(total > 0);
     }
@@ -847,16 +849,21 @@ mod c_entry_points {
     fn c_world_add_chain_reports_running_out_of_memory() {
         let line = zigzag(1000);
         let chain = Chain::open(&line).unwrap();
-        let def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+        // SAFETY: a writable definition.
+        let mut def: CChainDef = unsafe { core::mem::zeroed() };
+        // SAFETY: as above.
+        assert_eq!(unsafe { c2d_chain_def_default(&mut def) }, Status::Ok);
+        def.points = line.as_ptr();
+        def.count = line.len() as u32;
         add_chain_failing_each("c2d_world_add_chain", &chain, |w| {
-            let mut id = BodyId::default();
-            // SAFETY: a live, exclusively borrowed world, a readable def, `line.len()`
-            // readable points, a writable id.
-            let s = unsafe { c2d_world_add_chain(w, &def, line.as_ptr(), line.len() as u32, false, &mut id) };
+            let mut id = ChainId::default();
+            // SAFETY: a lent world, a readable def with `line.len()` readable points, a
+            // writable id.
+            let s = lend_world(w, |w| unsafe { c2d_world_add_chain(w, &def, &mut id) }).unwrap();
             match s {
-                Status::Ok => Ok(id),
+                Status::Ok => Ok(w.chain_body(id).unwrap()),
                 Status::OutOfMemory => {
-                    assert_eq!(id, BodyId::default(), "the id was written");
+                    assert_eq!(id, ChainId::default(), "the id was written");
                     Err(SolverError::OutOfMemory)
                 }
                 s => panic!("unexpected {s:?}"),
@@ -1034,19 +1041,20 @@ mod c_entry_points {
 
     #[test]
     fn c_world_create_reports_running_out_of_memory() {
-        let out = RefCell::new(core::ptr::null_mut::<World>());
+        let out = RefCell::new(WorldId::default());
         let total = fail_each(
             "c2d_world_create",
             || {
-                *out.borrow_mut() = core::ptr::null_mut();
-                // SAFETY: NULL settings (the defaults) and a writable handle.
+                *out.borrow_mut() = WorldId::default();
+                // SAFETY: NULL settings (the defaults) and a writable id.
                 unsafe { c2d_world_create(core::ptr::null(), &mut *out.borrow_mut()) }
             },
             |s| {
                 let w = *out.borrow();
-                let oom = c_oom(s, w.is_null());
-                // SAFETY: a handle from `c2d_world_create` or NULL, freed once.
-                unsafe { c2d_world_free(w) };
+                let oom = c_oom(s, w == WorldId::default());
+                // SAFETY: an id from `c2d_world_create` or the zero id, destroyed once.
+                let destroyed = unsafe { c2d_world_destroy(w) };
+                assert_eq!(destroyed, if oom { Status::InvalidWorld } else { Status::Ok });
                 oom
             },
         );
@@ -1069,7 +1077,7 @@ mod c_entry_points {
                 |w, _| {
                     let mut id = BodyId::default();
                     // SAFETY: a live world, a readable definition, a writable id.
-                    let s = unsafe { c2d_world_add_body(w, &def, &mut id) };
+                    let s = lend_world(w, |w| unsafe { c2d_world_add_body(w, &def, &mut id) }).unwrap();
                     if s == Status::OutOfMemory {
                         assert_eq!(id, BodyId::default(), "the id was written");
                     }
@@ -1090,7 +1098,12 @@ mod c_entry_points {
             "c2d_world_add_shape_def",
             world_with_a_pile,
             // SAFETY: a live world and a readable definition.
-            |w, ids| unsafe { c2d_world_add_shape_def(w, ids[3], &def, core::ptr::null_mut()) },
+            |w, ids| {
+                lend_world(w, |w| unsafe {
+                    c2d_world_add_shape_def(w, ids[3], &def, core::ptr::null_mut())
+                })
+                .unwrap()
+            },
             |w, ids| {
                 assert_eq!(w.shapes(ids[3]).unwrap().count(), 2);
                 w.step(1.0 / 60.0, 4).unwrap();
@@ -1100,7 +1113,12 @@ mod c_entry_points {
             "c2d_world_add_shape",
             world_with_a_pile,
             // SAFETY: a live world and a readable shape.
-            |w, ids| unsafe { c2d_world_add_shape(w, ids[3], &extra, core::ptr::null_mut()) },
+            |w, ids| {
+                lend_world(w, |w| unsafe {
+                    c2d_world_add_shape(w, ids[3], &extra, core::ptr::null_mut())
+                })
+                .unwrap()
+            },
             |w, ids| {
                 assert_eq!(w.shapes(ids[3]).unwrap().count(), 2);
                 w.step(1.0 / 60.0, 4).unwrap();
@@ -1114,7 +1132,7 @@ mod c_entry_points {
             "c2d_world_reserve",
             world_with_a_pile,
             // SAFETY: a live world.
-            |w, _| unsafe { c2d_world_reserve(w, 500, 300, 800) },
+            |w, _| lend_world(w, |w| unsafe { c2d_world_reserve(w, 500, 300, 800) }).unwrap(),
             |w, _| {
                 // The room is there: 500 more awake bodies take no allocation.
                 arm(0);
@@ -1146,7 +1164,7 @@ mod c_entry_points {
     fn c_world_step_reports_running_out_of_memory() {
         let step = |w: &mut World| {
             // SAFETY: a live world.
-            unsafe { c2d_world_step(w, 1.0 / 60.0, 4) }
+            lend_world(w, |w| unsafe { c2d_world_step(w, 1.0 / 60.0, 4) }).unwrap()
         };
         let (mut w, _) = pile_with_fresh_boxes();
         arm(usize::MAX);
@@ -1208,7 +1226,7 @@ mod c_entry_points {
                 |w, ids| {
                     let extra = extra_shape(w, ids[4]);
                     // SAFETY: a live world and a readable filter.
-                    unsafe {
+                    lend_world(w, |w| unsafe {
                         match which {
                             0 => c2d_world_remove_body(w, ids[4]),
                             1 => c2d_world_set_filter(w, ids[4], &Filter::DEFAULT),
@@ -1216,7 +1234,8 @@ mod c_entry_points {
                             3 => c2d_world_set_shape_sensor(w, extra, true),
                             _ => c2d_world_remove_shape(w, extra),
                         }
-                    }
+                    })
+                    .unwrap()
                 },
                 |w, ids| {
                     assert_eq!(w.body(ids[4]).is_ok(), which != 0);

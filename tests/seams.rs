@@ -73,7 +73,11 @@ fn build(w: &mut World, floor: Floor, friction: f32) {
         }
         Floor::Chain => {
             for c in tile_outlines(100, 1, 1.0, v(0.0, -1.0), |_, _| true).unwrap() {
-                w.add_chain(&def, &c).unwrap();
+                w.add_chain(&ChainDef {
+                    material: def.material,
+                    ..ChainDef::new(&c)
+                })
+                .unwrap();
             }
         }
     }

@@ -333,8 +333,10 @@ fn ids_of_another_world_are_refused() {
     {
         let mut out = collide2d::solver::Body::new_static(Transform::IDENTITY);
         // SAFETY: a live world and a writable body.
-        let status = unsafe { collide2d::capi::c2d_world_get_body(&w1, g2, &mut out) };
-        assert_eq!(status, collide2d::capi::Status::InvalidBody);
+        let status = collide2d::capi::lend_world(&mut w1, |w| unsafe {
+            collide2d::capi::c2d_world_get_body(w, g2, &mut out)
+        });
+        assert_eq!(status, Some(collide2d::capi::Status::InvalidBody));
     }
     // Many removals and re-adds in one slot: a stale id stays refused.
     let mut stale = b1;
@@ -351,4 +353,147 @@ fn ids_of_another_world_are_refused() {
         assert_eq!(w1.body(b1).err(), Some(SolverError::InvalidBody));
         stale = fresh;
     }
+}
+
+/// Bodies, shapes and chains added and removed at random in two worlds, against a model: every
+/// live id is found in its world and refused by the other (a foreign id names nothing there,
+/// though the other world has live objects in the same slots), and every removed id is refused
+/// by both, for bodies, shapes and chains.
+#[test]
+fn ids_of_two_worlds_follow_a_model() {
+    #[derive(Default)]
+    struct Model {
+        bodies: Vec<BodyId>,
+        /// (shape, its body)
+        shapes: Vec<(ShapeId, BodyId)>,
+        /// (chain, its body)
+        chains: Vec<(ChainId, BodyId)>,
+        dead_bodies: Vec<BodyId>,
+        dead_shapes: Vec<ShapeId>,
+        dead_chains: Vec<ChainId>,
+    }
+    impl Model {
+        /// Forgets body `b` and its shapes and chain, as removing the body does.
+        fn remove_body(&mut self, b: BodyId) {
+            self.bodies.retain(|&x| x != b);
+            self.dead_bodies.push(b);
+            let (gone, kept): (Vec<(ShapeId, BodyId)>, Vec<_>) = self.shapes.iter().partition(|s| s.1 == b);
+            self.dead_shapes.extend(gone.iter().map(|s| s.0));
+            self.shapes = kept;
+            let (gone, kept): (Vec<(ChainId, BodyId)>, Vec<_>) = self.chains.iter().partition(|c| c.1 == b);
+            self.dead_chains.extend(gone.iter().map(|c| c.0));
+            self.chains = kept;
+        }
+    }
+    let mut rng = Rng(29);
+    let mut worlds = [World::default(), World::default()];
+    let mut models = [Model::default(), Model::default()];
+    let points: Vec<Vec2> = (0..6).map(|i| Vec2::new(i as f32, (i % 2) as f32)).collect();
+    let line = Chain::open(&points).unwrap();
+    for op in 0..4000u64 {
+        let k = rng.index(2);
+        let (w, m) = (&mut worlds[k], &mut models[k]);
+        match rng.index(7) {
+            0 | 1 => {
+                let kind = [BodyKind::Static, BodyKind::Dynamic][rng.index(2)];
+                let at = Transform::from_translation(rng.vec(50.0));
+                let b = w
+                    .add_body(&BodyDef::new(kind, at, Shape::rect(0.5, 0.5)))
+                    .unwrap();
+                m.bodies.push(b);
+                m.shapes.push((b.first_shape(), b));
+            }
+            2 => {
+                let def = ChainDef {
+                    transform: Transform::from_translation(rng.vec(50.0)),
+                    user_data: op,
+                    ..ChainDef::new(&line)
+                };
+                let c = w.add_chain(&def).unwrap();
+                let b = w.chain_body(c).unwrap();
+                m.bodies.push(b);
+                m.chains.push((c, b));
+                for s in w.chain_shapes(c).unwrap() {
+                    assert_eq!(w.shape_user_data(s), Ok(op));
+                    m.shapes.push((s, b));
+                }
+            }
+            3 if !m.bodies.is_empty() => {
+                let b = m.bodies[rng.index(m.bodies.len())];
+                if m.chains.iter().all(|c| c.1 != b) {
+                    let s = w.add_shape(b, &Shape::circle(0.2)).unwrap();
+                    m.shapes.push((s, b));
+                }
+            }
+            4 if !m.shapes.is_empty() => {
+                let i = rng.index(m.shapes.len());
+                let (s, b) = m.shapes[i];
+                if s != b.first_shape() {
+                    w.remove_shape(s).unwrap();
+                    m.shapes.swap_remove(i);
+                    m.dead_shapes.push(s);
+                }
+            }
+            5 if !m.chains.is_empty() => {
+                let (c, b) = m.chains[rng.index(m.chains.len())];
+                w.remove_chain(c).unwrap();
+                m.remove_body(b);
+            }
+            6 if !m.bodies.is_empty() => {
+                let b = m.bodies[rng.index(m.bodies.len())];
+                w.remove_body(b).unwrap();
+                m.remove_body(b);
+            }
+            _ => {}
+        }
+        if op % 100 == 0 {
+            w.step(DT, 4).unwrap();
+        }
+        if op % 131 == 0 {
+            for k in 0..2 {
+                let (w, other, m) = (&worlds[k], &worlds[1 - k], &models[k]);
+                for &b in &m.bodies {
+                    assert!(w.body(b).is_ok());
+                    assert_eq!(other.body(b).err(), Some(SolverError::InvalidBody));
+                }
+                for &(s, b) in &m.shapes {
+                    assert_eq!(w.shape_body(s), Ok(b));
+                    assert_eq!(other.shape_body(s), Err(SolverError::InvalidShapeId));
+                }
+                for &(c, b) in &m.chains {
+                    assert_eq!(w.chain_body(c), Ok(b));
+                    let segments = m.shapes.iter().filter(|s| s.1 == b).count();
+                    assert_eq!(w.chain_shapes(c).unwrap().count(), segments);
+                    assert_eq!(other.chain_body(c), Err(SolverError::InvalidChainId));
+                }
+                for &b in &m.dead_bodies {
+                    assert_eq!(w.body(b).err(), Some(SolverError::InvalidBody));
+                    assert_eq!(other.body(b).err(), Some(SolverError::InvalidBody));
+                }
+                for &s in &m.dead_shapes {
+                    assert_eq!(w.shape_body(s), Err(SolverError::InvalidShapeId));
+                    assert_eq!(other.shape_body(s), Err(SolverError::InvalidShapeId));
+                }
+                for &c in &m.dead_chains {
+                    assert_eq!(w.chain_body(c), Err(SolverError::InvalidChainId));
+                    assert_eq!(other.chain_body(c), Err(SolverError::InvalidChainId));
+                }
+                // A body that is not a chain is no chain.
+                for &b in &m.bodies {
+                    if m.chains.iter().all(|c| c.1 != b) {
+                        let as_chain = ChainId {
+                            index: b.index,
+                            generation: b.generation,
+                        };
+                        assert_eq!(w.chain_body(as_chain), Err(SolverError::InvalidChainId));
+                    }
+                }
+                w.check_invariants(false).unwrap();
+            }
+            let counts = [worlds[0].body_count(), worlds[1].body_count()];
+            assert_eq!(counts, [models[0].bodies.len(), models[1].bodies.len()]);
+        }
+    }
+    // Both worlds used the same slots: foreign ids did collide with live slots.
+    assert!(models.iter().all(|m| m.bodies.len() > 20 && m.chains.len() > 2));
 }

@@ -478,8 +478,7 @@ fn a_box_slides_down_long_slopes_without_a_snag() {
             .collect();
         let chains = slope_outlines_from_tiles(w, n, &tiles, v(1.0, 1.0), Vec2::ZERO).unwrap();
         let mut world = World::default();
-        let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(1.0, 1.0));
-        world.add_chain(&level, &chains[0]).unwrap();
+        world.add_chain(&ChainDef::new(&chains[0])).unwrap();
         let angle = -rise.atan();
         let normal = v(rise, 1.0) * (1.0 / (1.0 + rise * rise).sqrt());
         // Resting on the slope near its top.

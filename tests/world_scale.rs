@@ -499,9 +499,9 @@ fn chain_spinner_escapes(radius: f32, spin: f32, count: usize, n: usize) -> usiz
         })
         .collect();
     let ring = Chain::closed(&points).unwrap();
-    let mut def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(1.0));
+    let mut def = ChainDef::new(&ring);
     def.material.friction = 0.1;
-    w.add_chain(&def, &ring).unwrap();
+    w.add_chain(&def).unwrap();
     let bar = Polygon::make_box(0.2, 0.5 * radius)
         .unwrap()
         .inflated(0.1)

@@ -5,7 +5,8 @@
 //! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
 //! and constraint arrays, including the solver's split entry points and body makers; the world
 //! settings (recycle distance, internal-edge removal, a profile clock, non-default solver
-//! settings in a second world), body definitions from `c2d_body_def`, debug drawing, and every
+//! settings, custom filter and pre-solve hooks that try to change the world, and destroyed
+//! ids in a second world), body definitions from `c2d_body_def`, debug drawing, and every
 //! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`).
 //! Nothing may panic; errors must be status codes; after every operation the world passes
 //! `c2d_world_validate` (its invariants, every body finite).
@@ -45,6 +46,86 @@ unsafe extern "C" fn on_ray(hit: *const WorldRayHit, c: *mut c_void) -> f32 {
     }
 }
 
+/// What the hooks of the second world get: its id and a call counter.
+struct Hook {
+    world: WorldId,
+    calls: u32,
+}
+
+/// Checks the world lock from inside a hook: changing is refused, reading works.
+///
+/// # Safety
+/// `c` must point to a live `Hook` whose world is stepping.
+unsafe fn inside_hook(c: *mut c_void) -> u32 {
+    // SAFETY: the caller's contract.
+    let h = unsafe { &mut *(c as *mut Hook) };
+    h.calls += 1;
+    let mut n = 0u32;
+    // SAFETY: the world is live (it is stepping); `n` is a local.
+    unsafe {
+        assert_eq!(c2d_world_remove_body(h.world, BodyId::default()), Status::Locked);
+        assert_eq!(c2d_world_step(h.world, 1.0 / 60.0, 1), Status::Locked);
+        assert_eq!(c2d_world_destroy(h.world), Status::Locked);
+        assert_eq!(c2d_world_body_count(h.world, &mut n), Status::Ok);
+    }
+    h.calls
+}
+
+unsafe extern "C" fn hook_filter(_: ShapeId, _: ShapeId, c: *mut c_void) -> bool {
+    // SAFETY: the target passes a live `Hook`.
+    (unsafe { inside_hook(c) }) % 3 != 0
+}
+
+unsafe extern "C" fn hook_pre_solve(_: ShapeId, _: ShapeId, m: *const Manifold, c: *mut c_void) -> bool {
+    // SAFETY: the manifold is valid during the call.
+    let m = unsafe { &*m };
+    assert!(m.count > 0 && m.count <= 2);
+    // SAFETY: the target passes a live `Hook`.
+    (unsafe { inside_hook(c) }) % 2 == 0
+}
+
+/// A chain definition whose kind, transform, velocities, material, filter and user data are
+/// raw bytes, over `pts`.
+fn chain_def(raw: &[u8; size_of::<CChainDef>()], pts: &[Vec2], closed: bool) -> CChainDef {
+    // SAFETY: every field is plain data (the pointer is replaced below).
+    let mut d: CChainDef = unsafe { core::ptr::read_unaligned(raw.as_ptr() as *const CChainDef) };
+    if raw[0] & 1 == 0 {
+        // The defaults, as a C program starts.
+        // SAFETY: `d` is writable.
+        assert_eq!(unsafe { c2d_chain_def_default(&mut d) }, Status::Ok);
+    }
+    d.points = pts.as_ptr();
+    d.count = pts.len() as u32;
+    d.closed = u32::from(closed);
+    d
+}
+
+/// Adds a chain; its body joins `ids`, or with `remove` the chain is removed again (after
+/// which its id is refused everywhere).
+///
+/// # Safety
+/// `w` live; `d.points` readable for `d.count` points.
+unsafe fn add_chain(w: WorldId, d: &CChainDef, remove: bool, ids: &mut Vec<BodyId>) -> Status {
+    let mut chain = ChainId::default();
+    // SAFETY: the caller's contract; locals are writable.
+    unsafe {
+        let s = c2d_world_add_chain(w, d, &mut chain);
+        if s != Status::Ok {
+            return s;
+        }
+        let mut body = BodyId::default();
+        assert_eq!(c2d_world_chain_body(w, chain, &mut body), Status::Ok);
+        if remove {
+            assert_eq!(c2d_world_remove_chain(w, chain), Status::Ok);
+            assert_eq!(c2d_world_remove_chain(w, chain), Status::InvalidChainId);
+            assert_eq!(c2d_world_chain_body(w, chain, &mut body), Status::InvalidChainId);
+        } else {
+            ids.push(body);
+        }
+        s
+    }
+}
+
 /// A value of a plain-data type from the next bytes (zero-padded).
 fn take<T: Copy>(data: &mut &[u8]) -> T {
     let mut buf = vec![0u8; size_of::<T>()];
@@ -59,7 +140,7 @@ fn take<T: Copy>(data: &mut &[u8]) -> T {
 
 fuzz_target!(|data: &[u8]| {
     let mut data = data;
-    let mut w: *mut World = core::ptr::null_mut();
+    let mut w = WorldId::default();
     // SAFETY: `w` is a valid out-parameter.
     unsafe { assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok) };
     let mut ids: Vec<BodyId> = Vec::new();
@@ -232,19 +313,8 @@ fuzz_target!(|data: &[u8]| {
                     // Level geometry from raw numbers: a chain body, a tile outline, a decomposition.
                     let n = (take::<u8>(&mut data) % 24) as usize;
                     let pts: Vec<Vec2> = (0..n).map(|_| take::<Vec2>(&mut data)).collect();
-                    let def_bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
-                    let mut id = BodyId::default();
-                    if c2d_world_add_chain(
-                        w,
-                        def_bytes.as_ptr() as *const BodyDef,
-                        pts.as_ptr(),
-                        n as u32,
-                        op & 0x40 != 0,
-                        &mut id,
-                    ) == Status::Ok
-                    {
-                        ids.push(id);
-                    }
+                    let def_bytes: [u8; size_of::<CChainDef>()] = take(&mut data);
+                    let _ = add_chain(w, &chain_def(&def_bytes, &pts, op & 0x40 != 0), op & 0x10 != 0, &mut ids);
                     let mut pieces = [Polygon::make_box(1.0, 1.0).unwrap(); 24];
                     let mut count = 0u32;
                     let _ = c2d_decompose(pts.as_ptr(), n as u32, pieces.as_mut_ptr(), 24, &mut count);
@@ -294,17 +364,8 @@ fuzz_target!(|data: &[u8]| {
                         let mut first = 0usize;
                         for &count in &loops[..nl as usize] {
                             let at = out_pts[first..].as_ptr();
-                            if c2d_world_add_chain(
-                                w,
-                                def_bytes.as_ptr() as *const BodyDef,
-                                at,
-                                count,
-                                true,
-                                &mut id,
-                            ) == Status::Ok
-                            {
-                                ids.push(id);
-                            }
+                            let loop_points = core::slice::from_raw_parts(at, count as usize);
+                            let _ = add_chain(w, &chain_def(&def_bytes, loop_points, true), false, &mut ids);
                             first += count as usize;
                         }
                     }
@@ -326,16 +387,9 @@ fuzz_target!(|data: &[u8]| {
                         34,
                         &mut ns,
                     ) == Status::Ok
-                        && c2d_world_add_chain(
-                            w,
-                            def_bytes.as_ptr() as *const BodyDef,
-                            surface.as_ptr(),
-                            ns,
-                            op & 0x20 != 0,
-                            &mut id,
-                        ) == Status::Ok
                     {
-                        ids.push(id);
+                        let closed = op & 0x20 != 0;
+                        let _ = add_chain(w, &chain_def(&def_bytes, &surface[..ns as usize], closed), false, &mut ids);
                     }
                 }
                 14 | 15 => {
@@ -474,9 +528,19 @@ fuzz_target!(|data: &[u8]| {
                     // A second world with solver settings from raw bytes (refused unless valid),
                     // a few bodies and steps.
                     let settings: [u8; size_of::<SolverSettings>()] = take(&mut data);
-                    let mut w2: *mut World = core::ptr::null_mut();
+                    let mut w2 = WorldId::default();
                     let sp = settings.as_ptr() as *const SolverSettings;
                     if c2d_world_create(sp, &mut w2) == Status::Ok {
+                        // Hooks that decide from a counter and try to change the world.
+                        let mut hook = Hook { world: w2, calls: 0 };
+                        let ctx = &mut hook as *mut Hook as *mut c_void;
+                        let mode = take::<u8>(&mut data);
+                        if mode & 1 != 0 {
+                            assert_eq!(c2d_world_set_custom_filter(w2, Some(hook_filter), ctx), Status::Ok);
+                        }
+                        if mode & 2 != 0 {
+                            assert_eq!(c2d_world_set_pre_solve(w2, Some(hook_pre_solve), ctx), Status::Ok);
+                        }
                         for _ in 0..take::<u8>(&mut data) % 4 {
                             let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                             let mut id = BodyId::default();
@@ -486,7 +550,12 @@ fuzz_target!(|data: &[u8]| {
                             let _ = c2d_world_step(w2, take(&mut data), take::<u32>(&mut data) % 9);
                             assert_eq!(c2d_world_validate(w2), Status::Ok);
                         }
-                        c2d_world_free(w2);
+                        assert!(c2d_world_id_equals(hook.world, w2) && c2d_world_is_valid(w2));
+                        assert_eq!(c2d_world_destroy(w2), Status::Ok);
+                        // A destroyed world's id names nothing.
+                        assert!(!c2d_world_is_valid(w2));
+                        assert_eq!(c2d_world_destroy(w2), Status::InvalidWorld);
+                        assert_eq!(c2d_world_step(w2, 1.0 / 60.0, 4), Status::InvalidWorld);
                     }
                 }
                 21 if !ids.is_empty() => {
@@ -567,20 +636,9 @@ fuzz_target!(|data: &[u8]| {
                         2 => {
                             let n = (take::<u8>(&mut data) % 24) as usize;
                             let pts: Vec<Vec2> = (0..n).map(|_| take::<Vec2>(&mut data)).collect();
-                            let s = failing(budget, || {
-                                c2d_world_add_chain(
-                                    w,
-                                    def,
-                                    pts.as_ptr(),
-                                    n as u32,
-                                    which & 0x80 != 0,
-                                    &mut id,
-                                )
-                            });
-                            if s == Status::Ok {
-                                ids.push(id);
-                            }
-                            s
+                            let chain_bytes: [u8; size_of::<CChainDef>()] = take(&mut data);
+                            let d = chain_def(&chain_bytes, &pts, which & 0x80 != 0);
+                            failing(budget, || add_chain(w, &d, false, &mut ids))
                         }
                         3 if !ids.is_empty() => {
                             let id = live(&ids);
@@ -604,10 +662,10 @@ fuzz_target!(|data: &[u8]| {
                         _ => {}
                     }
                     // A world made with too little memory is refused whole.
-                    let mut w2: *mut World = core::ptr::null_mut();
+                    let mut w2 = WorldId::default();
                     match failing(budget, || c2d_world_create(core::ptr::null(), &mut w2)) {
-                        Status::Ok => c2d_world_free(w2),
-                        s => assert!(s == Status::OutOfMemory && w2.is_null(), "{s:?}"),
+                        Status::Ok => assert_eq!(c2d_world_destroy(w2), Status::Ok),
+                        s => assert!(s == Status::OutOfMemory && w2 == WorldId::default(), "{s:?}"),
                     }
                 }
                 _ => {
@@ -654,6 +712,6 @@ fuzz_target!(|data: &[u8]| {
             }
         }
     }
-    // SAFETY: freed once.
-    unsafe { c2d_world_free(w) };
+    // SAFETY: destroyed once.
+    unsafe { assert_eq!(c2d_world_destroy(w), Status::Ok) };
 });

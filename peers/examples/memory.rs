@@ -65,7 +65,7 @@ fn box_at(i: usize) -> Vec2 {
 fn world_memory() {
     let chain = Chain::open(&level_points()).unwrap();
     let segments = chain.segment_count();
-    let level = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(1.0, 1.0));
+    let level = ChainDef::new(&chain);
     let boxed = |i: usize| {
         BodyDef::new(
             BodyKind::Dynamic,
@@ -75,7 +75,7 @@ fn world_memory() {
     };
     let before = held();
     let mut w = World::default();
-    w.add_chain(&level, &chain).unwrap();
+    w.add_chain(&level).unwrap();
     let per_segment = (held() - before) as f64 / segments as f64;
     println!("world_bytes_per_chain_segment collide2d {per_segment:.0}");
     let before = held();
@@ -88,7 +88,7 @@ fn world_memory() {
     );
     drop(w);
     let mut w = World::default();
-    w.add_chain(&level, &chain).unwrap();
+    w.add_chain(&level).unwrap();
     let before = held();
     w.reserve(BOXES, 0, 0).unwrap();
     for i in 0..BOXES {

@@ -265,11 +265,11 @@ pub unsafe extern "C" fn c2d_tree_draw(tree: *const super::tree::Tree, draw: *co
 /// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 ///
 /// # Safety
-/// `world` NULL or a live handle; `draw` as in `c2d_draw_shape`.
+/// `draw` as in `c2d_draw_shape`.
 #[cfg(feature = "alloc")]
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_draw(
-    world: *const crate::world::World,
+    world: super::world_id::WorldId,
     draw: *const DebugDrawFcns,
 ) -> Status {
     // SAFETY: the caller's contract.
@@ -277,9 +277,10 @@ pub unsafe extern "C" fn c2d_world_draw(
         Ok(t) => t,
         Err(e) => return e,
     };
-    // SAFETY: non-null handles are live worlds by the caller's contract.
-    let Some(w) = (unsafe { world.as_ref() }) else {
-        return Status::NullPointer;
+    // SAFETY: the id is checked; the world's calls do not race by the caller's contract.
+    let w = match unsafe { super::world_id::world_ref(world) } {
+        Ok(w) => w,
+        Err(e) => return e,
     };
     let flags = crate::world::DrawFlags {
         shapes: t.draw_shapes,
@@ -288,7 +289,10 @@ pub unsafe extern "C" fn c2d_world_draw(
         transforms: t.draw_transforms,
         tree: t.draw_tree,
     };
-    let _lock = super::world::Locked::new(w);
+    let _lock = match super::world_id::Locked::new(world, w) {
+        Ok(l) => l,
+        Err(e) => return e,
+    };
     w.draw(&mut Callbacks(&t), flags);
     Status::Ok
 }

@@ -28,7 +28,13 @@ mod tree;
 #[cfg(feature = "alloc")]
 mod world;
 #[cfg(feature = "alloc")]
+mod world_chains;
+#[cfg(feature = "alloc")]
 mod world_control;
+#[cfg(feature = "alloc")]
+mod world_hooks;
+#[cfg(feature = "alloc")]
+mod world_id;
 
 pub use chains::*;
 pub use draw::*;
@@ -45,4 +51,10 @@ pub use tree::*;
 #[cfg(feature = "alloc")]
 pub use world::*;
 #[cfg(feature = "alloc")]
+pub use world_chains::*;
+#[cfg(feature = "alloc")]
 pub use world_control::*;
+#[cfg(feature = "alloc")]
+pub use world_hooks::*;
+#[cfg(feature = "alloc")]
+pub use world_id::*;

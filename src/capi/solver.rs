@@ -1,5 +1,5 @@
 //! The solver through the C ABI: the immediate-mode functions on caller arrays (no allocator)
-//! and the `c2d_World` handle (`c2d_world_create` / `c2d_world_free`, needs `alloc`).
+//! and the C world (`c2d_world_create` / `c2d_world_destroy`, needs `alloc`).
 //!
 //! The world has no init-in-caller-memory form: it grows (bodies, pairs, events), so it needs
 //! an allocator. Allocator-free programs use the immediate-mode functions with their own
@@ -179,7 +179,7 @@ pub extern "C" fn c2d_solver_scratch_bytes(contact_count: usize) -> usize {
 
 /// `c2d_solver_step` with scratch memory into which runs of 4 independent contacts are packed
 /// once per step instead of gathered on every pass: the same result bit for bit, less work
-/// (the `c2d_World` steps this way). `c2d_solver_scratch_bytes(contact_count)` bytes are
+/// (a world steps this way, `c2d_world_step`). `c2d_solver_scratch_bytes(contact_count)` bytes are
 /// enough for every run; with fewer, the runs that do not fit are gathered as in
 /// `c2d_solver_step`. Any address works (the start is aligned inside the buffer).
 ///

@@ -84,11 +84,18 @@ pub enum Status {
     WorldCorrupt = 27,
     /// A shape id that names no live shape of the world (the shape or its body was removed).
     InvalidShapeId = 28,
-    /// A function that changes a world was called from inside a callback of a query or draw
-    /// call on that world (`c2d_world_query_aabb`, `c2d_world_ray_cast_all`,
-    /// `c2d_world_draw`): nothing was changed. Read the world there; change it after the call
-    /// returns.
+    /// A function that changes a world was called from inside a callback of a call on that
+    /// world (a query, `c2d_world_draw`, or a step's pre-solve or custom filter hook): nothing
+    /// was changed. Read the world there; change it after the call returns. Also a read of a
+    /// stepping world from outside its hooks (the profile clock).
     Locked = 29,
+    /// A world id that names no live world: the zero id, or a destroyed world's (destroying
+    /// a world twice gives this).
+    InvalidWorld = 30,
+    /// `c2d_world_create` while `C2D_MAX_WORLDS` worlds exist.
+    TooManyWorlds = 31,
+    /// A chain id that names no live chain of the world (the chain or its body was removed).
+    InvalidChainId = 32,
 }
 
 impl From<GeometryError> for Status {
@@ -224,6 +231,7 @@ impl From<SolverError> for Status {
             SolverError::OutOfRange => Status::OutOfRange,
             SolverError::Unsupported => Status::Unsupported,
             SolverError::InvalidShapeId => Status::InvalidShapeId,
+            SolverError::InvalidChainId => Status::InvalidChainId,
         }
     }
 }

@@ -1,64 +1,20 @@
-//! The C `c2d_World`: an opaque heap handle over [`crate::world::World`] (feature `alloc`).
+//! The C world calls over [`crate::world::World`] (feature `alloc`), each naming its world by
+//! a [`WorldId`] (see `world_id.rs`).
 
 use super::status::{check_shape, read, read_shape, slice_mut, status, write, write_listed, Status};
+use super::world_id::{world_mut, world_ref, Locked, WorldId};
 use crate::geometry::Shape;
 use crate::math::{Aabb, Transform, Vec2};
-use crate::solver::{Body, SolverError, SolverSettings};
+use crate::solver::{Body, SolverError};
 use crate::tree::{Filter, Visit};
 use crate::world::{
-    BodyDef, BodyId, ContactEvent, Material, QueryFilter, SensorEvent, ShapeDef, ShapeId, World,
-    WorldCastHit, WorldRayHit,
+    BodyDef, BodyId, ContactEvent, Material, QueryFilter, SensorEvent, ShapeDef, ShapeId, WorldCastHit,
+    WorldRayHit,
 };
-use alloc::boxed::Box;
 use core::ffi::c_void;
 
 /// Callback for `c2d_world_query_aabb`: return false to stop.
 pub type WorldQueryCallback = Option<unsafe extern "C" fn(body: BodyId, context: *mut c_void) -> bool>;
-
-/// # Safety
-/// `w` must be NULL or a live handle from `c2d_world_create`.
-pub(super) unsafe fn world_ref<'a>(w: *const World) -> Result<&'a World, Status> {
-    // SAFETY: non-null handles are live worlds by the caller's contract.
-    unsafe { w.as_ref() }.ok_or(Status::NullPointer)
-}
-
-/// The world to change, or `Locked` while a query or draw call on it runs its callbacks
-/// (the caller of the callback holds a shared reference: the lock is read through one too,
-/// and no exclusive reference is made).
-///
-/// # Safety
-/// As [`world_ref`], with no other reference live unless the world is locked.
-pub(super) unsafe fn world_mut<'a>(w: *mut World) -> Result<&'a mut World, Status> {
-    // SAFETY: non-null handles are live worlds by contract; a shared read is allowed while
-    // a locking call holds a shared reference.
-    if unsafe { w.as_ref() }.ok_or(Status::NullPointer)?.is_locked() {
-        return Err(Status::Locked);
-    }
-    // SAFETY: unlocked, so no callback's caller holds a reference: exclusively ours by contract.
-    unsafe { w.as_mut() }.ok_or(Status::NullPointer)
-}
-
-/// Holds a world's lock while a query or draw call runs the caller's callbacks; restores the
-/// previous state when dropped (calls nest).
-pub(super) struct Locked<'a> {
-    world: &'a World,
-    was: bool,
-}
-
-impl<'a> Locked<'a> {
-    pub(super) fn new(world: &'a World) -> Locked<'a> {
-        Locked {
-            was: world.set_locked(true),
-            world,
-        }
-    }
-}
-
-impl Drop for Locked<'_> {
-    fn drop(&mut self) {
-        self.world.set_locked(self.was);
-    }
-}
 
 /// Reads a body definition from C, validating the kind and shape tags as integers first.
 ///
@@ -101,55 +57,6 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
     Ok(def)
 }
 
-/// Creates an empty world with `*settings` (NULL: the defaults); writes the handle to
-/// `*out`. Free it with `c2d_world_free`. The settings are checked: `C2D_STATUS_INVALID_INPUT`
-/// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above
-/// `C2D_MAX_GRAVITY`, `substeps` outside 1..=64 (the world's step takes its own sub-step
-/// count; `substeps` is the immediate-mode solver's and must still be valid), a contact hertz
-/// that is not positive, a negative damping ratio, push-out speed or restitution threshold, or
-/// a `max_linear_speed` outside (0, `C2D_MAX_LINEAR_SPEED`]. `C2D_STATUS_OUT_OF_MEMORY`
-/// (`*out` not written) when the allocator cannot provide the world.
-///
-/// # Safety
-/// `settings` NULL or readable; `out` NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: *mut *mut World) -> Status {
-    if out.is_null() {
-        return Status::NullPointer;
-    }
-    let s = if settings.is_null() {
-        SolverSettings::default()
-    } else {
-        // SAFETY: non-null and readable by the caller's contract.
-        unsafe { core::ptr::read_unaligned(settings) }
-    };
-    let w = match World::new(s) {
-        Ok(w) => w,
-        Err(e) => return e.into(),
-    };
-    let Some(w) = super::status::try_box(w) else {
-        return Status::OutOfMemory;
-    };
-    let w = Box::into_raw(w);
-    // SAFETY: `out` checked non-null; writable by the caller's contract.
-    unsafe { out.write_unaligned(w) };
-    Status::Ok
-}
-
-/// Frees a world (NULL is ignored, and so is a world whose query or draw call is running
-/// the callback that asks).
-///
-/// # Safety
-/// `world` must be NULL or a live handle, not used afterwards.
-#[no_mangle]
-pub unsafe extern "C" fn c2d_world_free(world: *mut World) {
-    // SAFETY: non-null handles are live worlds by contract (read shared: see `world_mut`).
-    if !world.is_null() && !unsafe { &*world }.is_locked() {
-        // SAFETY: handles come from Box::into_raw in c2d_world_create, freed once.
-        drop(unsafe { Box::from_raw(world) });
-    }
-}
-
 /// Adds a body; writes its id to `*out_id`. Every value of the definition is checked as
 /// `World::add_body` checks it: `C2D_STATUS_INVALID_SHAPE` (or the shape maker's status) for a
 /// shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
@@ -161,10 +68,10 @@ pub unsafe extern "C" fn c2d_world_free(world: *mut World) {
 /// room for the body: the world is unchanged and `*out_id` not written.
 ///
 /// # Safety
-/// `world` NULL or live; other pointers NULL or valid.
+/// other pointers NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_add_body(
-    world: *mut World,
+    world: WorldId,
     def: *const BodyDef,
     out_id: *mut BodyId,
 ) -> Status {
@@ -183,50 +90,6 @@ pub unsafe extern "C" fn c2d_world_add_body(
     }
 }
 
-/// Adds the polyline `points[0..count]` as a chain of level geometry (welded as `Chain::open` /
-/// `Chain::closed` weld it; `closed`: a loop, counter-clockwise around a solid): one body with
-/// `def`'s kind (static or kinematic), transform, material, filter and user data
-/// (`def->shape` is ignored) whose shapes are the chain's segments. Writes its id to
-/// `*out_id`. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the welded points
-/// or the world's room for the segments: the world is unchanged and `*out_id` not written.
-///
-/// # Safety
-/// `world` NULL or live; `def` NULL or a readable `c2d_BodyDef`; `points` NULL or `count`
-/// readable `c2d_Vec2`; `out_id` NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn c2d_world_add_chain(
-    world: *mut World,
-    def: *const BodyDef,
-    points: *const Vec2,
-    count: u32,
-    closed: bool,
-    out_id: *mut BodyId,
-) -> Status {
-    // SAFETY: checked by the helpers; validity is the caller's contract.
-    let (w, d) = match unsafe { (world_mut(world), read_body_def(def)) } {
-        (Ok(w), Ok(d)) => (w, d),
-        (Err(e), _) | (_, Err(e)) => return e,
-    };
-    if points.is_null() || out_id.is_null() {
-        return Status::NullPointer;
-    }
-    // SAFETY: non-null; `count` readable points by the caller's contract.
-    let pts = unsafe { core::slice::from_raw_parts(points, count as usize) };
-    let chain = match if closed {
-        crate::geometry::Chain::closed(pts)
-    } else {
-        crate::geometry::Chain::open(pts)
-    } {
-        Ok(c) => c,
-        Err(e) => return e.into(),
-    };
-    match w.add_chain(&d, &chain) {
-        // SAFETY: `out_id` checked non-null.
-        Ok(id) => unsafe { write(out_id, id) },
-        Err(e) => e.into(),
-    }
-}
-
 /// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
 /// and the body's material, filter, sensor flag and user data; a dynamic body's mass
 /// properties become those of all its shapes (Rust: `World::add_shape`). The shape is checked
@@ -235,10 +98,10 @@ pub unsafe extern "C" fn c2d_world_add_chain(
 /// the world is unchanged.
 ///
 /// # Safety
-/// `world` NULL or live; `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
+/// `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_add_shape(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     shape: *const Shape,
     out_shape: *mut ShapeId,
@@ -328,10 +191,10 @@ unsafe fn read_shape_def(p: *const ShapeDef) -> Result<ShapeDef, Status> {
 /// world is unchanged.
 ///
 /// # Safety
-/// `world` NULL or live; `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
+/// `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_add_shape_def(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     def: *const ShapeDef,
     out_shape: *mut ShapeId,
@@ -351,11 +214,11 @@ pub unsafe extern "C" fn c2d_world_add_shape_def(
 /// ask for the count).
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
+/// `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_body_shapes(
-    world: *const World,
+    world: WorldId,
     id: BodyId,
     out: *mut ShapeId,
     capacity: u32,
@@ -379,13 +242,9 @@ pub unsafe extern "C" fn c2d_world_body_shapes(
 /// The body a shape belongs to. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_shape_body(
-    world: *const World,
-    shape: ShapeId,
-    out: *mut BodyId,
-) -> Status {
+pub unsafe extern "C" fn c2d_world_shape_body(world: WorldId, shape: ShapeId, out: *mut BodyId) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_ref(world) } {
         // SAFETY: `out` NULL or writable by contract.
@@ -401,10 +260,10 @@ pub unsafe extern "C" fn c2d_world_shape_body(
 /// user data) as a `c2d_ShapeDef`. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_get_shape_def(
-    world: *const World,
+    world: WorldId,
     shape: ShapeId,
     out: *mut ShapeDef,
 ) -> Status {
@@ -424,10 +283,10 @@ pub unsafe extern "C" fn c2d_world_get_shape_def(
 /// `World::set_shape_material`). The material is checked as at creation.
 ///
 /// # Safety
-/// `world` NULL or live; `material` NULL or readable.
+/// `material` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_set_shape_material(
-    world: *mut World,
+    world: WorldId,
     shape: ShapeId,
     material: *const Material,
 ) -> Status {
@@ -450,10 +309,10 @@ pub unsafe extern "C" fn c2d_world_set_shape_material(
 /// changes).
 ///
 /// # Safety
-/// `world` NULL or live; `filter` NULL or readable.
+/// `filter` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_set_shape_filter(
-    world: *mut World,
+    world: WorldId,
     shape: ShapeId,
     filter: *const Filter,
 ) -> Status {
@@ -475,13 +334,9 @@ pub unsafe extern "C" fn c2d_world_set_shape_filter(
 /// without area; `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_shape_sensor(
-    world: *mut World,
-    shape: ShapeId,
-    sensor: bool,
-) -> Status {
+pub unsafe extern "C" fn c2d_world_set_shape_sensor(world: WorldId, shape: ShapeId, sensor: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_shape_sensor(shape, sensor)),
@@ -492,13 +347,9 @@ pub unsafe extern "C" fn c2d_world_set_shape_sensor(
 /// Sets a shape's user data (a body's user data is its first shape's).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_shape_user_data(
-    world: *mut World,
-    shape: ShapeId,
-    data: u64,
-) -> Status {
+pub unsafe extern "C" fn c2d_world_set_shape_user_data(world: WorldId, shape: ShapeId, data: u64) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_shape_user_data(shape, data)),
@@ -512,9 +363,9 @@ pub unsafe extern "C" fn c2d_world_set_shape_user_data(
 /// itself ran out of memory (nothing changes).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_remove_shape(world: *mut World, shape: ShapeId) -> Status {
+pub unsafe extern "C" fn c2d_world_remove_shape(world: WorldId, shape: ShapeId) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.remove_shape(shape)),
@@ -530,31 +381,12 @@ pub unsafe extern "C" fn c2d_world_remove_shape(world: *mut World, shape: ShapeI
 /// then unchanged).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_remove_body(world: *mut World, id: BodyId) -> Status {
+pub unsafe extern "C" fn c2d_world_remove_body(world: WorldId, id: BodyId) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.remove_body(id)),
-        Err(e) => e,
-    }
-}
-
-/// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
-/// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise).
-/// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what the step needs (room for
-/// new pairs, contacts and the solver's per-step arrays): no body has moved, the world stays
-/// valid and a later step goes on. A failure while finding the new pairs changes nothing
-/// else; a later one keeps the narrow phase's contact updates and events, which read as after
-/// any step (Rust: `World::step`).
-///
-/// # Safety
-/// `world` NULL or live.
-#[no_mangle]
-pub unsafe extern "C" fn c2d_world_step(world: *mut World, dt: f32, substeps: u32) -> Status {
-    // SAFETY: checked by the helper; validity is the caller's contract.
-    match unsafe { world_mut(world) } {
-        Ok(w) => status(w.step(dt, substeps)),
         Err(e) => e,
     }
 }
@@ -565,9 +397,9 @@ pub unsafe extern "C" fn c2d_world_step(world: *mut World, dt: f32, substeps: u3
 /// `C2D_STATUS_INVALID_INPUT`.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_recycle_distance(world: *mut World, distance: f32) -> Status {
+pub unsafe extern "C" fn c2d_world_set_recycle_distance(world: WorldId, distance: f32) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_recycle_distance(distance)),
@@ -578,9 +410,9 @@ pub unsafe extern "C" fn c2d_world_set_recycle_distance(world: *mut World, dista
 /// Copies a body's solver state (transform, velocities, inverse mass...) to `*out`.
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_get_body(world: *const World, id: BodyId, out: *mut Body) -> Status {
+pub unsafe extern "C" fn c2d_world_get_body(world: WorldId, id: BodyId, out: *mut Body) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     let w = match unsafe { world_ref(world) } {
         Ok(w) => w,
@@ -596,9 +428,9 @@ pub unsafe extern "C" fn c2d_world_get_body(world: *const World, id: BodyId, out
 /// Writes a body's user data (given at creation) to `*out`.
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_user_data(world: *const World, id: BodyId, out: *mut u64) -> Status {
+pub unsafe extern "C" fn c2d_world_user_data(world: WorldId, id: BodyId, out: *mut u64) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     let w = match unsafe { world_ref(world) } {
         Ok(w) => w,
@@ -616,10 +448,10 @@ pub unsafe extern "C" fn c2d_world_user_data(world: *const World, id: BodyId, ou
 /// `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (never clamped).
 ///
 /// # Safety
-/// `world` NULL or live; `linear` NULL or readable.
+/// `linear` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_set_velocity(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     linear: *const Vec2,
     angular: f32,
@@ -635,13 +467,9 @@ pub unsafe extern "C" fn c2d_world_set_velocity(
 /// `C2D_STATUS_OUT_OF_RANGE`.
 ///
 /// # Safety
-/// `world` NULL or live; `xf` NULL or readable.
+/// `xf` NULL or readable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_transform(
-    world: *mut World,
-    id: BodyId,
-    xf: *const Transform,
-) -> Status {
+pub unsafe extern "C" fn c2d_world_set_transform(world: WorldId, id: BodyId, xf: *const Transform) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     match unsafe { (world_mut(world), read(xf)) } {
         (Ok(w), Ok(x)) => status(w.set_transform(id, x)),
@@ -655,9 +483,9 @@ pub unsafe extern "C" fn c2d_world_set_transform(
 /// of the library). Linear in bodies and contacts: for tests and fuzzing, not every frame.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_validate(world: *const World) -> Status {
+pub unsafe extern "C" fn c2d_world_validate(world: WorldId) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_ref(world) } {
         Ok(w) => match w.check_invariants(false) {
@@ -677,10 +505,10 @@ pub unsafe extern "C" fn c2d_world_validate(world: *const World) -> Status {
 /// unchanged).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_reserve(
-    world: *mut World,
+    world: WorldId,
     moving: usize,
     fixed: usize,
     contacts: usize,
@@ -698,10 +526,10 @@ pub unsafe extern "C" fn c2d_world_reserve(
 /// Writes the number of live bodies and of touching contacts (either pointer may be NULL).
 ///
 /// # Safety
-/// `world` NULL or live; the outputs NULL or writable.
+/// the outputs NULL or writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_counts(
-    world: *const World,
+    world: WorldId,
     out_bodies: *mut u32,
     out_contacts: *mut u32,
 ) -> Status {
@@ -751,10 +579,10 @@ unsafe fn copy_events<T: Copy>(
 /// up to `capacity` are copied into `buffer`, the total is written to `*out_count`.
 ///
 /// # Safety
-/// `world` NULL or live; `buffer` room for `capacity` events (NULL with 0).
+/// `buffer` room for `capacity` events (NULL with 0).
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_begin_events(
-    world: *const World,
+    world: WorldId,
     buffer: *mut ContactEvent,
     capacity: usize,
     out_count: *mut usize,
@@ -777,7 +605,7 @@ pub unsafe extern "C" fn c2d_world_begin_events(
 /// As `c2d_world_begin_events`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_end_events(
-    world: *const World,
+    world: WorldId,
     buffer: *mut ContactEvent,
     capacity: usize,
     out_count: *mut usize,
@@ -794,11 +622,11 @@ pub unsafe extern "C" fn c2d_world_end_events(
 /// from before the step with zero velocity. Input the world accepted never causes this.
 ///
 /// # Safety
-/// `world` NULL or live; `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or
+/// `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_fault_events(
-    world: *const World,
+    world: WorldId,
     buffer: *mut BodyId,
     capacity: usize,
     out_count: *mut usize,
@@ -814,10 +642,10 @@ pub unsafe extern "C" fn c2d_world_fault_events(
 /// was a hit to `*out_hit`, and the hit to `*out` only when there was.
 ///
 /// # Safety
-/// `world` NULL or live; other pointers NULL or valid.
+/// other pointers NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_ray_cast(
-    world: *const World,
+    world: WorldId,
     origin: *const Vec2,
     translation: *const Vec2,
     out_hit: *mut bool,
@@ -846,10 +674,10 @@ pub unsafe extern "C" fn c2d_world_ray_cast(
 /// `C2D_STATUS_LOCKED` (read it there, change it after the call returns).
 ///
 /// # Safety
-/// `world` NULL or live; `aabb` NULL or readable; `callback` safe to call with `context`.
+/// `aabb` NULL or readable; `callback` safe to call with `context`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_query_aabb(
-    world: *const World,
+    world: WorldId,
     aabb: *const Aabb,
     callback: WorldQueryCallback,
     context: *mut c_void,
@@ -862,7 +690,10 @@ pub unsafe extern "C" fn c2d_world_query_aabb(
     let Some(cb) = callback else {
         return Status::NullPointer;
     };
-    let _lock = Locked::new(w);
+    let _lock = match Locked::new(world, w) {
+        Ok(l) => l,
+        Err(e) => return e,
+    };
     // SAFETY: the callback and its context are the caller's, valid by contract.
     w.query_aabb(b, |id| unsafe { cb(id, context) });
     Status::Ok
@@ -945,7 +776,7 @@ unsafe fn read_query_filter<'a>(p: *const WorldQueryFilter) -> Result<QueryFilte
 /// As `c2d_world_begin_events`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_sensor_begin_events(
-    world: *const World,
+    world: WorldId,
     buffer: *mut SensorEvent,
     capacity: usize,
     out_count: *mut usize,
@@ -965,7 +796,7 @@ pub unsafe extern "C" fn c2d_world_sensor_begin_events(
 /// As `c2d_world_begin_events`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_sensor_end_events(
-    world: *const World,
+    world: WorldId,
     buffer: *mut SensorEvent,
     capacity: usize,
     out_count: *mut usize,
@@ -980,10 +811,10 @@ pub unsafe extern "C" fn c2d_world_sensor_end_events(
 /// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
 ///
 /// # Safety
-/// `world` NULL or live; other pointers NULL or valid (see `c2d_WorldQueryFilter`).
+/// other pointers NULL or valid (see `c2d_WorldQueryFilter`).
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_ray_cast_filtered(
-    world: *const World,
+    world: WorldId,
     origin: *const Vec2,
     translation: *const Vec2,
     filter: *const WorldQueryFilter,
@@ -1025,10 +856,10 @@ pub type WorldRayCallback =
 /// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 ///
 /// # Safety
-/// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+/// pointers NULL or valid; `callback` safe to call with `context`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_ray_cast_all(
-    world: *const World,
+    world: WorldId,
     origin: *const Vec2,
     translation: *const Vec2,
     filter: *const WorldQueryFilter,
@@ -1050,7 +881,10 @@ pub unsafe extern "C" fn c2d_world_ray_cast_all(
     let Some(cb) = callback else {
         return Status::NullPointer;
     };
-    let _lock = Locked::new(w);
+    let _lock = match Locked::new(world, w) {
+        Ok(l) => l,
+        Err(e) => return e,
+    };
     w.ray_cast_all(o, t, &f, |hit| {
         // SAFETY: the callback and its context are the caller's, valid by contract; `hit`
         // lives across the call.
@@ -1071,10 +905,10 @@ pub unsafe extern "C" fn c2d_world_ray_cast_all(
 /// touches `*shape` at `*xf`; the callback returns false to stop.
 ///
 /// # Safety
-/// `world` NULL or live; pointers NULL or valid; `callback` safe to call with `context`.
+/// pointers NULL or valid; `callback` safe to call with `context`.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_overlap_shape(
-    world: *const World,
+    world: WorldId,
     shape: *const Shape,
     xf: *const Transform,
     filter: *const WorldQueryFilter,
@@ -1106,10 +940,10 @@ pub unsafe extern "C" fn c2d_world_overlap_shape(
 /// there was.
 ///
 /// # Safety
-/// `world` NULL or live; pointers NULL or valid.
+/// pointers NULL or valid.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_cast_shape(
-    world: *const World,
+    world: WorldId,
     shape: *const Shape,
     xf: *const Transform,
     translation: *const Vec2,
@@ -1146,10 +980,10 @@ pub unsafe extern "C" fn c2d_world_cast_shape(
 /// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
 ///
 /// # Safety
-/// `world` NULL or live; the other pointers NULL (options, filter) or valid.
+/// the other pointers NULL (options, filter) or valid.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_move_and_slide(
-    world: *const World,
+    world: WorldId,
     shape: *const Shape,
     xf: *const Transform,
     translation: Vec2,
@@ -1228,11 +1062,11 @@ pub unsafe extern "C" fn c2d_mover_push_default(out: *mut crate::world::MoverPus
 /// or maximum force (nothing moved).
 ///
 /// # Safety
-/// `world` NULL or live; the other pointers NULL (options, filter, push) or valid.
+/// the other pointers NULL (options, filter, push) or valid.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn c2d_world_move_and_push(
-    world: *mut World,
+    world: WorldId,
     shape: *const Shape,
     xf: *const Transform,
     translation: Vec2,

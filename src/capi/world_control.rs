@@ -1,18 +1,18 @@
-//! The C `c2d_World`'s per-body controls: sleep, bullets, forces and impulses, damping,
+//! The C world's per-body controls: sleep, bullets, forces and impulses, damping,
 //! gravity scale, fixed rotation and collision filters.
 
 use super::status::{read, status, write, write_listed, Status};
-use super::world::{world_mut, world_ref};
+use super::world_id::{world_mut, world_ref, WorldId};
 use crate::math::Vec2;
 use crate::tree::Filter;
-use crate::world::{BodyId, StepProfile, World};
+use crate::world::{BodyId, StepProfile};
 
 /// Writes whether the body is awake (static bodies never are).
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_is_awake(world: *const World, id: BodyId, out: *mut bool) -> Status {
+pub unsafe extern "C" fn c2d_world_is_awake(world: WorldId, id: BodyId, out: *mut bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_ref(world) }.map(|w| w.is_awake(id)) {
         // SAFETY: checked by the helper; writability is the caller's contract.
@@ -25,9 +25,9 @@ pub unsafe extern "C" fn c2d_world_is_awake(world: *const World, id: BodyId, out
 /// Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_awake(world: *mut World, id: BodyId, awake: bool) -> Status {
+pub unsafe extern "C" fn c2d_world_set_awake(world: WorldId, id: BodyId, awake: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_awake(id, awake)),
@@ -38,9 +38,9 @@ pub unsafe extern "C" fn c2d_world_set_awake(world: *mut World, id: BodyId, awak
 /// Allows or forbids sleeping for the whole world (forbidding wakes everything).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_sleep_enabled(world: *mut World, enabled: bool) -> Status {
+pub unsafe extern "C" fn c2d_world_set_sleep_enabled(world: WorldId, enabled: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => {
@@ -54,10 +54,10 @@ pub unsafe extern "C" fn c2d_world_set_sleep_enabled(world: *mut World, enabled:
 /// Allows or forbids sleeping for one body.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_set_body_sleep_enabled(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     enabled: bool,
 ) -> Status {
@@ -71,9 +71,9 @@ pub unsafe extern "C" fn c2d_world_set_body_sleep_enabled(
 /// Turns the continuous phase on or off (default on).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_continuous_enabled(world: *mut World, enabled: bool) -> Status {
+pub unsafe extern "C" fn c2d_world_set_continuous_enabled(world: WorldId, enabled: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => {
@@ -91,9 +91,9 @@ pub unsafe extern "C" fn c2d_world_set_continuous_enabled(world: *mut World, ena
 /// lands as smoothly as a chain.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_internal_edge_removal(world: *mut World, enabled: bool) -> Status {
+pub unsafe extern "C" fn c2d_world_set_internal_edge_removal(world: WorldId, enabled: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => {
@@ -107,9 +107,9 @@ pub unsafe extern "C" fn c2d_world_set_internal_edge_removal(world: *mut World, 
 /// Marks a dynamic body as a bullet (swept against dynamic bodies too).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_bullet(world: *mut World, id: BodyId, bullet: bool) -> Status {
+pub unsafe extern "C" fn c2d_world_set_bullet(world: WorldId, id: BodyId, bullet: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_bullet(id, bullet)),
@@ -120,9 +120,9 @@ pub unsafe extern "C" fn c2d_world_set_bullet(world: *mut World, id: BodyId, bul
 /// Writes the number of bodies (a compound or chain body counts once).
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_body_count(world: *const World, out: *mut u32) -> Status {
+pub unsafe extern "C" fn c2d_world_body_count(world: WorldId, out: *mut u32) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     match unsafe { world_ref(world) } {
         Ok(w) => unsafe { write(out, u32::try_from(w.body_count()).unwrap_or(u32::MAX)) },
@@ -133,9 +133,9 @@ pub unsafe extern "C" fn c2d_world_body_count(world: *const World, out: *mut u32
 /// Writes the number of awake (kinematic and dynamic) bodies.
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_awake_body_count(world: *const World, out: *mut u32) -> Status {
+pub unsafe extern "C" fn c2d_world_awake_body_count(world: WorldId, out: *mut u32) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     match unsafe { world_ref(world) } {
         Ok(w) => unsafe { write(out, u32::try_from(w.awake_body_count()).unwrap_or(u32::MAX)) },
@@ -148,10 +148,10 @@ pub unsafe extern "C" fn c2d_world_awake_body_count(world: *const World, out: *m
 /// acceleration above `C2D_MAX_ACCELERATION` are `C2D_STATUS_OUT_OF_RANGE` (nothing added).
 ///
 /// # Safety
-/// `world` NULL or live; `force` NULL or readable; `point` NULL or readable.
+/// `force` NULL or readable; `point` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_apply_force(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     force: *const Vec2,
     point: *const Vec2,
@@ -175,9 +175,9 @@ pub unsafe extern "C" fn c2d_world_apply_force(
 /// `c2d_world_apply_force`).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_apply_torque(world: *mut World, id: BodyId, torque: f32) -> Status {
+pub unsafe extern "C" fn c2d_world_apply_torque(world: WorldId, id: BodyId, torque: f32) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.apply_torque(id, torque)),
@@ -190,10 +190,10 @@ pub unsafe extern "C" fn c2d_world_apply_torque(world: *mut World, id: BodyId, t
 /// `C2D_MAX_ANGULAR_SPEED` is `C2D_STATUS_OUT_OF_RANGE` (nothing changes).
 ///
 /// # Safety
-/// `world` NULL or live; `impulse` NULL or readable; `point` NULL or readable.
+/// `impulse` NULL or readable; `point` NULL or readable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_apply_linear_impulse(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     impulse: *const Vec2,
     point: *const Vec2,
@@ -216,13 +216,9 @@ pub unsafe extern "C" fn c2d_world_apply_linear_impulse(
 /// Applies an angular impulse (N·m·s) now (checked as `c2d_world_apply_linear_impulse`).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_apply_angular_impulse(
-    world: *mut World,
-    id: BodyId,
-    impulse: f32,
-) -> Status {
+pub unsafe extern "C" fn c2d_world_apply_angular_impulse(world: WorldId, id: BodyId, impulse: f32) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.apply_angular_impulse(id, impulse)),
@@ -233,10 +229,10 @@ pub unsafe extern "C" fn c2d_world_apply_angular_impulse(
 /// Sets a dynamic body's linear and angular damping rates (1/s, ≥ 0).
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_set_damping(
-    world: *mut World,
+    world: WorldId,
     id: BodyId,
     linear: f32,
     angular: f32,
@@ -252,9 +248,9 @@ pub unsafe extern "C" fn c2d_world_set_damping(
 /// ±`C2D_MAX_GRAVITY_SCALE` `C2D_STATUS_OUT_OF_RANGE`.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_gravity_scale(world: *mut World, id: BodyId, scale: f32) -> Status {
+pub unsafe extern "C" fn c2d_world_set_gravity_scale(world: WorldId, id: BodyId, scale: f32) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_gravity_scale(id, scale)),
@@ -267,9 +263,9 @@ pub unsafe extern "C" fn c2d_world_set_gravity_scale(world: *mut World, id: Body
 /// for its inverse to be finite.
 ///
 /// # Safety
-/// `world` NULL or live.
+/// Every argument is a value; ids are checked.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: *mut World, id: BodyId, fixed: bool) -> Status {
+pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: WorldId, id: BodyId, fixed: bool) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_mut(world) } {
         Ok(w) => status(w.set_fixed_rotation(id, fixed)),
@@ -283,13 +279,9 @@ pub unsafe extern "C" fn c2d_world_set_fixed_rotation(world: *mut World, id: Bod
 /// for the events still cannot be had (the world is unchanged).
 ///
 /// # Safety
-/// `world` NULL or live; `filter` NULL or readable.
+/// `filter` NULL or readable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_filter(
-    world: *mut World,
-    id: BodyId,
-    filter: *const Filter,
-) -> Status {
+pub unsafe extern "C" fn c2d_world_set_filter(world: WorldId, id: BodyId, filter: *const Filter) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     match unsafe { (world_mut(world), read(filter)) } {
         (Ok(w), Ok(f)) => status(w.set_filter(id, f)),
@@ -320,11 +312,11 @@ pub unsafe extern "C" fn c2d_filter_should_collide(
 /// counter (nanoseconds, CPU cycles...); NULL (the default) times nothing.
 ///
 /// # Safety
-/// `world` NULL or live; `clock` NULL or a function callable from any thread that steps
+/// `clock` NULL or a function callable from any thread that steps
 /// the world.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_set_profile_clock(
-    world: *mut World,
+    world: WorldId,
     clock: Option<extern "C" fn() -> u64>,
 ) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
@@ -341,9 +333,9 @@ pub unsafe extern "C" fn c2d_world_set_profile_clock(
 /// zero without one, or after a failed step).
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_profile(world: *const World, out: *mut StepProfile) -> Status {
+pub unsafe extern "C" fn c2d_world_profile(world: WorldId, out: *mut StepProfile) -> Status {
     // SAFETY: checked by the helpers; validity is the caller's contract.
     match unsafe { world_ref(world) } {
         Ok(w) => unsafe { write(out, w.profile()) },
@@ -356,9 +348,9 @@ pub unsafe extern "C" fn c2d_world_profile(world: *const World, out: *mut StepPr
 /// bodies stay asleep until something wakes them.
 ///
 /// # Safety
-/// `world` NULL or live; `gravity` NULL or readable.
+/// `gravity` NULL or readable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_set_gravity(world: *mut World, gravity: *const Vec2) -> Status {
+pub unsafe extern "C" fn c2d_world_set_gravity(world: WorldId, gravity: *const Vec2) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     let w = match unsafe { world_mut(world) } {
         Ok(w) => w,
@@ -374,9 +366,9 @@ pub unsafe extern "C" fn c2d_world_set_gravity(world: *mut World, gravity: *cons
 /// Writes the world's gravity (m/s²) to `*out`.
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or writable.
+/// `out` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn c2d_world_get_gravity(world: *const World, out: *mut Vec2) -> Status {
+pub unsafe extern "C" fn c2d_world_get_gravity(world: WorldId, out: *mut Vec2) -> Status {
     // SAFETY: checked by the helper; validity is the caller's contract.
     match unsafe { world_ref(world) } {
         // SAFETY: `out` NULL or writable by contract.
@@ -390,11 +382,11 @@ pub unsafe extern "C" fn c2d_world_get_gravity(world: *const World, out: *mut Ve
 /// `c2d_world_body_count` first, or pass NULL with capacity 0 to ask).
 ///
 /// # Safety
-/// `world` NULL or live; `out` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
+/// `out` NULL or `capacity` writable `c2d_BodyId`; `out_count` NULL or
 /// writable.
 #[no_mangle]
 pub unsafe extern "C" fn c2d_world_body_ids(
-    world: *const World,
+    world: WorldId,
     out: *mut BodyId,
     capacity: u32,
     out_count: *mut u32,

@@ -132,39 +132,6 @@ impl World {
         Ok(BodyId { index, generation })
     }
 
-    /// Adds a chain as level geometry: one body with `def`'s kind, transform, material,
-    /// filter and user data (its `shape` is ignored) whose shapes are the chain's segments,
-    /// each with its own proxy. The kind must be static or kinematic (a chain has no mass);
-    /// a dynamic kind or a sensor is [`SolverError::Unsupported`], and every segment is
-    /// checked as [`World::add_shape`] checks a shape; on error nothing is added.
-    pub fn add_chain(
-        &mut self,
-        def: &BodyDef,
-        chain: &crate::geometry::Chain,
-    ) -> Result<BodyId, SolverError> {
-        if def.kind == BodyKind::Dynamic || def.sensor {
-            return Err(SolverError::Unsupported);
-        }
-        for seg in chain.segments() {
-            limits::check_shape(&Shape::ChainSegment(seg))?;
-        }
-        let mut segments = chain.segments();
-        // Room for every segment first, so that running out of memory adds nothing.
-        self.reserve_shapes(segments.len(), true, def.kind != BodyKind::Static, false)?;
-        let first = segments.next().ok_or(SolverError::InvalidInput)?;
-        let id = self.add_body(&BodyDef {
-            shape: Shape::ChainSegment(first),
-            ..*def
-        })?;
-        for seg in segments {
-            if let Err(e) = self.add_shape(id, &Shape::ChainSegment(seg)) {
-                let _ = self.remove_body(id);
-                return Err(e);
-            }
-        }
-        Ok(id)
-    }
-
     /// Adds another shape to a body (in body space, like the body's first shape), with its
     /// own proxy and the body's material, filter, sensor flag and user data: a compound body.
     /// [`World::add_shape_def`] with those; see it for the rest.

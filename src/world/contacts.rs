@@ -153,7 +153,10 @@ impl World {
     /// [`World::reserve_step`] makes room for everything the rest of the step can grow into,
     /// before anything changes. [`SolverError::OutOfMemory`] leaves the world as it was (the
     /// moved proxies are kept for the next try).
-    pub(super) fn update_pairs(&mut self) -> Result<(), SolverError> {
+    pub(super) fn update_pairs<'h>(
+        &mut self,
+        mut hooks: Option<&mut (dyn ContactHooks + 'h)>,
+    ) -> Result<(), SolverError> {
         // Proxies move lazily (their ancestors' boxes only grow); the loosened top of the
         // tree is rebuilt here, once, before the pairs are looked for (as Box2D does). Without
         // room for the scratch the tree stays as it is: valid, only slower to query.
@@ -202,9 +205,15 @@ impl World {
             let (a, b) = self.found[k];
             // The tree reports each pair once; the check keeps a contact from ever being made
             // twice all the same (it costs one lookup per new pair).
-            if self.pair_table.get(pair_key(a, b)).is_none() {
-                self.create_contact(a, b);
+            if self.pair_table.get(pair_key(a, b)).is_some() {
+                continue;
             }
+            if let Some(h) = hooks.as_deref_mut() {
+                if !h.should_collide(self, self.shape_id_of(a), self.shape_id_of(b)) {
+                    continue;
+                }
+            }
+            self.create_contact(a, b);
         }
         Ok(())
     }
@@ -464,7 +473,10 @@ impl World {
     /// touches, records begin/end events and builds this step's constraints into `blocks`.
     /// Errors with [`SolverError::OutOfMemory`] when the blocks could not grow (the contacts
     /// then forget their impulses).
-    pub(super) fn update_contacts(&mut self) -> Result<(), SolverError> {
+    pub(super) fn update_contacts<'h>(
+        &mut self,
+        mut hooks: Option<&mut (dyn ContactHooks + 'h)>,
+    ) -> Result<(), SolverError> {
         // Each awake body's speed bound once, not once per contact.
         for &s in &self.awake {
             let b = &self.bodies[s as usize];
@@ -521,7 +533,6 @@ impl World {
                 k += 1;
                 continue;
             }
-            let contact = &mut self.active[k];
             // The tight boxes include the speculative distance on each side; beyond the
             // pair's margin apart no point can exist, whatever the shapes.
             let (ha, hb) = (&self.hot[oa as usize], &self.hot[ob as usize]);
@@ -589,6 +600,16 @@ impl World {
                         .then(|| ContactCache::new(&points[..count], normal, margin, (ca, ba), (cb, bb)));
                 }
             }
+            if count != 0 {
+                if let Some(h) = hooks.as_deref_mut() {
+                    let manifold = fresh.unwrap_or_else(|| manifold_of(normal, &points[..count], ca));
+                    if h.pre_solve(self, self.shape_id_of(a), self.shape_id_of(b), &manifold) {
+                        fresh = Some(manifold);
+                    } else {
+                        count = 0;
+                    }
+                }
+            }
             if count == 0 {
                 // No points: no constraint to build, and the sim is written only when it
                 // changes (most apart pairs stay apart, and their sims stay clean in cache).
@@ -606,6 +627,7 @@ impl World {
                 k += 1;
                 continue;
             }
+            let contact = &self.active[k];
             let (friction, restitution, solved) = (contact.friction, contact.restitution, contact.solved);
             // Last step's impulses: from its constraint while awake, from the side when it
             // was parked.
@@ -841,7 +863,7 @@ impl World {
     /// contact, see [`World::check_invariants`]).
     #[doc(hidden)]
     pub fn update_broad_phase(&mut self) -> Result<(), SolverError> {
-        self.update_pairs()
+        self.update_pairs(None)
     }
 }
 

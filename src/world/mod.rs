@@ -117,10 +117,12 @@
 //! this file holds the `World` itself and its step.
 
 mod bodies;
+mod chains;
 mod contacts;
 mod continuous;
 mod control;
 mod draw;
+mod hooks;
 mod internal_edges;
 pub mod limits;
 mod mover;
@@ -141,11 +143,12 @@ use crate::tree::{DynamicTree, Filter, ProxyId, Visit};
 
 use contacts::{Contact, ContactSim, Ending, SimMemory};
 pub use draw::DrawFlags;
+pub use hooks::ContactHooks;
 pub use mover::{MoverPush, WorldLevel};
 use pairs::{pair_key, PairTable};
 pub use types::{
-    BodyDef, BodyId, BodyKind, ContactEvent, Material, ProfileClock, QueryFilter, SensorEvent, ShapeDef,
-    ShapeId, StepProfile, WorldCastHit, WorldRayHit,
+    BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, Material, ProfileClock, QueryFilter,
+    SensorEvent, ShapeDef, ShapeId, StepProfile, WorldCastHit, WorldRayHit,
 };
 
 /// Base speculative distance (m), Box2D's `4 × linearSlop`: contact points are created for
@@ -309,10 +312,6 @@ pub const CONTACT_RECYCLE_COS_ANGLE: f32 = 0.98;
 /// new pairs plus O(awake bodies + awake contacts) for everything else. Sleeping bodies and
 /// their contacts cost nothing per step.
 pub struct World {
-    /// Set while a C query or draw call runs its callbacks: the C entry points that change
-    /// the world refuse to run then (`C2D_STATUS_LOCKED`). Rust's borrows make the same
-    /// calls impossible from Rust callbacks.
-    locked: core::sync::atomic::AtomicBool,
     /// This world's tag in the high 16 bits of every generation it gives (see
     /// [`World::next_generation`]).
     tag: u32,
@@ -536,7 +535,6 @@ impl World {
     /// An empty world with settings already known to be valid.
     fn with_settings(settings: SolverSettings) -> World {
         World {
-            locked: core::sync::atomic::AtomicBool::new(false),
             tag: next_world_tag(),
             settings,
             slots: Vec::new(),
@@ -715,19 +713,6 @@ impl World {
     /// World transform of the body origin.
     pub fn transform(&self, id: BodyId) -> Result<Transform, SolverError> {
         self.body(id).map(|b| b.transform)
-    }
-
-    /// Whether a C query or draw call on this world is running its callbacks (see
-    /// `C2D_STATUS_LOCKED` in the C header).
-    #[must_use]
-    pub fn is_locked(&self) -> bool {
-        self.locked.load(core::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// Sets the lock flag (for the C layer's callbacks), returning the previous value.
-    #[cfg(feature = "capi")]
-    pub(crate) fn set_locked(&self, locked: bool) -> bool {
-        self.locked.swap(locked, core::sync::atomic::Ordering::Relaxed)
     }
 
     /// World position of the body origin (m).
@@ -945,6 +930,26 @@ impl World {
     /// wakes and events (the earlier ends with them) stand, and the contacts start cold next
     /// step. Either way the world stays valid and a later step goes on.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<(), SolverError> {
+        self.step_inner(dt, substeps, None)
+    }
+
+    /// [`World::step`] calling `hooks` for new shape pairs and touching contacts (see
+    /// [`ContactHooks`]; the world is read-only inside them).
+    pub fn step_with_hooks(
+        &mut self,
+        dt: f32,
+        substeps: u32,
+        hooks: &mut dyn ContactHooks,
+    ) -> Result<(), SolverError> {
+        self.step_inner(dt, substeps, Some(hooks))
+    }
+
+    fn step_inner(
+        &mut self,
+        dt: f32,
+        substeps: u32,
+        mut hooks: Option<&mut dyn ContactHooks>,
+    ) -> Result<(), SolverError> {
         self.profile = StepProfile::default();
         limits::check_step(dt, substeps)?;
         let settings = SolverSettings {
@@ -963,7 +968,7 @@ impl World {
         let clock = self.profile_clock;
         let now = || clock.map_or(0, |f| f());
         let t0 = now();
-        self.update_pairs()?;
+        self.update_pairs(hooks.as_deref_mut())?;
         let t1 = now();
         // The ends queued since the last step happened before anything of this one: they lead
         // its end events (room reserved by `update_pairs`).
@@ -971,7 +976,7 @@ impl World {
         self.queued_end.clear();
         self.sensor_end.extend_from_slice(&self.queued_sensor_end);
         self.queued_sensor_end.clear();
-        self.update_contacts()?;
+        self.update_contacts(hooks)?;
         self.reserve_solver()?;
         let t2 = now();
 

@@ -165,6 +165,64 @@ pub struct ShapeId {
     pub generation: u32,
 }
 
+/// A chain handle ([`World::add_chain`]): the slot index and generation of the body the chain
+/// makes. Stale handles (the chain or its body removed) and handles of another world are
+/// refused with [`SolverError::InvalidChainId`](crate::SolverError::InvalidChainId).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ChainId {
+    /// Slot index.
+    pub index: u32,
+    /// The world's tag and the slot's use count when the chain was added, as in [`BodyId`].
+    pub generation: u32,
+}
+
+/// Level geometry to add as one chain ([`World::add_chain`](crate::World::add_chain)): the
+/// welded polyline (open, or a loop counter-clockwise around a solid), where it is, and what
+/// its segments collide with. The chain becomes a static or kinematic body whose shapes are
+/// its segments, each with this material, filter and user data. [`ChainDef::new`] gives the
+/// defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct ChainDef<'a> {
+    /// The points, welded ([`Chain::open`](crate::Chain::open) /
+    /// [`Chain::closed`](crate::Chain::closed)), in the chain body's frame.
+    pub chain: &'a crate::geometry::Chain,
+    /// [`BodyKind::Static`] (level geometry) or [`BodyKind::Kinematic`] (a moving level
+    /// piece); a dynamic chain is [`SolverError::Unsupported`](crate::SolverError::Unsupported).
+    pub kind: BodyKind,
+    /// The chain body's world transform.
+    pub transform: Transform,
+    /// A kinematic chain's velocity (m/s, world) and angular velocity (rad/s,
+    /// counter-clockwise).
+    pub linear_velocity: Vec2,
+    /// See `linear_velocity`.
+    pub angular_velocity: f32,
+    /// Every segment's friction and restitution (density is unused: a chain has no mass).
+    pub material: Material,
+    /// Every segment's collision filter.
+    pub filter: Filter,
+    /// The body's and every segment's user data.
+    pub user_data: u64,
+}
+
+impl<'a> ChainDef<'a> {
+    /// A static chain at the origin with the default material and filter, user data 0.
+    #[must_use]
+    pub fn new(chain: &'a crate::geometry::Chain) -> ChainDef<'a> {
+        ChainDef {
+            chain,
+            kind: BodyKind::Static,
+            transform: Transform::IDENTITY,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            material: Material::default(),
+            filter: Filter::DEFAULT,
+            user_data: 0,
+        }
+    }
+}
+
 /// A shape to add to a body ([`World::add_shape_def`](crate::World::add_shape_def)) with its
 /// own material, filter, sensor flag and user data: per-shape friction on one body, a foot
 /// sensor on a player. [`ShapeDef::new`] gives the defaults.

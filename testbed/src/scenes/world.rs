@@ -188,19 +188,19 @@ impl WorldScene {
                 }
             }
         }
-        let level = |shape| BodyDef {
-            filter: Filter {
-                category_bits: LEVEL,
-                ..Filter::DEFAULT
-            },
-            ..BodyDef::new(BodyKind::Static, Transform::IDENTITY, shape)
-        };
+        fn level(chain: &Chain) -> ChainDef<'_> {
+            ChainDef {
+                filter: Filter {
+                    category_bits: LEVEL,
+                    ..Filter::DEFAULT
+                },
+                ..ChainDef::new(chain)
+            }
+        }
         if let Ok(outlines) = tile_outlines_from_cells(w, h, &cells, 1.0, Vec2::ZERO) {
             for chain in &outlines {
-                if let Some(first) = chain.segments().next() {
-                    if let Ok(id) = self.world.add_chain(&level(Shape::ChainSegment(first)), chain) {
-                        self.bodies.push(id);
-                    }
+                if let Ok(id) = self.world.add_chain(&level(chain)) {
+                    self.bodies.extend(self.world.chain_body(id));
                 }
             }
         }
@@ -209,10 +209,8 @@ impl WorldScene {
             // solid side faces up.
             let top = y as f32 + 1.0;
             if let Ok(chain) = Chain::open(&[Vec2::new(x1 as f32 + 1.0, top), Vec2::new(x0 as f32, top)]) {
-                if let Some(first) = chain.segments().next() {
-                    if let Ok(id) = self.world.add_chain(&level(Shape::ChainSegment(first)), &chain) {
-                        self.bodies.push(id);
-                    }
+                if let Ok(id) = self.world.add_chain(&level(&chain)) {
+                    self.bodies.extend(self.world.chain_body(id));
                 }
             }
         }
