@@ -1668,7 +1668,7 @@ void c2d_set_assert_fcn(c2d_AssertFcn assert_fcn, void *context);
 void c2d_set_log_fcn(c2d_LogFcn log_fcn, void *context);
 
 // Solves for the translation nearest `target` that satisfies the `count` collision planes
-// (Box2D v3.1's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the
+// (Box2D v3's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the
 // mover may end `C2D_PLANE_SLOP` past a plane). Writes each plane's `push` and `*out`.
 //
 // # Safety

@@ -40,7 +40,7 @@
 //! ([`MoverLevel`]: a slice of [`Obstacle`]s, a [`TreeLevel`], a callback, a `World`):
 //! [`move_and_slide`] — one call per frame (skin, slopes, ground snap, moving platforms);
 //! [`collide_mover`] / [`cast_mover`] — the planes of what the mover touches and how far it
-//! can go; [`solve_planes`] / [`clip_vector`] — Box2D v3.1's plane solver.
+//! can go; [`solve_planes`] / [`clip_vector`] — Box2D v3's plane solver.
 //!
 //! **Broad phase**: [`DynamicTree`] (growable with `alloc`, or in a caller buffer), ids are
 //! [`ProxyId`]s, every callback returns a [`Visit`]:

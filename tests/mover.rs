@@ -1,5 +1,5 @@
 //! The plane solver (`solve_planes`, `clip_vector`) on hand-derived cases: a floor, a corner,
-//! a soft plane (`peers/tests/mover.rs` checks it bit for bit against Box2D v3.1's
+//! a soft plane (`peers/tests/mover.rs` checks it bit for bit against Box2D 3.2-dev's
 //! `b2SolvePlanes` and `b2ClipVector`).
 mod common;
 use collide2d::*;

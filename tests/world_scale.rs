@@ -442,7 +442,7 @@ fn determinism_hash_is_identical_across_runs() {
     eprintln!("determinism hash {first:016x}");
 }
 
-/// Fat boxes are sized per shape as Box2D v3.1 sizes them: the tight box (shape box grown by
+/// Fat boxes are sized per shape as Box2D v3 sizes them: the tight box (shape box grown by
 /// the speculative distance 0.02) grown by min(0.05, 0.125 × extent), a static body's by 0.02.
 /// Two shapes pair exactly while their fat boxes overlap, so the centre distance at which a
 /// pair appears is derived by hand and checked just inside and just outside it.

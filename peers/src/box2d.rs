@@ -319,7 +319,7 @@ pub unsafe extern "C" fn b2_collect_plane(
     true
 }
 
-/// Box2D v3.1's mover loop as its `geometric_mover` sample runs it, for the capsule `mover`
+/// Box2D v3's mover loop as its `geometric_mover` sample runs it, for the capsule `mover`
 /// (centres relative to the position): up to 5 iterations of `b2World_CollideMover`,
 /// `b2SolvePlanes` toward `target` and `b2World_CastMover`, stopping after a step shorter than
 /// 0.01. Returns the final position, the length of the path and the iterations used; `planes`

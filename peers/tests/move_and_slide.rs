@@ -1,4 +1,4 @@
-//! `move_and_slide` against Box2D v3.1's mover loop (`b2World_CollideMover`, `b2SolvePlanes`,
+//! `move_and_slide` against Box2D 3.2-dev's mover loop (`b2World_CollideMover`, `b2SolvePlanes`,
 //! `b2World_CastMover`, `b2ClipVector`: its `geometric_mover` sample's loop, 5 iterations,
 //! stopping when a step moves less than 0.01) on the same geometry: a capsule through random
 //! levels, and Box2D's loop on the seam walk for reference. The levels are

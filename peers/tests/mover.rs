@@ -1,4 +1,4 @@
-//! The plane solver against Box2D v3.1's `b2SolvePlanes` and `b2ClipVector` on random plane
+//! The plane solver against Box2D 3.2-dev's `b2SolvePlanes` and `b2ClipVector` on random plane
 //! sets (rigid and soft, 0 … 8 planes, scales 0.01 … 100): translations, pushes and iteration
 //! counts bit for bit (the hand-derived cases are collide2d's own `tests/mover.rs`).
 use collide2d::*;

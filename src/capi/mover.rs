@@ -10,7 +10,7 @@ use crate::mover::{
 };
 
 /// Solves for the translation nearest `target` that satisfies the `count` collision planes
-/// (Box2D v3.1's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the
+/// (Box2D v3's `b2SolvePlanes`: iterative push-out with accumulated, clamped pushes; the
 /// mover may end `C2D_PLANE_SLOP` past a plane). Writes each plane's `push` and `*out`.
 ///
 /// # Safety

@@ -7,7 +7,7 @@
 //!   slopes, moving platforms).
 //! - [`collide_mover`] / [`cast_mover`] — the two queries it is built from, for a mover loop
 //!   of one's own: the planes of what the mover touches, and how far it can translate.
-//! - [`solve_planes`] / [`clip_vector`] — Box2D v3.1's plane solver.
+//! - [`solve_planes`] / [`clip_vector`] — Box2D v3's plane solver.
 //!
 //! A level is anything implementing [`MoverLevel`]: `[Obstacle]`, [`TreeLevel`], [`FnLevel`]
 //! (from [`level_fn`]) or `World::mover_level`.

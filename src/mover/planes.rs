@@ -1,4 +1,4 @@
-//! The plane solver: Box2D v3.1's `b2SolvePlanes` and `b2ClipVector`, same semantics and
+//! The plane solver: Box2D v3's `b2SolvePlanes` and `b2ClipVector`, same semantics and
 //! arithmetic, so code written against Box2D's mover ports directly.
 
 use crate::math::Vec2;

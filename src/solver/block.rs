@@ -1,843 +1,16 @@
-//! The contact passes (warm start, solve, relax, restitution) on lanes of constraints, and
-//! the two ways constraints reach them: gathered from the caller's [`ContactConstraint`]s on
-//! each pass, or packed once per step into [`ContactBlock`]s.
-//!
-//! Constraints are always processed in slice order (Gauss–Seidel). A run of [`BLOCK`]
-//! consecutive constraints that share no moving body is processed in one go, one constraint
-//! per lane; they cannot affect each other, and every lane does exactly the scalar arithmetic,
-//! so the result is bit-for-bit that of processing them one after another.
+//! [`ContactBlock`]: [`BLOCK`] consecutive constraints that share no moving body, in lanes:
+//! packed once per step from the caller's constraints ([`pack`], written back by [`unpack`])
+//! or filled lane by lane by the World, and the passes over blocks, each processed whole. The
+//! tests check every path (one at a time, gathered, packed, the World's blocks on body states)
+//! against the others, bit for bit.
 
-use super::lanes::{max, min, Lane, Wide, V2};
+use super::lanes::{Lane, Wide};
+use super::layout::{independent, masses, BodyLanes, ContactLanes, Motion, BLOCK};
+use super::passes::{run_lanes, Pass};
+use super::{Body, ContactConstraint};
+// Filling and reading single lanes (the World's way).
 #[cfg(feature = "alloc")]
-use super::Carried;
-use super::{pair_indices, Body, ConstraintPoint, ContactConstraint, Softness};
-use crate::math::Vec2;
-
-/// Constraints processed together in SIMD lanes.
-pub(crate) const BLOCK: usize = 4;
-
-/// What one pass does to each constraint.
-#[derive(Clone, Copy)]
-pub(crate) enum Pass {
-    /// Apply the accumulated impulses.
-    WarmStart,
-    /// Normal impulses with a soft position bias (`use_bias`, friction skipped) or without
-    /// (the relax pass, with friction).
-    Solve {
-        soft_dynamic: Softness,
-        soft_static: Softness,
-        inv_h: f32,
-        push_max: f32,
-        use_bias: bool,
-    },
-    /// Restitution for points that approached faster than `threshold` and pushed.
-    Restitution { threshold: f32 },
-}
-
-/// A body with zero inverse mass and inertia: contacts never change its velocity, so it is
-/// never written and may be shared by constraints processed together.
-#[inline(always)]
-pub(crate) fn is_fixed(b: &Body) -> bool {
-    b.inv_mass == 0.0 && b.inv_inertia == 0.0
-}
-
-/// The body pairs of [`BLOCK`] constraints when all are valid and no moving body appears
-/// twice.
-fn independent(bodies: &[Body], run: &[ContactConstraint; BLOCK]) -> Option<[(usize, usize); BLOCK]> {
-    let mut pairs = [(0, 0); BLOCK];
-    // Fixed bodies get a distinct sentinel per slot so they never count as shared.
-    let mut ids = [0usize; 2 * BLOCK];
-    for (l, c) in run.iter().enumerate() {
-        let (a, b) = pair_indices(bodies.len(), c)?;
-        pairs[l] = (a, b);
-        ids[2 * l] = if is_fixed(&bodies[a]) {
-            usize::MAX - 2 * l
-        } else {
-            a
-        };
-        ids[2 * l + 1] = if is_fixed(&bodies[b]) {
-            usize::MAX - 2 * l - 1
-        } else {
-            b
-        };
-    }
-    for i in 2..2 * BLOCK {
-        // Slots of the same constraint differ already (`pair_indices` refuses a == b).
-        if ids[..i & !1].contains(&ids[i]) {
-            return None;
-        }
-    }
-    Some(pairs)
-}
-
-/// What the contact passes read and write of a body: its velocity and its motion since the
-/// step began. [`Body`] has them among its other fields (84 bytes, so the four often straddle
-/// two cache lines); the World's solver keeps them apart in [`BodyState`]s, 32 bytes each,
-/// and its passes gather from those.
-pub(crate) trait Motion {
-    fn velocity(&self) -> (Vec2, f32);
-    fn delta(&self) -> (Vec2, crate::math::Rot);
-    fn set_velocity(&mut self, v: Vec2, w: f32);
-}
-
-impl Motion for Body {
-    #[inline(always)]
-    fn velocity(&self) -> (Vec2, f32) {
-        (self.linear_velocity, self.angular_velocity)
-    }
-    #[inline(always)]
-    fn delta(&self) -> (Vec2, crate::math::Rot) {
-        (self.delta_position, self.delta_rotation)
-    }
-    #[inline(always)]
-    fn set_velocity(&mut self, v: Vec2, w: f32) {
-        self.linear_velocity = v;
-        self.angular_velocity = w;
-    }
-}
-
-/// A body's velocity and motion since the step began, as the World's solver passes use them:
-/// 32 bytes, aligned so one never straddles a cache line.
-#[cfg(feature = "alloc")]
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(32))]
-pub(crate) struct BodyState {
-    pub(crate) v: Vec2,
-    pub(crate) w: f32,
-    pub(crate) dp: Vec2,
-    pub(crate) dq: crate::math::Rot,
-}
-
-#[cfg(feature = "alloc")]
-impl Motion for BodyState {
-    #[inline(always)]
-    fn velocity(&self) -> (Vec2, f32) {
-        (self.v, self.w)
-    }
-    #[inline(always)]
-    fn delta(&self) -> (Vec2, crate::math::Rot) {
-        (self.dp, self.dq)
-    }
-    #[inline(always)]
-    fn set_velocity(&mut self, v: Vec2, w: f32) {
-        self.v = v;
-        self.w = w;
-    }
-}
-
-/// The inverse masses and inverse inertias of the bodies at `index`, as lanes.
-#[inline(always)]
-fn masses<const N: usize>(bodies: &[Body], index: [usize; N]) -> (Wide<N>, Wide<N>) {
-    (
-        Wide::from_fn(|l| bodies[index[l]].inv_mass),
-        Wide::from_fn(|l| bodies[index[l]].inv_inertia),
-    )
-}
-
-/// A body's velocity and its motion since the step began, as lanes.
-#[derive(Clone, Copy)]
-struct BodyLanes<const N: usize> {
-    v: V2<Wide<N>>,
-    w: Wide<N>,
-    inv_mass: Wide<N>,
-    inv_inertia: Wide<N>,
-    dp: V2<Wide<N>>,
-    dq: V2<Wide<N>>,
-}
-
-impl<const N: usize> BodyLanes<N> {
-    #[inline(always)]
-    fn load(bodies: &[Body], index: [usize; N]) -> BodyLanes<N> {
-        let (inv_mass, inv_inertia) = masses(bodies, index);
-        BodyLanes::load_with(bodies, index, inv_mass, inv_inertia)
-    }
-
-    /// As [`BodyLanes::load`], with the masses given (a block packs them once per step: they
-    /// do not change during a step), so each pass loads only what the passes change.
-    #[inline(always)]
-    fn load_with<B: Motion>(
-        bodies: &[B],
-        index: [usize; N],
-        inv_mass: Wide<N>,
-        inv_inertia: Wide<N>,
-    ) -> BodyLanes<N> {
-        let b: [&B; N] = index.map(|i| &bodies[i]);
-        let vel = b.map(Motion::velocity);
-        let delta = b.map(Motion::delta);
-        BodyLanes {
-            v: V2 {
-                x: Wide::from_fn(|l| vel[l].0.x),
-                y: Wide::from_fn(|l| vel[l].0.y),
-            },
-            w: Wide::from_fn(|l| vel[l].1),
-            inv_mass,
-            inv_inertia,
-            dp: V2 {
-                x: Wide::from_fn(|l| delta[l].0.x),
-                y: Wide::from_fn(|l| delta[l].0.y),
-            },
-            dq: V2 {
-                x: Wide::from_fn(|l| delta[l].1.c),
-                y: Wide::from_fn(|l| delta[l].1.s),
-            },
-        }
-    }
-
-    /// Writes the velocities back, except to fixed bodies.
-    #[inline(always)]
-    fn store<B: Motion>(&self, bodies: &mut [B], index: [usize; N]) {
-        for (l, i) in index.into_iter().enumerate() {
-            // `is_fixed` from the loaded lanes (the same values the body holds).
-            if !(self.inv_mass.0[l] == 0.0 && self.inv_inertia.0[l] == 0.0) {
-                bodies[i].set_velocity(Vec2::new(self.v.x.0[l], self.v.y.0[l]), self.w.0[l]);
-            }
-        }
-    }
-
-    /// Velocity after the impulse `p` at anchor `r`, added (`sign_b`, body B) or subtracted.
-    #[inline(always)]
-    fn push(&self, r: V2<Wide<N>>, p: V2<Wide<N>>, sign_b: bool) -> (V2<Wide<N>>, Wide<N>) {
-        let dv = p.scale(self.inv_mass);
-        let dw = self.inv_inertia * r.cross(p);
-        if sign_b {
-            (self.v.add(dv), self.w + dw)
-        } else {
-            (self.v.sub(dv), self.w - dw)
-        }
-    }
-}
-
-/// The effective mass matrix `K` of the normal rows of two contact points with anchors
-/// `(rA, rB)` (from each body's centre of mass) along normal `n`, between bodies with inverse
-/// masses and inertias `(m, i)`: `[K₁₁, K₂₂, K₁₂]`, `Kⱼₖ = mA + mB + iA (rAⱼ × n)(rAₖ × n) +
-/// iB (rBⱼ × n)(rBₖ × n)`. `Kⱼⱼ` is the inverse of the point's normal mass, in the same
-/// operations as [`constraint_at`](super::constraint_at). Generic so that a lane of a block
-/// and a single constraint get it from the same operations, bit for bit.
-#[inline(always)]
-#[allow(clippy::type_complexity)]
-fn coupling<T>(n: (T, T), points: [((T, T), (T, T)); 2], [(ma, ia), (mb, ib)]: [(T, T); 2]) -> [T; 3]
-where
-    T: Copy + core::ops::Add<Output = T> + core::ops::Sub<Output = T> + core::ops::Mul<Output = T>,
-{
-    let cross = |r: (T, T)| r.0 * n.1 - r.1 * n.0;
-    let [(ra0, rb0), (ra1, rb1)] = points.map(|(ra, rb)| (cross(ra), cross(rb)));
-    let m = ma + mb;
-    [
-        m + ia * ra0 * ra0 + ib * rb0 * rb0,
-        m + ia * ra1 * ra1 + ib * rb1 * rb1,
-        m + ia * ra0 * ra1 + ib * rb0 * rb1,
-    ]
-}
-
-/// One constraint point per lane.
-#[derive(Clone, Copy)]
-#[repr(C)]
-struct PointLanes<const N: usize> {
-    ra: V2<Wide<N>>,
-    rb: V2<Wide<N>>,
-    base_separation: Wide<N>,
-    normal_impulse: Wide<N>,
-    tangent_impulse: Wide<N>,
-    max_normal_impulse: Wide<N>,
-    normal_mass: Wide<N>,
-    tangent_mass: Wide<N>,
-    relative_velocity: Wide<N>,
-    /// The lanes whose constraint has this point.
-    active: [u32; N],
-}
-
-/// One constraint per lane.
-#[derive(Clone, Copy)]
-#[repr(C)]
-struct ContactLanes<const N: usize> {
-    n: V2<Wide<N>>,
-    friction: Wide<N>,
-    restitution: Wide<N>,
-    points: [PointLanes<N>; 2],
-    /// The normal rows' effective mass matrix `K` of the two points, `[K₁₁, K₂₂, K₁₂]`
-    /// (see [`coupling`]), set by [`ContactLanes::couple`]; unused in lanes with one point.
-    k: [Wide<N>; 3],
-    /// The lanes whose two points are solved together: two points, and `K` well conditioned
-    /// (its condition estimate `Kᵢᵢ² / det K` below [`MAX_CONDITION`]); set with `k`.
-    paired: [u32; N],
-}
-
-impl<const N: usize> ContactLanes<N> {
-    #[inline(always)]
-    fn gather(run: &[ContactConstraint; N]) -> ContactLanes<N> {
-        let c = |f: fn(&ContactConstraint) -> f32| Wide::from_fn(|l| f(&run[l]));
-        let point = |j: usize| {
-            let p = |f: fn(&ConstraintPoint) -> f32| Wide::from_fn(|l| f(&run[l].points[j]));
-            PointLanes {
-                ra: V2 {
-                    x: p(|p| p.anchor_a.x),
-                    y: p(|p| p.anchor_a.y),
-                },
-                rb: V2 {
-                    x: p(|p| p.anchor_b.x),
-                    y: p(|p| p.anchor_b.y),
-                },
-                base_separation: p(|p| p.base_separation),
-                normal_impulse: p(|p| p.normal_impulse),
-                tangent_impulse: p(|p| p.tangent_impulse),
-                max_normal_impulse: p(|p| p.max_normal_impulse),
-                normal_mass: p(|p| p.normal_mass),
-                tangent_mass: p(|p| p.tangent_mass),
-                relative_velocity: p(|p| p.relative_velocity),
-                active: Wide::mask_from_fn(|l| run[l].count as usize > j),
-            }
-        };
-        ContactLanes {
-            n: V2 {
-                x: c(|c| c.normal.x),
-                y: c(|c| c.normal.y),
-            },
-            friction: c(|c| c.friction),
-            restitution: c(|c| c.restitution),
-            points: [point(0), point(1)],
-            k: [Wide::splat(0.0); 3],
-            paired: [0; N],
-        }
-    }
-
-    /// Works out [`ContactLanes::k`] for bodies with inverse masses and inertias `a`, `b`.
-    #[inline(always)]
-    fn couple(&mut self, a: (Wide<N>, Wide<N>), b: (Wide<N>, Wide<N>)) {
-        let [p0, p1] = &self.points;
-        let v = |v: V2<Wide<N>>| (v.x, v.y);
-        self.k = coupling(v(self.n), [(v(p0.ra), v(p0.rb)), (v(p1.ra), v(p1.rb))], [a, b]);
-        let [_, k22, k12] = self.k;
-        // K scaled by 1/K₁₁ (the first point's normal mass), so that its numbers stay near 1
-        // whatever the bodies' masses: `K₁₁² < c · det K` is `1 < c · det`, `K₂₂² < c · det K`
-        // is `b₂₂² < c · det`, with `det = b₂₂ − b₁₂²` (false for NaN; true makes det > 0).
-        let (b12, b22) = (k12 * p0.normal_mass, k22 * p0.normal_mass);
-        let bound = Wide::splat(MAX_CONDITION) * (b22 - b12 * b12);
-        let well = Wide::and(bound.gt(Wide::splat(1.0)), bound.gt(b22 * b22));
-        self.paired = Wide::and(p1.active, well);
-    }
-
-    /// Whether some point would bounce in a restitution pass with `threshold` (the same
-    /// mask the pass computes; it cannot change during the restitution passes, which only
-    /// touch points inside it).
-    #[inline(always)]
-    fn bounces(&self, threshold: f32) -> bool {
-        let zero = Wide::splat(0.0);
-        let bouncy = self.restitution.gt(zero);
-        self.points.iter().any(|cp| {
-            let fast = (-cp.relative_velocity).gt(Wide::splat(threshold));
-            let pushed = cp.max_normal_impulse.gt(zero);
-            Wide::any(Wide::and(Wide::and(cp.active, bouncy), Wide::and(fast, pushed)))
-        })
-    }
-
-    /// Puts `c` into lane `l` (the other lanes are untouched).
-    #[cfg(all(test, feature = "alloc"))]
-    #[inline(always)]
-    fn set(&mut self, l: usize, c: &ContactConstraint) {
-        self.set_parts(l, c.normal, c.friction, c.restitution, &c.points, c.count);
-    }
-
-    /// Puts the constraint made of these parts into lane `l` (as [`ContactLanes::set`]).
-    #[cfg(feature = "alloc")]
-    #[inline(always)]
-    fn set_parts(
-        &mut self,
-        l: usize,
-        normal: Vec2,
-        friction: f32,
-        restitution: f32,
-        points: &[ConstraintPoint; 2],
-        count: u32,
-    ) {
-        self.n.x.0[l] = normal.x;
-        self.n.y.0[l] = normal.y;
-        self.friction.0[l] = friction;
-        self.restitution.0[l] = restitution;
-        for (j, (p, cp)) in self.points.iter_mut().zip(points).enumerate() {
-            p.ra.x.0[l] = cp.anchor_a.x;
-            p.ra.y.0[l] = cp.anchor_a.y;
-            p.rb.x.0[l] = cp.anchor_b.x;
-            p.rb.y.0[l] = cp.anchor_b.y;
-            p.base_separation.0[l] = cp.base_separation;
-            p.normal_impulse.0[l] = cp.normal_impulse;
-            p.tangent_impulse.0[l] = cp.tangent_impulse;
-            p.max_normal_impulse.0[l] = cp.max_normal_impulse;
-            p.normal_mass.0[l] = cp.normal_mass;
-            p.tangent_mass.0[l] = cp.tangent_mass;
-            p.relative_velocity.0[l] = cp.relative_velocity;
-            p.active[l] = 0u32.wrapping_sub((count as usize > j) as u32);
-        }
-    }
-
-    /// Lane `l` as a constraint, with the bodies `a`, `b` and the points' feature ids `ids`
-    /// (which the lanes do not hold).
-    #[cfg(feature = "alloc")]
-    fn get(&self, l: usize, (a, b): (u32, u32), ids: [u32; 2]) -> ContactConstraint {
-        let mut c = ContactConstraint {
-            body_a: a,
-            body_b: b,
-            normal: Vec2::new(self.n.x.0[l], self.n.y.0[l]),
-            friction: self.friction.0[l],
-            restitution: self.restitution.0[l],
-            ..ContactConstraint::default()
-        };
-        for (p, (cp, id)) in self.points.iter().zip(c.points.iter_mut().zip(ids)) {
-            if p.active[l] == 0 {
-                break;
-            }
-            *cp = ConstraintPoint {
-                anchor_a: Vec2::new(p.ra.x.0[l], p.ra.y.0[l]),
-                anchor_b: Vec2::new(p.rb.x.0[l], p.rb.y.0[l]),
-                base_separation: p.base_separation.0[l],
-                normal_impulse: p.normal_impulse.0[l],
-                tangent_impulse: p.tangent_impulse.0[l],
-                max_normal_impulse: p.max_normal_impulse.0[l],
-                normal_mass: p.normal_mass.0[l],
-                tangent_mass: p.tangent_mass.0[l],
-                relative_velocity: p.relative_velocity.0[l],
-                id,
-            };
-            c.count += 1;
-        }
-        c
-    }
-
-    /// Writes back what the passes change (the impulses, the largest normal impulse and the
-    /// approach speed) for the points each constraint has.
-    #[inline(always)]
-    fn scatter(&self, run: &mut [ContactConstraint; N]) {
-        for (l, c) in run.iter_mut().enumerate() {
-            let count = (c.count as usize).min(2);
-            for (p, out) in self.points.iter().zip(&mut c.points[..count]) {
-                out.normal_impulse = p.normal_impulse.0[l];
-                out.tangent_impulse = p.tangent_impulse.0[l];
-                out.max_normal_impulse = p.max_normal_impulse.0[l];
-                out.relative_velocity = p.relative_velocity.0[l];
-            }
-        }
-    }
-}
-
-/// Applies `impulse` (− to A at `ra`, + to B at `rb`) in the `active` lanes; the others keep
-/// their velocities exactly (not even the sign of a zero changes), so a missing point is a
-/// no-op.
-#[inline(always)]
-fn apply<const N: usize, const FULL: bool>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    ra: V2<Wide<N>>,
-    rb: V2<Wide<N>>,
-    impulse: V2<Wide<N>>,
-    active: [u32; N],
-) {
-    let (va, wa) = a.push(ra, impulse, false);
-    let (vb, wb) = b.push(rb, impulse, true);
-    commit::<N, FULL>(a, b, (va, wa), (vb, wb), active);
-}
-
-/// `new` in the `active` lanes and `old` in the others; with `FULL` (every lane active,
-/// known to the caller) simply `new`.
-#[inline(always)]
-fn keep<const N: usize, const FULL: bool>(active: [u32; N], new: Wide<N>, old: Wide<N>) -> Wide<N> {
-    if FULL {
-        new
-    } else {
-        Wide::select(active, new, old)
-    }
-}
-
-/// Takes the new velocities of A and B in the `active` lanes and keeps the old ones in the
-/// others, exactly (not even the sign of a zero changes).
-#[inline(always)]
-fn commit<const N: usize, const FULL: bool>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    (va, wa): (V2<Wide<N>>, Wide<N>),
-    (vb, wb): (V2<Wide<N>>, Wide<N>),
-    active: [u32; N],
-) {
-    if FULL || Wide::all(active) {
-        (a.v, a.w, b.v, b.w) = (va, wa, vb, wb);
-    } else {
-        a.v = V2::select(active, va, a.v);
-        a.w = Wide::select(active, wa, a.w);
-        b.v = V2::select(active, vb, b.v);
-        b.w = Wide::select(active, wb, b.w);
-    }
-}
-
-/// Speed along `dir` of B's anchor relative to A's, written so that the velocities enter as
-/// late as possible: `(vB·dir + ωB (rB × dir)) − (vA·dir + ωA (rA × dir))`. The cross
-/// products depend only on the constraint, so the chain from one impulse to the next is a
-/// multiply and three adds long.
-#[inline(always)]
-fn speed_along<const N: usize>(
-    a: &BodyLanes<N>,
-    b: &BodyLanes<N>,
-    ra: V2<Wide<N>>,
-    rb: V2<Wide<N>>,
-    dir: V2<Wide<N>>,
-) -> Wide<N> {
-    let (ka, kb) = (ra.cross(dir), rb.cross(dir));
-    (b.v.dot(dir) + b.w * kb) - (a.v.dot(dir) + a.w * ka)
-}
-
-/// Applies the impulse `lambda · dir` (− to A at `ra`, + to B at `rb`) in the `active` lanes,
-/// with the per-body factors (`dir / m`, `(r × dir) / I`) formed before `lambda` is known, so
-/// each velocity is one multiply and one add away from it.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn apply_along<const N: usize, const FULL: bool>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    ra: V2<Wide<N>>,
-    rb: V2<Wide<N>>,
-    dir: V2<Wide<N>>,
-    lambda: Wide<N>,
-    active: [u32; N],
-) {
-    let (da, db) = (dir.scale(a.inv_mass), dir.scale(b.inv_mass));
-    let (ka, kb) = (a.inv_inertia * ra.cross(dir), b.inv_inertia * rb.cross(dir));
-    let va = (a.v.sub(da.scale(lambda)), a.w - ka * lambda);
-    let vb = (b.v.add(db.scale(lambda)), b.w + kb * lambda);
-    commit::<N, FULL>(a, b, va, vb, active);
-}
-
-/// A point's terms in the normal solve: the velocity bias (the speed the point may still
-/// approach at, or must separate at, along the normal) and the soft constraint's mass and
-/// impulse scales (1 and 0 for a rigid row).
-#[derive(Clone, Copy)]
-struct Row<const N: usize> {
-    bias: Wide<N>,
-    mass_scale: Wide<N>,
-    /// `1 / mass_scale`.
-    inv_mass_scale: Wide<N>,
-    impulse_scale: Wide<N>,
-}
-
-/// What a pass's rows are made from: `1/h`, the push-out limit (negated) and, in the biased
-/// pass, the soft terms of this lane's contact (its `bias` is the soft bias rate).
-#[derive(Clone, Copy)]
-struct RowTerms<const N: usize> {
-    inv_h: Wide<N>,
-    push_max: Wide<N>,
-    soft: Option<Row<N>>,
-}
-
-impl<const N: usize> RowTerms<N> {
-    /// The row of point `cp` at its current separation (from the bodies' relative motion
-    /// `dp` since preparation; it does not change within a pass).
-    #[inline(always)]
-    fn row(
-        &self,
-        a: &BodyLanes<N>,
-        b: &BodyLanes<N>,
-        dp: V2<Wide<N>>,
-        n: V2<Wide<N>>,
-        cp: &PointLanes<N>,
-    ) -> Row<N> {
-        let (zero, one) = (Wide::splat(0.0), Wide::splat(1.0));
-        let ds = dp.add(b.dq.rotate(cp.rb).sub(a.dq.rotate(cp.ra)));
-        let s = ds.dot(n) + cp.base_separation;
-        // Speculative points (s > 0) only stop the approach within the sub-step.
-        let speculative = s.gt(zero);
-        match self.soft {
-            Some(soft) => Row {
-                bias: Wide::select(speculative, s * self.inv_h, max(soft.bias * s, self.push_max)),
-                mass_scale: Wide::select(speculative, one, soft.mass_scale),
-                inv_mass_scale: Wide::select(speculative, one, soft.inv_mass_scale),
-                impulse_scale: Wide::select(speculative, zero, soft.impulse_scale),
-            },
-            None => Row {
-                bias: Wide::select(speculative, s * self.inv_h, zero),
-                mass_scale: one,
-                inv_mass_scale: one,
-                impulse_scale: zero,
-            },
-        }
-    }
-}
-
-/// The condition number above which the two points of a constraint are solved one after the
-/// other instead of together (Box2D v2.4's `k_maxConditionNumber`): two points so close that
-/// their rows are nearly parallel give a nearly singular 2 × 2 system.
-const MAX_CONDITION: f32 = 1000.0;
-
-/// One point's normal impulse in the `mask` lanes (Gauss–Seidel, with accumulated clamping).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn solve_normal<const N: usize, const FULL: bool>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    cp: &mut PointLanes<N>,
-    n: V2<Wide<N>>,
-    row: &Row<N>,
-    mask: [u32; N],
-    use_bias: bool,
-) {
-    if !FULL && !Wide::any(mask) {
-        return;
-    }
-    let vn = speed_along(a, b, cp.ra, cp.rb, n);
-    if use_bias {
-        // Restitution bounces with the fastest approach seen during the step, which includes
-        // the speed gained (under gravity) after preparation.
-        cp.relative_velocity = keep::<N, FULL>(mask, min(cp.relative_velocity, vn), cp.relative_velocity);
-    }
-    let impulse = -cp.normal_mass * row.mass_scale * (vn + row.bias) - row.impulse_scale * cp.normal_impulse;
-    // Clamping the accumulated impulse at 0 is clamping this one at −accumulated; written so,
-    // the velocity update does not wait for the accumulator. The total is exactly 0 when
-    // clamped and never negative (rounding is monotone).
-    let applied = max(impulse, -cp.normal_impulse);
-    let total = cp.normal_impulse + applied;
-    cp.normal_impulse = keep::<N, FULL>(mask, total, cp.normal_impulse);
-    cp.max_normal_impulse = keep::<N, FULL>(mask, max(cp.max_normal_impulse, applied), cp.max_normal_impulse);
-    apply_along::<N, FULL>(a, b, cp.ra, cp.rb, n, applied, mask);
-}
-
-/// The normal impulses of the lanes not in `together`, one point after the other.
-#[inline(always)]
-fn solve_normal_apart<const N: usize>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    c: &mut ContactLanes<N>,
-    [r0, r1]: [&Row<N>; 2],
-    together: [u32; N],
-    use_bias: bool,
-) {
-    let n = c.n;
-    let [p0, p1] = &mut c.points;
-    let (m0, m1) = (
-        Wide::and_not(p0.active, together),
-        Wide::and_not(p1.active, together),
-    );
-    solve_normal::<N, false>(a, b, p0, n, r0, m0, use_bias);
-    solve_normal::<N, false>(a, b, p1, n, r1, m1, use_bias);
-}
-
-/// Both points' normal impulses solved together, in the lanes whose constraint has two
-/// points that are not nearly coincident: the 2 × 2 linear complementarity problem of the
-/// two soft rows (Box2D v2.4's block solver, with soft rows), solved exactly by trying its
-/// four cases (both push; only the first; only the second; neither). Returns the lanes it
-/// solved; the others are left exactly as they were.
-///
-/// Solved one after the other, each point's impulse turns the body and disturbs the other
-/// point, and a sub-step's single pass leaves most of that disturbance in the velocities: a
-/// box landing flat on two points gets a spin and a hop from it. Solved together, equal
-/// points get equal impulses.
-///
-/// The soft row of point `i` (Box2D v3's soft step) takes the impulse
-/// `Δλᵢ = −mᵢ sᵢ (vᵢ + bᵢ) − tᵢ λᵢ` with `mᵢ = 1/Kᵢᵢ`, mass scale `sᵢ`, impulse scale
-/// `tᵢ = 1 − sᵢ` and bias `bᵢ`. That is the solution of `vᵢ' + bᵢ + γᵢ λᵢ' = 0` with
-/// `γᵢ = Kᵢᵢ tᵢ / sᵢ`, where `vᵢ'` is the speed after the impulse. With both rows:
-/// `(K + Γ) λ' = K λ − v − b`, so the new totals `λ' ≥ 0` solve the complementarity problem
-/// with matrix `A = K + Γ` (`Aᵢᵢ = Kᵢᵢ / sᵢ`) and vector `q = v + b − K λ`.
-#[inline(always)]
-fn solve_normal_pair<const N: usize>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    c: &mut ContactLanes<N>,
-    [r0, r1]: [&Row<N>; 2],
-    use_bias: bool,
-) -> [u32; N] {
-    let zero = Wide::splat(0.0);
-    let n = c.n;
-    let [k11, k22, k12] = c.k;
-    let [p0, p1] = &mut c.points;
-    let mask = c.paired;
-    if !Wide::any(mask) {
-        return mask;
-    }
-    let vn0 = speed_along(a, b, p0.ra, p0.rb, n);
-    let vn1 = speed_along(a, b, p1.ra, p1.rb, n);
-    if use_bias {
-        // As in `solve_normal`: the fastest approach seen during the step, for restitution.
-        p0.relative_velocity = Wide::select(mask, min(p0.relative_velocity, vn0), p0.relative_velocity);
-        p1.relative_velocity = Wide::select(mask, min(p1.relative_velocity, vn1), p1.relative_velocity);
-    }
-    let (l0, l1) = (p0.normal_impulse, p1.normal_impulse);
-    let q0 = vn0 + r0.bias - (k11 * l0 + k12 * l1);
-    let q1 = vn1 + r1.bias - (k12 * l0 + k22 * l1);
-    // The system divided by A₁₁ (1/A₁₁ = s₁ m₁): `[[1, b₁₂], [b₁₂, b₂₂]] x = −q'` with numbers
-    // near 1 whatever the masses (for a 1e20 kg body K is about 1e-21 and det A would
-    // underflow).
-    let scale = r0.mass_scale * p0.normal_mass;
-    let (b12, b22) = (k12 * scale, k22 * r1.inv_mass_scale * scale);
-    let (q0, q1) = (q0 * scale, q1 * scale);
-    // Both push.
-    let det = b22 - b12 * b12;
-    let x0 = (b12 * q1 - b22 * q0) / det;
-    let x1 = (b12 * q0 - q1) / det;
-    let both = Wide::and(x0.ge(zero), x1.ge(zero));
-    // Neither pushes (a speculative contact still apart, or one pulling apart).
-    let neither = Wide::and(q0.ge(zero), q1.ge(zero));
-    // The other two cases only where some lane needs them: a resting face pushes on both
-    // points, a contact beside a body in a stack on neither.
-    let (t0, t1, solved) = if Wide::all(Wide::or(
-        Wide::or(both, neither),
-        Wide::and_not([u32::MAX; N], mask),
-    )) {
-        (Wide::select(both, x0, zero), Wide::select(both, x1, zero), mask)
-    } else {
-        // Only the first pushes; the second's row then holds on its own.
-        let y0 = -q0;
-        let only_first = Wide::and(y0.ge(zero), (b12 * y0 + q1).ge(zero));
-        // Only the second pushes.
-        let z1 = -q1 / b22;
-        let only_second = Wide::and(z1.ge(zero), (b12 * z1 + q0).ge(zero));
-        let t0 = Wide::select(both, x0, Wide::select(only_first, y0, zero));
-        let t1 = Wide::select(
-            both,
-            x1,
-            Wide::select(only_first, zero, Wide::select(only_second, z1, zero)),
-        );
-        let found = Wide::or(Wide::or(both, only_first), Wide::or(only_second, neither));
-        (t0, t1, Wide::and(mask, found))
-    };
-    let (d0, d1) = (t0 - l0, t1 - l1);
-    if Wide::all(solved) {
-        store_pair::<N, true>(a, b, [p0, p1], n, [t0, t1], [d0, d1], solved);
-    } else {
-        store_pair::<N, false>(a, b, [p0, p1], n, [t0, t1], [d0, d1], solved);
-    }
-    solved
-}
-
-/// Stores the totals `t` of both points and applies their increments `d` in the `solved`
-/// lanes (every lane with `FULL`).
-#[inline(always)]
-fn store_pair<const N: usize, const FULL: bool>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    points: [&mut PointLanes<N>; 2],
-    n: V2<Wide<N>>,
-    t: [Wide<N>; 2],
-    d: [Wide<N>; 2],
-    solved: [u32; N],
-) {
-    for ((cp, t), d) in points.into_iter().zip(t).zip(d) {
-        cp.normal_impulse = keep::<N, FULL>(solved, t, cp.normal_impulse);
-        cp.max_normal_impulse = keep::<N, FULL>(solved, max(cp.max_normal_impulse, d), cp.max_normal_impulse);
-        apply_along::<N, FULL>(a, b, cp.ra, cp.rb, n, d, solved);
-    }
-}
-
-/// One pass over the constraints of `c` (one per lane) and their bodies `a`, `b`.
-#[inline(always)]
-///
-/// `FULL`: the caller knows every lane has every point processed, so no update needs
-/// masking (the masks would select every lane: the same result, bit for bit, in fewer
-/// instructions). `ONE`: no lane has a second point, so only the first is processed (the
-/// second's updates would all be masked off).
-fn run_lanes<const N: usize, const FULL: bool, const ONE: bool>(
-    a: &mut BodyLanes<N>,
-    b: &mut BodyLanes<N>,
-    c: &mut ContactLanes<N>,
-    pass: &Pass,
-) {
-    let points = if ONE { 1 } else { 2 };
-    let zero = Wide::splat(0.0);
-    let n = c.n;
-    let t = n.right_perp();
-    match *pass {
-        Pass::WarmStart => {
-            for cp in &c.points[..points] {
-                let impulse = n.scale(cp.normal_impulse).add(t.scale(cp.tangent_impulse));
-                apply::<N, FULL>(a, b, cp.ra, cp.rb, impulse, cp.active);
-            }
-        }
-        Pass::Solve {
-            soft_dynamic,
-            soft_static,
-            inv_h,
-            push_max,
-            use_bias,
-        } => {
-            // Contacts with an infinite-mass body are twice as stiff (Box2D v3): the ground
-            // then yields less under a stack, and nothing behind it can be disturbed.
-            let both_finite = Wide::and(a.inv_mass.gt(zero), b.inv_mass.gt(zero));
-            let pick = |f: fn(&Softness) -> f32| {
-                Wide::select(
-                    both_finite,
-                    Wide::splat(f(&soft_dynamic)),
-                    Wide::splat(f(&soft_static)),
-                )
-            };
-            let terms = RowTerms {
-                inv_h: Wide::splat(inv_h),
-                push_max: Wide::splat(-push_max),
-                soft: use_bias.then(|| Row {
-                    bias: pick(|s| s.bias_rate),
-                    mass_scale: pick(|s| s.mass_scale),
-                    inv_mass_scale: pick(|s| s.inv_mass_scale),
-                    impulse_scale: pick(|s| s.impulse_scale),
-                }),
-            };
-            // The bodies' relative motion since preparation, once for both points (Box2D's
-            // form): the separate motions are then dead, two registers fewer in a kernel
-            // bound by register spills.
-            let dp = b.dp.sub(a.dp);
-            let row = |cp: &PointLanes<N>| terms.row(a, b, dp, n, cp);
-            let first = row(&c.points[0]);
-            if ONE {
-                let p0 = &mut c.points[0];
-                let active = p0.active;
-                solve_normal::<N, FULL>(a, b, p0, n, &first, active, use_bias);
-            } else {
-                let second = row(&c.points[1]);
-                let together = if Wide::any(c.paired) {
-                    solve_normal_pair(a, b, c, [&first, &second], use_bias)
-                } else {
-                    [0; N]
-                };
-                if !Wide::all(together) {
-                    solve_normal_apart(a, b, c, [&first, &second], together, use_bias);
-                }
-            }
-            // Friction only in the relax pass, as Box2D v3.1 does: the biased pass adds
-            // push-out velocity that the relax pass then removes, and friction solved against
-            // it would resist a motion that is about to disappear.
-            if !use_bias {
-                for cp in &mut c.points[..points] {
-                    let vt = speed_along(a, b, cp.ra, cp.rb, t);
-                    let limit = c.friction * cp.normal_impulse;
-                    // As for the normal impulse: the increment clamped to what keeps the total
-                    // inside the friction cone, then the total clamped again so that round-off
-                    // never lets it leave the cone.
-                    let ti = cp.tangent_impulse;
-                    let applied = min(max(-cp.tangent_mass * vt, -limit - ti), limit - ti);
-                    let total = min(max(ti + applied, -limit), limit);
-                    cp.tangent_impulse = keep::<N, FULL>(cp.active, total, cp.tangent_impulse);
-                    apply_along::<N, FULL>(a, b, cp.ra, cp.rb, t, applied, cp.active);
-                }
-            }
-        }
-        Pass::Restitution { threshold } => {
-            let bouncy = c.restitution.gt(zero);
-            if !Wide::any(bouncy) {
-                return;
-            }
-            for cp in &mut c.points[..points] {
-                // Only points of bouncy contacts that approached fast enough and actually
-                // pushed bounce; the others are left exactly as they are.
-                let fast = (-cp.relative_velocity).gt(Wide::splat(threshold));
-                let pushed = cp.max_normal_impulse.gt(zero);
-                let active = Wide::and(Wide::and(cp.active, bouncy), Wide::and(fast, pushed));
-                if !Wide::any(active) {
-                    continue;
-                }
-                let vn = speed_along(a, b, cp.ra, cp.rb, n);
-                let impulse = -cp.normal_mass * (vn + c.restitution * cp.relative_velocity);
-                let applied = max(impulse, -cp.normal_impulse);
-                let total = cp.normal_impulse + applied;
-                cp.normal_impulse = Wide::select(active, total, cp.normal_impulse);
-                cp.max_normal_impulse =
-                    Wide::select(active, max(cp.max_normal_impulse, applied), cp.max_normal_impulse);
-                apply_along::<N, false>(a, b, cp.ra, cp.rb, n, applied, active);
-            }
-        }
-    }
-}
+use {super::layout::PointLanes, super::prepare::Carried, super::ConstraintPoint, crate::math::Vec2};
 
 /// Four consecutive constraints that share no moving body, packed once per step into
 /// lanes (structure of arrays) by [`step_with_scratch`](super::step_with_scratch), so that
@@ -855,7 +28,7 @@ pub struct ContactBlock {
     inv_mass_b: Wide<BLOCK>,
     inv_inertia_b: Wide<BLOCK>,
     /// Index of the first of the constraints in the step's slice.
-    start: u32,
+    pub(super) start: u32,
 }
 
 impl ContactBlock {
@@ -909,11 +82,12 @@ impl ContactBlock {
         self.couple();
     }
 
-    /// Builds the constraint of `manifold` (with points, and [`usable`](super::usable)) between
-    /// the bodies at solver indices `a` and `b` (with centres of mass `ca` and `cb`, their
-    /// [`Body::center`]) straight into lane `l`, warm-started from
-    /// `previous`: the lane [`build_constraint`](super::build_constraint) and
-    /// [`ContactBlock::set_lane`] give, bit for bit, without the constraint in between.
+    /// Builds the constraint of `manifold` (with points, and
+    /// [`usable`](super::prepare::usable)) between the bodies at solver indices `a` and `b`
+    /// (with centres of mass `ca` and `cb`, their [`Body::center`]) straight into lane `l`,
+    /// warm-started from `previous`: the lane
+    /// [`build_constraint`](super::prepare::build_constraint) and [`ContactBlock::set_lane`]
+    /// give, bit for bit, without the constraint in between.
     /// Returns the points' feature ids (the lanes do not hold them).
     #[cfg(all(test, feature = "alloc"))]
     #[allow(clippy::too_many_arguments)]
@@ -931,7 +105,7 @@ impl ContactBlock {
         let pts = manifold.points();
         let mut points = [ConstraintPoint::default(); 2];
         for (cp, mp) in points.iter_mut().zip(pts) {
-            *cp = super::constraint_point(mp, manifold.normal, (ca, ba), (cb, bb));
+            *cp = super::prepare::constraint_point(mp, manifold.normal, (ca, ba), (cb, bb));
         }
         self.fill_lane(
             l,
@@ -944,10 +118,10 @@ impl ContactBlock {
     }
 
     /// Puts the constraint with normal `normal` and its first `count` points `points`
-    /// (impulses zero; see [`constraint_point`](super::constraint_point)) between the bodies at
-    /// solver indices `a` and `b` into lane `l`, warm-started from `previous`: the last part of
-    /// [`ContactBlock::build_lane`], for points prepared elsewhere (the World's recycled
-    /// contacts). Returns the points' feature ids.
+    /// (impulses zero; see [`constraint_point`](super::prepare::constraint_point)) between the
+    /// bodies at solver indices `a` and `b` into lane `l`, warm-started from `previous`: the
+    /// last part of [`ContactBlock::build_lane`], for points prepared elsewhere (the World's
+    /// recycled contacts). Returns the points' feature ids.
     #[cfg(feature = "alloc")]
     #[inline(always)]
     pub(crate) fn fill_lane(
@@ -961,7 +135,7 @@ impl ContactBlock {
     ) -> [u32; 2] {
         let count = count.min(2);
         if let Some(prev) = previous {
-            super::warm_start_points(&mut points[..count], prev);
+            super::prepare::warm_start_points(&mut points[..count], prev);
         }
         self.lanes
             .set_parts(l, normal, friction, restitution, &points, count as u32);
@@ -1069,7 +243,7 @@ fn blocks_with<B: Motion>(bodies: &mut [B], blocks: &mut [ContactBlock], pass: &
 
 /// One pass over one block's four lanes.
 #[inline(always)]
-fn run_block<B: Motion>(bodies: &mut [B], blk: &mut ContactBlock, pass: &Pass) {
+pub(super) fn run_block<B: Motion>(bodies: &mut [B], blk: &mut ContactBlock, pass: &Pass) {
     // A restitution pass changes nothing in a block without a bouncing point (every lane is
     // masked off), so it skips the body loads and stores as well: the same result, bit for
     // bit, and a settled scene with a little restitution pays almost nothing for its
@@ -1151,89 +325,6 @@ pub(crate) fn unpack(blocks: &[ContactBlock], contacts: &mut [ContactConstraint]
     }
 }
 
-/// One pass over `contacts` in order, the runs packed in `blocks` (from [`pack`] on the same
-/// slice) processed from there and all others gathered on the fly: runs of independent
-/// constraints in lanes, the rest one at a time.
-pub(crate) fn run_pass(
-    bodies: &mut [Body],
-    contacts: &mut [ContactConstraint],
-    blocks: &mut [ContactBlock],
-    pass: &Pass,
-) {
-    // One copy of the walk per kind of pass, each with its kernel specialised (and loads it
-    // does not need, such as the bodies' motion for warm starting, removed).
-    match *pass {
-        Pass::WarmStart => walk(bodies, contacts, blocks, &Pass::WarmStart),
-        Pass::Solve {
-            soft_dynamic,
-            soft_static,
-            inv_h,
-            push_max,
-            use_bias,
-        } => {
-            let pass = |use_bias| Pass::Solve {
-                soft_dynamic,
-                soft_static,
-                inv_h,
-                push_max,
-                use_bias,
-            };
-            if use_bias {
-                walk(bodies, contacts, blocks, &pass(true));
-            } else {
-                walk(bodies, contacts, blocks, &pass(false));
-            }
-        }
-        Pass::Restitution { threshold } => walk(bodies, contacts, blocks, &Pass::Restitution { threshold }),
-    }
-}
-
-#[inline(always)]
-fn walk(bodies: &mut [Body], contacts: &mut [ContactConstraint], blocks: &mut [ContactBlock], pass: &Pass) {
-    let mut blocks = blocks.iter_mut().peekable();
-    let mut k = 0;
-    while k < contacts.len() {
-        if let Some(blk) = blocks.next_if(|b| b.start as usize == k) {
-            run_block(bodies, blk, pass);
-            k += BLOCK;
-            continue;
-        }
-        if let Some(run) = contacts.get_mut(k..k + BLOCK) {
-            let run: &mut [ContactConstraint; BLOCK] = run.try_into().expect("BLOCK long");
-            if let Some(pairs) = independent(bodies, run) {
-                run_gathered(bodies, run, pairs, pass);
-                k += BLOCK;
-                continue;
-            }
-        }
-        if let Some(pair) = pair_indices(bodies.len(), &contacts[k]) {
-            run_gathered(bodies, core::array::from_mut(&mut contacts[k]), [pair], pass);
-        }
-        k += 1;
-    }
-}
-
-/// Gathers `run` into lanes, runs the pass and scatters the results back.
-#[inline(always)]
-fn run_gathered<const N: usize>(
-    bodies: &mut [Body],
-    run: &mut [ContactConstraint; N],
-    pairs: [(usize, usize); N],
-    pass: &Pass,
-) {
-    let (ia, ib) = (pairs.map(|p| p.0), pairs.map(|p| p.1));
-    let mut a = BodyLanes::load(bodies, ia);
-    let mut b = BodyLanes::load(bodies, ib);
-    let mut c = ContactLanes::gather(run);
-    if matches!(pass, Pass::Solve { .. }) {
-        c.couple((a.inv_mass, a.inv_inertia), (b.inv_mass, b.inv_inertia));
-    }
-    run_lanes::<N, false, false>(&mut a, &mut b, &mut c, pass);
-    a.store(bodies, ia);
-    b.store(bodies, ib);
-    c.scatter(run);
-}
-
 #[cfg(test)]
 mod tests {
     extern crate std;
@@ -1241,9 +332,12 @@ mod tests {
     use crate::geometry::{Polygon, Shape};
     use crate::math::Transform;
     use crate::narrowphase::collide_with_margin;
+    use crate::solver::gather::{run_gathered, run_pass};
+    use crate::solver::layout::{is_fixed, pair_indices, BodyState};
+    use crate::solver::prepare::{build_constraint, Carried};
+    use crate::solver::stepping::{solve_pass, step_blocks, VelocityKick};
     use crate::solver::{
-        integrate_positions, integrate_velocities, prepare_contact, solve_pass, SolverSettings,
-        RESTITUTION_PASSES,
+        integrate_positions, integrate_velocities, prepare_contact, SolverSettings, RESTITUTION_PASSES,
     };
 
     use crate::test_rng::Rng;
@@ -1300,7 +394,7 @@ mod tests {
             let (bodies, mut contacts, n) = scene(seed, scale);
             let settings = SolverSettings::default();
             let h = (1.0 / 60.0) / settings.substeps as f32;
-            let relax = super::super::solve_pass(&settings, h, false);
+            let relax = solve_pass(&settings, h, false);
             for c in contacts[..n].iter_mut().filter(|c| c.count == 2) {
                 let mut b = bodies;
                 for cp in &mut c.points {
@@ -1424,8 +518,7 @@ mod tests {
                     let carried = (rng.next() % 4 != 0).then(|| Carried::new(&old));
                     warm += usize::from(carried.is_some() && old.count > 0);
                     let mut c = ContactConstraint::default();
-                    super::super::build_constraint(&mut c, (i, ba), (j, bb), &m, 0.6, 0.2, carried.as_ref())
-                        .unwrap();
+                    build_constraint(&mut c, (i, ba), (j, bb), &m, 0.6, 0.2, carried.as_ref()).unwrap();
                     let (mut one, mut two) = (ContactBlock::default(), ContactBlock::default());
                     one.set_lane(
                         l,
@@ -1512,12 +605,12 @@ mod tests {
             let mut b3 = bodies;
             let mut blocks3 = blocks.clone();
             let mut states = [BodyState::default(); 40];
-            let mut kicks = [super::super::VelocityKick::default(); 40];
+            let mut kicks = [VelocityKick::default(); 40];
             let settings = SolverSettings {
                 restitution_threshold: 0.5,
                 ..SolverSettings::default()
             };
-            super::super::step_blocks(
+            step_blocks(
                 &mut b3,
                 &mut states,
                 &mut kicks,

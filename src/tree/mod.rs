@@ -573,7 +573,7 @@ impl<S: NodeStorage> DynamicTree<S> {
     }
 
     /// [`DynamicTree::create_proxy`] with this proxy's own fat margin instead of the tree's
-    /// (negative and NaN count as 0), e.g. sized by the shape as Box2D v3.1 does
+    /// (negative and NaN count as 0), e.g. sized by the shape as Box2D v3 does
     /// (`min(0.05, 0.125 × extent)`): small shapes then get small fat boxes and fewer false
     /// pairs. The tree does not remember it: move the proxy with the `_with_margin` moves.
     pub fn create_proxy_with_margin(
