@@ -1,6 +1,6 @@
 /* A platformer level with slopes from C: a map of slope, ramp and half-height tiles outlined
  * as chains (c2d_slope_outlines, cells 1 wide and 0.5 tall), a heightfield terrain
- * (c2d_heightfield), both added to a c2d_World; a crate slides down the 2:1 ramp against the
+ * (c2d_heightfield), both added to a world; a crate slides down the 2:1 ramp against the
  * half block. Prints the
  * outline's corners, the terrain's points and where the crate ends; the Rust test suite
  * checks every line against the Rust API. */

@@ -124,9 +124,40 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // Default fat-AABB margin (length units), as Box2D's 0.1 m.
 #define C2D_DEFAULT_AABB_MARGIN 0.1
 
-// Base speculative distance (m), Box2D's `4 × linearSlop`: contact points are created for
-// surfaces up to this far apart. Bounded, independent of speed (see the module docs).
-#define C2D_SPECULATIVE_DISTANCE 0.02
+// The length (m) below which the world treats surfaces as touching: a resting contact's
+// target depth scale, the tolerance for covered edges and for growing margins (Box2D's
+// `B2_LINEAR_SLOP`).
+#define C2D_LINEAR_SLOP 0.005
+
+// Base speculative distance (m), `4 × LINEAR_SLOP` (Box2D's `B2_SPECULATIVE_DISTANCE`):
+// contact points are created for surfaces up to this far apart. Bounded, independent of
+// speed (see the module docs of `world`).
+#define C2D_SPECULATIVE_DISTANCE (4.0 * C2D_LINEAR_SLOP)
+
+// Default distance (m) below which a pair's relative motion since its last full manifold
+// lets `c2d_world_step` reuse that manifold: ten linear slops (Box2D's
+// `B2_CONTACT_RECYCLE_DISTANCE`), written as the nearest `f32` to 0.05 (`10.0 * LINEAR_SLOP`
+// rounds one ulp lower). See `c2d_world_set_recycle_distance`.
+#define C2D_CONTACT_RECYCLE_DISTANCE 0.05
+
+// Recycling also requires each body to have turned by less than `acos` of this (about 11°)
+// since the last full manifold (Box2D's `B2_CONTACT_RECYCLE_COS_ANGLE`).
+#define C2D_CONTACT_RECYCLE_COS_ANGLE 0.98
+
+// Largest fat-box margin (m) of a moving shape's proxy: ten linear slops (Box2D's
+// `B2_MAX_AABB_MARGIN`), the nearest `f32` to 0.05 as `C2D_CONTACT_RECYCLE_DISTANCE`. A proxy's fat box is its tight box (the shape's box grown by
+// `C2D_SPECULATIVE_DISTANCE`) grown by `C2D_FAT_MARGIN_FRACTION` of the shape's extent, at most
+// this; a static body's by `C2D_SPECULATIVE_DISTANCE`. Pairs exist while fat boxes overlap; a
+// proxy is moved in the tree when its tight box leaves its fat box.
+#define C2D_MAX_FAT_MARGIN 0.05
+
+// Fraction of a moving shape's extent used as its proxy's fat margin (Box2D's
+// `B2_AABB_MARGIN_FRACTION`); see `C2D_MAX_FAT_MARGIN`.
+#define C2D_FAT_MARGIN_FRACTION 0.125
+
+// How far apart (m) two static edges may lie and still cover each other for internal-edge
+// removal, and how far short of an edge's ends the cover may stop: `C2D_LINEAR_SLOP`.
+#define C2D_EDGE_TOLERANCE C2D_LINEAR_SLOP
 
 // Speed (m/s, including the rotation of the farthest point) under which a body counts as
 // resting for sleep (Box2D's default `sleepThreshold`).
@@ -137,30 +168,8 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 #define C2D_TIME_TO_SLEEP 0.5
 
 // A dynamic body is swept by the continuous phase when it moved in one step by more than
-// this fraction of its smallest extent (Box2D's default `safetyFactor`).
+// this fraction of its smallest extent (Box2D's continuous `safetyFactor`).
 #define C2D_CONTINUOUS_SAFETY_FACTOR 0.5
-
-// Default distance (m) below which a pair's relative motion since its last full manifold
-// lets `c2d_world_step` reuse that manifold (Box2D v3's `B2_CONTACT_RECYCLE_DISTANCE`, ten
-// times its linear slop). See `c2d_world_set_recycle_distance`.
-#define C2D_CONTACT_RECYCLE_DISTANCE 0.05
-
-// Largest fat-box margin (m) of a moving shape's proxy (Box2D v3.1's `B2_MAX_AABB_MARGIN`).
-// A proxy's fat box is its tight box (the shape's box grown by `C2D_SPECULATIVE_DISTANCE`)
-// grown by `C2D_FAT_MARGIN_FRACTION` of the shape's extent, at most this; a static body's by
-// `C2D_SPECULATIVE_DISTANCE`. Pairs exist while fat boxes overlap; a proxy is moved in the
-// tree when its tight box leaves its fat box.
-#define C2D_MAX_FAT_MARGIN 0.05
-
-// Fraction of a moving shape's extent used as its proxy's fat margin (Box2D v3.1's
-// `B2_AABB_MARGIN_FRACTION`); see `C2D_MAX_FAT_MARGIN`.
-#define C2D_FAT_MARGIN_FRACTION 0.125
-
-// Recycling also requires each body to have turned by less than `acos` of this (about 11°)
-// since the last full manifold (Box2D v3's `B2_CONTACT_RECYCLE_COS_ANGLE`).
-#define C2D_CONTACT_RECYCLE_COS_ANGLE 0.98
-
-
 
 // Largest magnitude (m) of each coordinate of a body's position, and of each coordinate and
 // radius of a shape in its body's frame, that a world accepts; also the longest translation
@@ -1157,6 +1166,34 @@ typedef struct c2d_ShapeId {
   uint32_t generation;
 } c2d_ShapeId;
 
+// A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
+// when the event happened (a removed body's is stale when read; see `c2d_world_end_events`).
+typedef struct c2d_ContactEvent {
+  // The body with the smaller index.
+  struct c2d_BodyId body_a;
+  // The other body.
+  struct c2d_BodyId body_b;
+  // For begin events, the first manifold (normal from A to B); zeroed for end events.
+  struct c2d_Manifold manifold;
+  // The shape of `body_a` that touched.
+  struct c2d_ShapeId shape_a;
+  // The shape of `body_b` that touched.
+  struct c2d_ShapeId shape_b;
+} c2d_ContactEvent;
+
+// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor` (ids as
+// they were when the event happened; see `c2d_world_sensor_end_events`).
+typedef struct c2d_SensorEvent {
+  // The sensor body.
+  struct c2d_BodyId sensor;
+  // The body that entered or left it.
+  struct c2d_BodyId visitor;
+  // The sensor shape (of `sensor`).
+  struct c2d_ShapeId sensor_shape;
+  // The shape of `visitor` that entered or left it.
+  struct c2d_ShapeId visitor_shape;
+} c2d_SensorEvent;
+
 // Surface and mass material of a body's shape.
 typedef struct c2d_Material {
   // Mass per unit area (kg/m²); must be positive for dynamic bodies.
@@ -1186,88 +1223,6 @@ typedef struct c2d_Filter {
   // 0 (default) uses the bits only.
   int32_t group_index;
 } c2d_Filter;
-
-// A contact event: two bodies, `body_a.index < body_b.index`, with their ids as they were
-// when the event happened (a removed body's is stale when read; see `c2d_world_end_events`).
-typedef struct c2d_ContactEvent {
-  // The body with the smaller index.
-  struct c2d_BodyId body_a;
-  // The other body.
-  struct c2d_BodyId body_b;
-  // For begin events, the first manifold (normal from A to B); zeroed for end events.
-  struct c2d_Manifold manifold;
-  // The shape of `body_a` that touched.
-  struct c2d_ShapeId shape_a;
-  // The shape of `body_b` that touched.
-  struct c2d_ShapeId shape_b;
-} c2d_ContactEvent;
-
-// The closest hit of `c2d_world_ray_cast`.
-typedef struct c2d_WorldRayHit {
-  // The body hit.
-  struct c2d_BodyId body;
-  // Where and how.
-  struct c2d_RayHit hit;
-} c2d_WorldRayHit;
-
-// Callback for `c2d_world_query_aabb`: return false to stop.
-typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
-
-// A sensor event: `visitor` began or stopped overlapping the sensor body `sensor` (ids as
-// they were when the event happened; see `c2d_world_sensor_end_events`).
-typedef struct c2d_SensorEvent {
-  // The sensor body.
-  struct c2d_BodyId sensor;
-  // The body that entered or left it.
-  struct c2d_BodyId visitor;
-  // The sensor shape (of `sensor`).
-  struct c2d_ShapeId sensor_shape;
-  // The shape of `visitor` that entered or left it.
-  struct c2d_ShapeId visitor_shape;
-} c2d_SensorEvent;
-
-// Which bodies a filtered world query considers (Rust: `QueryFilter`): those whose
-// filter category is in `mask`, except the `ignore_count` bodies at `ignore` (NULL with
-// 0); sensor bodies only when `sensors` is non-zero.
-typedef struct c2d_WorldQueryFilter {
-  // Category mask.
-  uint64_t mask;
-  // Bodies never reported; NULL when `ignore_count` is 0.
-  const struct c2d_BodyId *ignore;
-  // Number of bodies at `ignore`.
-  size_t ignore_count;
-  // Non-zero: sensor bodies are reported too.
-  uint32_t sensors;
-} c2d_WorldQueryFilter;
-
-// Callback for `c2d_world_ray_cast_all`: return 0 to stop, the hit's fraction to keep
-// only nearer hits from then on, or 1 (or any value outside (0, 1)) to go on.
-typedef float (*c2d_WorldRayCallback)(const struct c2d_WorldRayHit *hit, void *context);
-
-// The first hit of `c2d_world_cast_shape`.
-typedef struct c2d_WorldCastHit {
-  // The body hit.
-  struct c2d_BodyId body;
-  // Fraction of the translation, world point on the moving shape, unit normal from the
-  // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
-  struct c2d_CastOutput output;
-} c2d_WorldCastHit;
-
-// How a character moved with `c2d_world_move_and_push` acts on the dynamic bodies it touches
-// (rapier's character-controller impulses). The defaults push as a 80 kg character with no
-// limit on its force.
-typedef struct c2d_MoverPush {
-  // The character's mass (kg, default 80; 0: it pushes nothing and weighs nothing;
-  // `INFINITY`: it pushes as a kinematic body, always at its own speed). A body it
-  // walks into at relative speed `v` along the contact normal gets the impulse of a
-  // perfectly inelastic collision between the two masses, `v / (1/m + 1/m_b + r×n²/I_b)`:
-  // a body as heavy as the character is pushed at half its speed in one frame, and keeps
-  // being pushed on the following frames until it moves at the character's speed.
-  float mass;
-  // Most force the character pushes with (N, default `INFINITY`): each push impulse is
-  // at most `max_force × time_step`, so a crate whose friction needs more does not move.
-  float max_force;
-} c2d_MoverPush;
 
 // A chain to add to a world (Rust: `ChainDef`, with the points unwelded). Start from
 // `c2d_chain_def_default`.
@@ -1334,6 +1289,60 @@ typedef bool (*c2d_PreSolveFcn)(struct c2d_ShapeId a,
                                 struct c2d_ShapeId b,
                                 const struct c2d_Manifold *manifold,
                                 void *context);
+
+// The closest hit of `c2d_world_ray_cast`.
+typedef struct c2d_WorldRayHit {
+  // The body hit.
+  struct c2d_BodyId body;
+  // Where and how.
+  struct c2d_RayHit hit;
+} c2d_WorldRayHit;
+
+// Callback for `c2d_world_query_aabb`: return false to stop.
+typedef bool (*c2d_WorldQueryCallback)(struct c2d_BodyId body, void *context);
+
+// Which bodies a filtered world query considers (Rust: `QueryFilter`): those whose
+// filter category is in `mask`, except the `ignore_count` bodies at `ignore` (NULL with
+// 0); sensor bodies only when `sensors` is non-zero.
+typedef struct c2d_WorldQueryFilter {
+  // Category mask.
+  uint64_t mask;
+  // Bodies never reported; NULL when `ignore_count` is 0.
+  const struct c2d_BodyId *ignore;
+  // Number of bodies at `ignore`.
+  size_t ignore_count;
+  // Non-zero: sensor bodies are reported too.
+  uint32_t sensors;
+} c2d_WorldQueryFilter;
+
+// Callback for `c2d_world_ray_cast_all`: return 0 to stop, the hit's fraction to keep
+// only nearer hits from then on, or 1 (or any value outside (0, 1)) to go on.
+typedef float (*c2d_WorldRayCallback)(const struct c2d_WorldRayHit *hit, void *context);
+
+// The first hit of `c2d_world_cast_shape`.
+typedef struct c2d_WorldCastHit {
+  // The body hit.
+  struct c2d_BodyId body;
+  // Fraction of the translation, world point on the moving shape, unit normal from the
+  // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
+  struct c2d_CastOutput output;
+} c2d_WorldCastHit;
+
+// How a character moved with `c2d_world_move_and_push` acts on the dynamic bodies it touches
+// (rapier's character-controller impulses). The defaults push as a 80 kg character with no
+// limit on its force.
+typedef struct c2d_MoverPush {
+  // The character's mass (kg, default 80; 0: it pushes nothing and weighs nothing;
+  // `INFINITY`: it pushes as a kinematic body, always at its own speed). A body it
+  // walks into at relative speed `v` along the contact normal gets the impulse of a
+  // perfectly inelastic collision between the two masses, `v / (1/m + 1/m_b + r×n²/I_b)`:
+  // a body as heavy as the character is pushed at half its speed in one frame, and keeps
+  // being pushed on the following frames until it moves at the character's speed.
+  float mass;
+  // Most force the character pushes with (N, default `INFINITY`): each push impulse is
+  // at most `max_force × time_step`, so a crate whose friction needs more does not move.
+  float max_force;
+} c2d_MoverPush;
 
 // An sRGB colour, `0xRRGGBB` (in C a `uint32_t`; the palette as `C2D_COLOR_*`).
 typedef uint32_t c2d_Color;
@@ -2582,122 +2591,6 @@ c2d_Status c2d_world_add_body(struct c2d_WorldId world,
                               const c2d_BodyDef *def,
                               struct c2d_BodyId *out_id);
 
-// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
-// and the body's material, filter, sensor flag and user data; a dynamic body's mass
-// properties become those of all its shapes (Rust: `World::add_shape`). The shape is checked
-// as `c2d_world_add_body` checks one. Writes the new shape's id to `*out_shape` unless it is
-// NULL. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the shape:
-// the world is unchanged.
-//
-// # Safety
-// `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
-c2d_Status c2d_world_add_shape(struct c2d_WorldId world,
-                               struct c2d_BodyId id,
-                               const c2d_Shape *shape,
-                               struct c2d_ShapeId *out_shape);
-
-// A shape definition with the defaults for `*shape`: density 1, friction 0.6, restitution
-// 0, the default filter, not a sensor, user data 0 (Rust: `ShapeDef::new`). The shape is
-// checked as `c2d_world_add_body` checks one.
-//
-// # Safety
-// `shape` NULL or a readable `c2d_Shape`; `out` NULL or writable.
-c2d_Status c2d_shape_def(const c2d_Shape *shape, c2d_ShapeDef *out);
-
-// Adds a shape with its own material, filter, sensor flag and user data to a body (a foot
-// sensor on a player, per-shape friction); the shape and material are checked as at body
-// creation, and a dynamic body's mass comes from every shape's own density (Rust:
-// `c2d_world_add_shape_def`). Writes the new shape's id to `*out_shape` unless it is NULL.
-// `C2D_STATUS_UNSUPPORTED` for a shape without area on a dynamic body or as a sensor;
-// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the shape: the
-// world is unchanged.
-//
-// # Safety
-// `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
-c2d_Status c2d_world_add_shape_def(struct c2d_WorldId world,
-                                   struct c2d_BodyId id,
-                                   const c2d_ShapeDef *def,
-                                   struct c2d_ShapeId *out_shape);
-
-// The ids of a body's shapes (its first shape, then the added ones, most recent first)
-// into `out` (room for `capacity`), their count to `*out_count` (always;
-// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit; `out` may be NULL with capacity 0 to
-// ask for the count).
-//
-// # Safety
-// `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
-// writable.
-c2d_Status c2d_world_body_shapes(struct c2d_WorldId world,
-                                 struct c2d_BodyId id,
-                                 struct c2d_ShapeId *out,
-                                 uint32_t capacity,
-                                 uint32_t *out_count);
-
-// The body a shape belongs to. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
-//
-// # Safety
-// `out` NULL or writable.
-c2d_Status c2d_world_shape_body(struct c2d_WorldId world,
-                                struct c2d_ShapeId shape,
-                                struct c2d_BodyId *out);
-
-// Everything about a shape (its geometry in body space, material, filter, sensor flag and
-// user data) as a `c2d_ShapeDef`. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
-//
-// # Safety
-// `out` NULL or writable.
-c2d_Status c2d_world_get_shape_def(struct c2d_WorldId world,
-                                   struct c2d_ShapeId shape,
-                                   c2d_ShapeDef *out);
-
-// Sets a shape's material: friction and restitution apply from the next step; on a dynamic
-// body a new density changes its mass as `c2d_world_add_shape_def` does (Rust:
-// `c2d_world_set_shape_material`). The material is checked as at creation.
-//
-// # Safety
-// `material` NULL or readable.
-c2d_Status c2d_world_set_shape_material(struct c2d_WorldId world,
-                                        struct c2d_ShapeId shape,
-                                        const struct c2d_Material *material);
-
-// Sets a shape's collision filter; its contacts end (their end events come with the next
-// step's) and are found again under the new filter (Rust: `World::set_shape_filter`).
-// `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory (nothing
-// changes).
-//
-// # Safety
-// `filter` NULL or readable.
-c2d_Status c2d_world_set_shape_filter(struct c2d_WorldId world,
-                                      struct c2d_ShapeId shape,
-                                      const struct c2d_Filter *filter);
-
-// Makes a shape a sensor (overlap events only) or a solid shape; its contacts end and are
-// found again (Rust: `World::set_shape_sensor`). `C2D_STATUS_UNSUPPORTED` for a sensor
-// without area; `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory.
-//
-// # Safety
-// Every argument is a value; ids are checked.
-c2d_Status c2d_world_set_shape_sensor(struct c2d_WorldId world,
-                                      struct c2d_ShapeId shape,
-                                      bool sensor);
-
-// Sets a shape's user data (a body's user data is its first shape's).
-//
-// # Safety
-// Every argument is a value; ids are checked.
-c2d_Status c2d_world_set_shape_user_data(struct c2d_WorldId world,
-                                         struct c2d_ShapeId shape,
-                                         uint64_t data);
-
-// Removes a shape added to a body (its contacts end as with `c2d_world_remove_body`; a
-// dynamic body's mass becomes that of its other shapes). `C2D_STATUS_UNSUPPORTED` for a
-// body's first shape (remove the body); `C2D_STATUS_OUT_OF_MEMORY` only after a step that
-// itself ran out of memory (nothing changes).
-//
-// # Safety
-// Every argument is a value; ids are checked.
-c2d_Status c2d_world_remove_shape(struct c2d_WorldId world, struct c2d_ShapeId shape);
-
 // Removes a body. Its touching contacts and sensor overlaps end: the next
 // `c2d_world_step` reports them first in its end events (`c2d_world_end_events`,
 // `c2d_world_sensor_end_events`), with the body's id as it was (stale by then: read its
@@ -2816,29 +2709,6 @@ c2d_Status c2d_world_fault_events(struct c2d_WorldId world,
                                   size_t capacity,
                                   size_t *out_count);
 
-// Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
-// was a hit to `*out_hit`, and the hit to `*out` only when there was.
-//
-// # Safety
-// other pointers NULL or valid.
-c2d_Status c2d_world_ray_cast(struct c2d_WorldId world,
-                              const struct c2d_Vec2 *origin,
-                              const struct c2d_Vec2 *translation,
-                              bool *out_hit,
-                              struct c2d_WorldRayHit *out);
-
-// Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
-//
-// While the callbacks run the world is locked: functions that change it return
-// `C2D_STATUS_LOCKED` (read it there, change it after the call returns).
-//
-// # Safety
-// `aabb` NULL or readable; `callback` safe to call with `context`.
-c2d_Status c2d_world_query_aabb(struct c2d_WorldId world,
-                                const struct c2d_Aabb *aabb,
-                                c2d_WorldQueryCallback callback,
-                                void *context);
-
 // Makes a body definition with zero velocity, the default material (density 1,
 // friction 0.6, restitution 0) and no user data.
 //
@@ -2868,98 +2738,6 @@ c2d_Status c2d_world_sensor_end_events(struct c2d_WorldId world,
                                        struct c2d_SensorEvent *buffer,
                                        size_t capacity,
                                        size_t *out_count);
-
-// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
-//
-// # Safety
-// other pointers NULL or valid (see `c2d_WorldQueryFilter`).
-c2d_Status c2d_world_ray_cast_filtered(struct c2d_WorldId world,
-                                       const struct c2d_Vec2 *origin,
-                                       const struct c2d_Vec2 *translation,
-                                       const struct c2d_WorldQueryFilter *filter,
-                                       bool *out_hit,
-                                       struct c2d_WorldRayHit *out);
-
-// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
-// no particular order.
-//
-// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
-//
-// # Safety
-// pointers NULL or valid; `callback` safe to call with `context`.
-c2d_Status c2d_world_ray_cast_all(struct c2d_WorldId world,
-                                  const struct c2d_Vec2 *origin,
-                                  const struct c2d_Vec2 *translation,
-                                  const struct c2d_WorldQueryFilter *filter,
-                                  c2d_WorldRayCallback callback,
-                                  void *context);
-
-// Calls `callback(body, context)` for every body passing `*filter` whose shape overlaps or
-// touches `*shape` at `*xf`; the callback returns false to stop.
-//
-// # Safety
-// pointers NULL or valid; `callback` safe to call with `context`.
-c2d_Status c2d_world_overlap_shape(struct c2d_WorldId world,
-                                   const c2d_Shape *shape,
-                                   const struct c2d_Transform *xf,
-                                   const struct c2d_WorldQueryFilter *filter,
-                                   c2d_WorldQueryCallback callback,
-                                   void *context);
-
-// The first body passing `*filter` that `*shape`, starting at `*xf`, touches as it moves by
-// `*translation`. Writes whether there was one to `*out_hit`, and the hit to `*out` when
-// there was.
-//
-// # Safety
-// pointers NULL or valid.
-c2d_Status c2d_world_cast_shape(struct c2d_WorldId world,
-                                const c2d_Shape *shape,
-                                const struct c2d_Transform *xf,
-                                const struct c2d_Vec2 *translation,
-                                const struct c2d_WorldQueryFilter *filter,
-                                bool *out_hit,
-                                struct c2d_WorldCastHit *out);
-
-// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
-// body; put the character's own body, if it has one, in the filter's ignore list). The
-// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`
-// (`c2d_body_id_from_bits` unpacks one);
-// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
-//
-// # Safety
-// the other pointers NULL (options, filter) or valid.
-c2d_Status c2d_world_move_and_slide(struct c2d_WorldId world,
-                                    const c2d_Shape *shape,
-                                    const struct c2d_Transform *xf,
-                                    struct c2d_Vec2 translation,
-                                    struct c2d_Vec2 velocity,
-                                    const struct c2d_MoveOptions *options,
-                                    const struct c2d_WorldQueryFilter *filter,
-                                    struct c2d_MoveResult *out);
-
-// Writes the default `c2d_MoverPush` (mass 80 kg, no force limit).
-//
-// # Safety
-// `out` NULL or writable.
-c2d_Status c2d_mover_push_default(struct c2d_MoverPush *out);
-
-// `c2d_world_move_and_slide`, then the character pushes the dynamic bodies it walked into
-// and presses its weight on a dynamic body it stands on, as `*push` says (NULL: the
-// defaults), when `options->time_step` > 0 (Rust: `World::move_and_push`). The impulses take
-// effect in the next `c2d_world_step`. `C2D_STATUS_INVALID_INPUT` for a negative or NaN mass
-// or maximum force (nothing moved).
-//
-// # Safety
-// the other pointers NULL (options, filter, push) or valid.
-c2d_Status c2d_world_move_and_push(struct c2d_WorldId world,
-                                   const c2d_Shape *shape,
-                                   const struct c2d_Transform *xf,
-                                   struct c2d_Vec2 translation,
-                                   struct c2d_Vec2 velocity,
-                                   const struct c2d_MoveOptions *options,
-                                   const struct c2d_WorldQueryFilter *filter,
-                                   const struct c2d_MoverPush *push,
-                                   struct c2d_MoveResult *out);
 
 // Writes the default chain definition: no points, open, static, at the origin, at rest, the
 // default material and filter, user data 0.
@@ -3251,6 +3029,237 @@ bool c2d_world_is_valid(struct c2d_WorldId world);
 // Whether two world ids are the same.
 bool c2d_world_id_equals(struct c2d_WorldId a, struct c2d_WorldId b);
 
+// Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
+// was a hit to `*out_hit`, and the hit to `*out` only when there was.
+//
+// # Safety
+// other pointers NULL or valid.
+c2d_Status c2d_world_ray_cast(struct c2d_WorldId world,
+                              const struct c2d_Vec2 *origin,
+                              const struct c2d_Vec2 *translation,
+                              bool *out_hit,
+                              struct c2d_WorldRayHit *out);
+
+// Calls `callback(body, context)` for every body whose shape overlaps `*aabb`.
+//
+// While the callbacks run the world is locked: functions that change it return
+// `C2D_STATUS_LOCKED` (read it there, change it after the call returns).
+//
+// # Safety
+// `aabb` NULL or readable; `callback` safe to call with `context`.
+c2d_Status c2d_world_query_aabb(struct c2d_WorldId world,
+                                const struct c2d_Aabb *aabb,
+                                c2d_WorldQueryCallback callback,
+                                void *context);
+
+// `c2d_world_ray_cast` for the bodies passing `*filter` (NULL: every non-sensor body).
+//
+// # Safety
+// other pointers NULL or valid (see `c2d_WorldQueryFilter`).
+c2d_Status c2d_world_ray_cast_filtered(struct c2d_WorldId world,
+                                       const struct c2d_Vec2 *origin,
+                                       const struct c2d_Vec2 *translation,
+                                       const struct c2d_WorldQueryFilter *filter,
+                                       bool *out_hit,
+                                       struct c2d_WorldRayHit *out);
+
+// Calls `callback(hit, context)` for every body passing `*filter` that the ray hits, in
+// no particular order.
+//
+// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
+//
+// # Safety
+// pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_ray_cast_all(struct c2d_WorldId world,
+                                  const struct c2d_Vec2 *origin,
+                                  const struct c2d_Vec2 *translation,
+                                  const struct c2d_WorldQueryFilter *filter,
+                                  c2d_WorldRayCallback callback,
+                                  void *context);
+
+// Calls `callback(body, context)` for every body passing `*filter` whose shape overlaps or
+// touches `*shape` at `*xf`; the callback returns false to stop.
+//
+// # Safety
+// pointers NULL or valid; `callback` safe to call with `context`.
+c2d_Status c2d_world_overlap_shape(struct c2d_WorldId world,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   const struct c2d_WorldQueryFilter *filter,
+                                   c2d_WorldQueryCallback callback,
+                                   void *context);
+
+// The first body passing `*filter` that `*shape`, starting at `*xf`, touches as it moves by
+// `*translation`. Writes whether there was one to `*out_hit`, and the hit to `*out` when
+// there was.
+//
+// # Safety
+// pointers NULL or valid.
+c2d_Status c2d_world_cast_shape(struct c2d_WorldId world,
+                                const c2d_Shape *shape,
+                                const struct c2d_Transform *xf,
+                                const struct c2d_Vec2 *translation,
+                                const struct c2d_WorldQueryFilter *filter,
+                                bool *out_hit,
+                                struct c2d_WorldCastHit *out);
+
+// `c2d_move_and_slide` through the world's bodies passing `*filter` (NULL: every non-sensor
+// body; put the character's own body, if it has one, in the filter's ignore list). The
+// ground's and the contacts' `user_data` are body ids packed as `index | generation << 32`
+// (`c2d_body_id_from_bits` unpacks one);
+// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
+//
+// # Safety
+// the other pointers NULL (options, filter) or valid.
+c2d_Status c2d_world_move_and_slide(struct c2d_WorldId world,
+                                    const c2d_Shape *shape,
+                                    const struct c2d_Transform *xf,
+                                    struct c2d_Vec2 translation,
+                                    struct c2d_Vec2 velocity,
+                                    const struct c2d_MoveOptions *options,
+                                    const struct c2d_WorldQueryFilter *filter,
+                                    struct c2d_MoveResult *out);
+
+// Writes the default `c2d_MoverPush` (mass 80 kg, no force limit).
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_mover_push_default(struct c2d_MoverPush *out);
+
+// `c2d_world_move_and_slide`, then the character pushes the dynamic bodies it walked into
+// and presses its weight on a dynamic body it stands on, as `*push` says (NULL: the
+// defaults), when `options->time_step` > 0 (Rust: `World::move_and_push`). The impulses take
+// effect in the next `c2d_world_step`. `C2D_STATUS_INVALID_INPUT` for a negative or NaN mass
+// or maximum force (nothing moved).
+//
+// # Safety
+// the other pointers NULL (options, filter, push) or valid.
+c2d_Status c2d_world_move_and_push(struct c2d_WorldId world,
+                                   const c2d_Shape *shape,
+                                   const struct c2d_Transform *xf,
+                                   struct c2d_Vec2 translation,
+                                   struct c2d_Vec2 velocity,
+                                   const struct c2d_MoveOptions *options,
+                                   const struct c2d_WorldQueryFilter *filter,
+                                   const struct c2d_MoverPush *push,
+                                   struct c2d_MoveResult *out);
+
+// Adds another shape (body space) to a body: a compound body, each shape with its own proxy
+// and the body's material, filter, sensor flag and user data; a dynamic body's mass
+// properties become those of all its shapes (Rust: `World::add_shape`). The shape is checked
+// as `c2d_world_add_body` checks one. Writes the new shape's id to `*out_shape` unless it is
+// NULL. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the shape:
+// the world is unchanged.
+//
+// # Safety
+// `shape` NULL or a readable `c2d_Shape`; `out_shape` NULL or writable.
+c2d_Status c2d_world_add_shape(struct c2d_WorldId world,
+                               struct c2d_BodyId id,
+                               const c2d_Shape *shape,
+                               struct c2d_ShapeId *out_shape);
+
+// A shape definition with the defaults for `*shape`: density 1, friction 0.6, restitution
+// 0, the default filter, not a sensor, user data 0 (Rust: `ShapeDef::new`). The shape is
+// checked as `c2d_world_add_body` checks one.
+//
+// # Safety
+// `shape` NULL or a readable `c2d_Shape`; `out` NULL or writable.
+c2d_Status c2d_shape_def(const c2d_Shape *shape, c2d_ShapeDef *out);
+
+// Adds a shape with its own material, filter, sensor flag and user data to a body (a foot
+// sensor on a player, per-shape friction); the shape and material are checked as at body
+// creation, and a dynamic body's mass comes from every shape's own density (Rust:
+// `c2d_world_add_shape_def`). Writes the new shape's id to `*out_shape` unless it is NULL.
+// `C2D_STATUS_UNSUPPORTED` for a shape without area on a dynamic body or as a sensor;
+// `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the room for the shape: the
+// world is unchanged.
+//
+// # Safety
+// `def` NULL or a readable `c2d_ShapeDef`; `out_shape` NULL or writable.
+c2d_Status c2d_world_add_shape_def(struct c2d_WorldId world,
+                                   struct c2d_BodyId id,
+                                   const c2d_ShapeDef *def,
+                                   struct c2d_ShapeId *out_shape);
+
+// The ids of a body's shapes (its first shape, then the added ones, most recent first)
+// into `out` (room for `capacity`), their count to `*out_count` (always;
+// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit; `out` may be NULL with capacity 0 to
+// ask for the count).
+//
+// # Safety
+// `out` NULL or `capacity` writable `c2d_ShapeId`; `out_count` NULL or
+// writable.
+c2d_Status c2d_world_body_shapes(struct c2d_WorldId world,
+                                 struct c2d_BodyId id,
+                                 struct c2d_ShapeId *out,
+                                 uint32_t capacity,
+                                 uint32_t *out_count);
+
+// The body a shape belongs to. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_world_shape_body(struct c2d_WorldId world,
+                                struct c2d_ShapeId shape,
+                                struct c2d_BodyId *out);
+
+// Everything about a shape (its geometry in body space, material, filter, sensor flag and
+// user data) as a `c2d_ShapeDef`. `C2D_STATUS_INVALID_SHAPE_ID` for a stale shape id.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_world_get_shape_def(struct c2d_WorldId world,
+                                   struct c2d_ShapeId shape,
+                                   c2d_ShapeDef *out);
+
+// Sets a shape's material: friction and restitution apply from the next step; on a dynamic
+// body a new density changes its mass as `c2d_world_add_shape_def` does (Rust:
+// `c2d_world_set_shape_material`). The material is checked as at creation.
+//
+// # Safety
+// `material` NULL or readable.
+c2d_Status c2d_world_set_shape_material(struct c2d_WorldId world,
+                                        struct c2d_ShapeId shape,
+                                        const struct c2d_Material *material);
+
+// Sets a shape's collision filter; its contacts end (their end events come with the next
+// step's) and are found again under the new filter (Rust: `World::set_shape_filter`).
+// `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory (nothing
+// changes).
+//
+// # Safety
+// `filter` NULL or readable.
+c2d_Status c2d_world_set_shape_filter(struct c2d_WorldId world,
+                                      struct c2d_ShapeId shape,
+                                      const struct c2d_Filter *filter);
+
+// Makes a shape a sensor (overlap events only) or a solid shape; its contacts end and are
+// found again (Rust: `World::set_shape_sensor`). `C2D_STATUS_UNSUPPORTED` for a sensor
+// without area; `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out of memory.
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_shape_sensor(struct c2d_WorldId world,
+                                      struct c2d_ShapeId shape,
+                                      bool sensor);
+
+// Sets a shape's user data (a body's user data is its first shape's).
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_shape_user_data(struct c2d_WorldId world,
+                                         struct c2d_ShapeId shape,
+                                         uint64_t data);
+
+// Removes a shape added to a body (its contacts end as with `c2d_world_remove_body`; a
+// dynamic body's mass becomes that of its other shapes). `C2D_STATUS_UNSUPPORTED` for a
+// body's first shape (remove the body); `C2D_STATUS_OUT_OF_MEMORY` only after a step that
+// itself ran out of memory (nothing changes).
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_remove_shape(struct c2d_WorldId world, struct c2d_ShapeId shape);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
@@ -3278,7 +3287,7 @@ struct c2d_Shape {
   } u;
 };
 
-/* Everything needed to add a body to a c2d_World (Rust: struct BodyDef, #[repr(C)]).
+/* Everything needed to add a body to a world (Rust: struct BodyDef, #[repr(C)]).
  * Start from c2d_body_def(). */
 struct c2d_BodyDef {
   /* C2D_BODY_KIND_STATIC, C2D_BODY_KIND_KINEMATIC or C2D_BODY_KIND_DYNAMIC. */

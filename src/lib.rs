@@ -268,5 +268,6 @@ pub use world::{
     BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, ContactHooks, DrawFlags, Material, MoverPush,
     ProfileClock, QueryFilter, SensorEvent, ShapeDef, ShapeId, StepProfile, World, WorldCastHit, WorldLevel,
     WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
-    FAT_MARGIN_FRACTION, MAX_FAT_MARGIN, SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
+    EDGE_TOLERANCE, FAT_MARGIN_FRACTION, LINEAR_SLOP, MAX_FAT_MARGIN, SLEEP_VELOCITY, SPECULATIVE_DISTANCE,
+    TIME_TO_SLEEP,
 };

@@ -35,6 +35,10 @@ mod world_control;
 mod world_hooks;
 #[cfg(feature = "alloc")]
 mod world_id;
+#[cfg(feature = "alloc")]
+mod world_queries;
+#[cfg(feature = "alloc")]
+mod world_shapes;
 
 pub use chains::*;
 pub use draw::*;
@@ -58,3 +62,7 @@ pub use world_control::*;
 pub use world_hooks::*;
 #[cfg(feature = "alloc")]
 pub use world_id::*;
+#[cfg(feature = "alloc")]
+pub use world_queries::*;
+#[cfg(feature = "alloc")]
+pub use world_shapes::*;

@@ -96,8 +96,7 @@ impl SweepContext<'_> {
             // into the face and leave behind it next step.
             let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
             let (e, length) = (p2 - p1).normalize_and_length();
-            // Segments shorter than Box2D's linear slop have no reliable side.
-            if length > SPECULATIVE_DISTANCE / 4.0 {
+            if length > MIN_SIDED_SEGMENT {
                 let (s1, s2) = ((c1 - p1).cross(e), (c2 - p1).cross(e));
                 if s1 < 0.0 || (s1 - s2 < core_radius && s2 > core_radius) {
                     return;

@@ -25,9 +25,7 @@ use crate::geometry::{ChainSegment, Polygon, Shape};
 use crate::math::{Transform, Vec2};
 use crate::narrowphase::{collide_with_margin, Manifold};
 
-/// How far apart (m) two edges may lie and still cover each other, and how far short of an
-/// edge's ends its cover may stop: Box2D's linear slop (`SPECULATIVE_DISTANCE / 4`).
-pub const EDGE_TOLERANCE: f32 = super::SPECULATIVE_DISTANCE / 4.0;
+use super::constants::EDGE_TOLERANCE;
 
 /// Cosine above which a manifold normal is taken to be an edge's normal (about 0.8°).
 const SAME_DIRECTION: f32 = 0.9999;

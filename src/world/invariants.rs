@@ -1,0 +1,170 @@
+//! The world's bookkeeping checked against a recount (`World::check_invariants`), for tests
+//! and fuzzing.
+
+use super::*;
+
+impl World {
+    /// Checks that every live body is finite, and the world's bookkeeping against a recount:
+    /// the pair table, the contact slab,
+    /// every body's contact list, the awake list, the awake work list, the sleeping islands
+    /// and the touching count; and that every dynamic-involving pair of live bodies whose fat
+    /// boxes overlap has a contact once the broad phase has run (`broad_phase_current`).
+    /// O(bodies²); for tests and fuzzing. Returns the first broken invariant.
+    #[doc(hidden)]
+    pub fn check_invariants(&self, broad_phase_current: bool) -> Result<(), &'static str> {
+        let live = |s: u32| self.slots.get(s as usize).is_some_and(|x| x.live);
+        // No body is ever non-finite between steps (the door and the step's containment).
+        if self
+            .slots
+            .iter()
+            .zip(&self.bodies)
+            .any(|(slot, body)| slot.live && !body.is_valid())
+        {
+            return Err("a live body is not finite");
+        }
+        let mut count = 0;
+        let mut touching = 0;
+        let mut overlaps = 0;
+        let mut parked = 0;
+        for (c, contact) in self.contacts.iter().enumerate() {
+            if contact.a == NONE {
+                continue;
+            }
+            count += 1;
+            let (a, b) = (contact.a, contact.b);
+            if !(a < b && live(a) && live(b)) {
+                return Err("contact of a dead body or unordered pair");
+            }
+            if self.pair_table.get(pair_key(a, b)) != Some(c as u32) {
+                return Err("pair table does not find a contact");
+            }
+            let sim = self.sim(c as u32);
+            if sim.id != c as u32
+                || sim.a != a
+                || sim.b != b
+                || sim.oa != contact.oa
+                || sim.ob != contact.ob
+                || sim.touching != contact.touching
+            {
+                return Err("contact sim out of step with its slab entry");
+            }
+            let (oa, ob) = (contact.oa, contact.ob);
+            if oa != self.owner(a) || ob != self.owner(b) || oa == ob {
+                return Err("contact owners out of step");
+            }
+            let awake = self.is_awake_slot(oa) || self.is_awake_slot(ob);
+            if awake != (contact.active_index != NONE) {
+                return Err("contact active without an awake body, or inactive with one");
+            }
+            if (contact.active_index == NONE) != (contact.parked != NONE) {
+                return Err("contact neither active nor parked, or both");
+            }
+            parked += usize::from(contact.parked != NONE);
+            touching += usize::from(contact.touching && !contact.sensor);
+            overlaps += usize::from(contact.touching && contact.sensor);
+            if sim.sensor != contact.sensor {
+                return Err("sensor flag out of step");
+            }
+            for (side, s) in [oa, ob].into_iter().enumerate() {
+                let edge = (c as u32) << 1 | side as u32;
+                let mut e = self.slots[s as usize].contact_head;
+                let mut found = false;
+                let mut guard = 0;
+                while e != NONE && guard <= self.contacts.len() * 2 {
+                    found |= e == edge;
+                    e = self.contacts[(e >> 1) as usize].next[(e & 1) as usize];
+                    guard += 1;
+                }
+                if !found {
+                    return Err("contact missing from a body's contact list");
+                }
+            }
+        }
+        if count != self.pair_table.len() || count + self.free_contacts.len() != self.contacts.len() {
+            return Err("pair table, slab and free list disagree");
+        }
+        if parked + self.free_parked.len() != self.parked.len() {
+            return Err("parked slab out of step");
+        }
+        if touching != self.touching_count {
+            return Err("touching count is off");
+        }
+        if overlaps != self.sensor_overlaps {
+            return Err("sensor overlap count is off");
+        }
+        for (k, sim) in self.active.iter().enumerate() {
+            if self.contacts[sim.id as usize].active_index != k as u32 {
+                return Err("active index out of step");
+            }
+        }
+        for (k, &s) in self.awake.iter().enumerate() {
+            let (slot, hot) = (&self.slots[s as usize], &self.hot[s as usize]);
+            if !slot.live
+                || hot.awake_index != k as u32
+                || hot.island != NONE
+                || slot.kind == BodyKind::Static
+            {
+                return Err("awake list out of step");
+            }
+        }
+        let mut list_total = 0;
+        for (s, slot) in self.slots.iter().enumerate() {
+            if !slot.live {
+                continue;
+            }
+            if slot.parent != NONE {
+                // An extra shape: its contacts are on its body's list, its state is its body's.
+                let p = slot.parent as usize;
+                let body_ok = self
+                    .slots
+                    .get(p)
+                    .is_some_and(|b| b.live && b.parent == NONE && b.kind == slot.kind);
+                if slot.contact_head != NONE || !body_ok || self.hot[s].awake_index != NONE {
+                    return Err("extra shape out of step with its body");
+                }
+                continue;
+            }
+            let hot = &self.hot[s];
+            let asleep = hot.island != NONE;
+            let awake = hot.awake_index != NONE;
+            if slot.kind == BodyKind::Static && (asleep || awake)
+                || slot.kind != BodyKind::Static && asleep == awake
+            {
+                return Err("body neither awake nor asleep, or both");
+            }
+            if asleep && !self.islands[hot.island as usize].contains(&(s as u32)) {
+                return Err("sleeping body missing from its island");
+            }
+            let mut e = slot.contact_head;
+            while e != NONE && list_total <= 2 * self.contacts.len() {
+                list_total += 1;
+                e = self.contacts[(e >> 1) as usize].next[(e & 1) as usize];
+            }
+        }
+        if list_total != 2 * count {
+            return Err("contact lists hold more edges than contacts");
+        }
+        if !broad_phase_current {
+            return Ok(());
+        }
+        for a in 0..self.slots.len() as u32 {
+            for b in a + 1..self.slots.len() as u32 {
+                if !(live(a) && live(b) && Self::should_collide(&self.slots, a, b)) {
+                    continue;
+                }
+                let (fa, fb) = (self.boxes[a as usize].fat, self.boxes[b as usize].fat);
+                let sa = &self.slots[a as usize];
+                if self.tree.fat_aabb(sa.proxy) != Ok(fa) {
+                    return Err("cached fat box differs from the tree's");
+                }
+                if sa.kind != BodyKind::Dynamic && self.fixed_tree.fat_aabb(sa.fixed_proxy) != Ok(fa) {
+                    return Err("fixed tree's box differs from the main tree's");
+                }
+                if fa.overlaps(fb) && self.pair_table.get(pair_key(a, b)).is_none() {
+                    return Err("overlapping fat boxes without a contact");
+                }
+            }
+        }
+        Ok(())
+    }
+}
