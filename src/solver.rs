@@ -323,7 +323,8 @@ pub struct ContactConstraint {
 pub struct SolverSettings {
     /// Gravity acceleration (m/s²), default (0, −10).
     pub gravity: Vec2,
-    /// Sub-steps per step, 1..=64, default 4.
+    /// Sub-steps per step, 1..=64, default 4: the immediate-mode solver's count ([`step`]). A
+    /// `World` takes its count from each `World::step` call instead (and reports the last one here).
     pub substeps: u32,
     /// Contact stiffness in hertz, default 30 (capped at a quarter of the sub-step rate).
     pub contact_hertz: f32,

@@ -299,8 +299,6 @@ fn settings_are_checked_when_created_and_when_set() {
             },
             SolverError::InvalidInput,
         ),
-        (SolverSettings { substeps: 0, ..good }, SolverError::OutOfRange),
-        (SolverSettings { substeps: 65, ..good }, SolverError::OutOfRange),
         (
             SolverSettings {
                 contact_hertz: -30.0,
@@ -349,6 +347,20 @@ fn settings_are_checked_when_created_and_when_set() {
         assert_eq!(World::new(s).err(), Some(e), "{s:?}");
         assert_eq!(w.set_settings(s), Err(e), "{s:?}");
         assert_eq!(*w.settings(), good);
+    }
+    // The sub-step count is the step's alone: a world ignores `substeps` in its settings and
+    // reports the last step's.
+    for substeps in [0, 65, u32::MAX] {
+        let mut w = World::new(SolverSettings { substeps, ..good }).unwrap();
+        assert_eq!(w.settings().substeps, 4);
+        w.set_settings(SolverSettings { substeps, ..good }).unwrap();
+        assert_eq!(w.settings().substeps, 4);
+        w.step(1.0 / 60.0, 7).unwrap();
+        assert_eq!(w.settings().substeps, 7);
+        w.set_settings(SolverSettings { substeps, ..good }).unwrap();
+        assert_eq!(w.settings().substeps, 7);
+        assert_eq!(w.step(1.0 / 60.0, 0), Err(SolverError::InvalidStep));
+        assert_eq!(w.settings().substeps, 7);
     }
 }
 

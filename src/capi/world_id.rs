@@ -219,12 +219,13 @@ pub fn lend_world<R>(world: &mut World, f: impl FnOnce(WorldId) -> R) -> Option<
 
 /// Creates an empty world with `*settings` (NULL: the defaults); writes its id to `*out`.
 /// Destroy it with `c2d_world_destroy`. The settings are checked: `C2D_STATUS_INVALID_INPUT`
-/// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above `C2D_MAX_GRAVITY`,
-/// `substeps` outside 1..=64, a contact hertz that is not positive, a negative damping ratio,
+/// for a non-finite value, `C2D_STATUS_OUT_OF_RANGE` for gravity above `C2D_MAX_GRAVITY`, a
+/// contact hertz that is not positive, a negative damping ratio,
 /// push-out speed or restitution threshold, or a `max_linear_speed` outside
 /// (0, `C2D_MAX_LINEAR_SPEED`]. `C2D_STATUS_TOO_MANY_WORLDS` when `C2D_MAX_WORLDS` worlds
 /// exist; `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the world (`*out` not
-/// written either way).
+/// written either way). `settings->substeps` is ignored: each `c2d_world_step` takes its own
+/// sub-step count.
 ///
 /// # Safety
 /// `settings` NULL or readable; `out` NULL or writable.

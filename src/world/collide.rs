@@ -6,6 +6,56 @@ use super::contacts::PARKED;
 use super::*;
 use crate::solver::ConstraintPoint;
 
+/// Contacts collided at a time before their findings are applied (`World::update_contacts`):
+/// enough to stream, few enough that the bodies they read are still in cache when the update
+/// reads them again.
+const COLLIDE_CHUNK: usize = 32;
+
+/// What the collide pass found for one awake contact (`World::collide_contacts`), read by
+/// the serial update that follows it (`World::update_contact`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Collided {
+    /// `PARTED`, `SENSOR` or `SOLID`.
+    state: u8,
+    /// A sensor pair's shapes overlap.
+    overlapping: bool,
+    /// A static polygon's internal edges were worked out afresh: the update caches them.
+    stale_edges: bool,
+    /// The manifold was computed afresh (not recycled): `fresh` holds it.
+    is_fresh: bool,
+    /// Number of points (0, 1 or 2) of a solid pair.
+    count: u32,
+    /// The manifold normal, from shape A to shape B (world).
+    normal: Vec2,
+    /// Body A's centre of mass (world), for manifolds rebuilt from the points.
+    center_a: Vec2,
+    /// The constraint points (impulses zero).
+    points: [ConstraintPoint; 2],
+    /// The manifold when `is_fresh` (last, so that the other findings share a cache line).
+    fresh: Manifold,
+}
+
+impl Collided {
+    /// A solid pair's manifold: the fresh one, or rebuilt from the recycled points (body A's
+    /// centre of mass at `ca`).
+    fn manifold(&self, ca: Vec2) -> Manifold {
+        if self.is_fresh {
+            self.fresh
+        } else {
+            manifold_of(self.normal, &self.points[..self.count as usize], ca)
+        }
+    }
+
+    /// The pair's fat boxes parted: the contact ends.
+    const PARTED: u8 = 0;
+    /// A sensor pair: `overlapping` says whether the shapes overlap.
+    const SENSOR: u8 = 1;
+    /// A solid pair: `count` points.
+    const SOLID: u8 = 2;
+    /// A solid pair too far apart for points that had none before either: nothing changes.
+    const APART: u8 = 3;
+}
+
 /// The speculative distance of a pair this step: [`SPECULATIVE_DISTANCE`] plus how far the
 /// two bodies can approach each other in `dt` (`|vB − vA| + |ωA|·reachA + |ωB|·reachB`,
 /// times `dt`: a bound on the relative speed of any two of their points), the latter capped
@@ -51,31 +101,188 @@ impl World {
         self.used_colors.clear();
         self.used_colors.resize(self.awake.len() + 1, 0);
         self.links.clear();
-        let linking = self.sleep_enabled;
+        self.parting.clear();
         let mut open = [(NONE, 0u32); 2 * COLORS];
         let mut out_of_memory = false;
-        let mut k = 0;
-        // Waking a body appends its contacts to `active`: they are updated in this pass too.
-        while k < self.active.len() {
-            let sim = &self.active[k];
-            let (c, a, b, was_touching) = (sim.id, sim.a, sim.b, sim.touching);
-            let (oa, ob) = (sim.oa, sim.ob);
-            let (boxes_a, boxes_b) = (self.boxes[a as usize], self.boxes[b as usize]);
-            if !boxes_a.fat.overlaps(boxes_b.fat) {
-                // Swap-removes `active[k]`: the next contact now sits at `k`.
-                self.destroy_contact(c, Ending::InStep);
-                continue;
+        // The contacts are collided in chunks, each chunk's findings then applied in order
+        // while they are still in cache. Waking a body appends its contacts to `active`: later
+        // chunks collide and update them too.
+        let mut found = [Collided::default(); COLLIDE_CHUNK];
+        let mut start = 0;
+        while start < self.active.len() {
+            let end = self.active.len().min(start + COLLIDE_CHUNK);
+            let found = &mut found[..end - start];
+            self.collide_contacts(start, found, hooks.is_some());
+            for (i, found) in found.iter().enumerate() {
+                out_of_memory |= !self.update_contact(start + i, found, &mut open, hooks.as_deref_mut());
             }
-            if self.internal_edge_removal && !self.active[k].sensor {
-                self.refresh_internal_edges(a as usize);
-                self.refresh_internal_edges(b as usize);
+            start = end;
+        }
+        // The pairs whose fat boxes parted end after every round (removing them reorders
+        // `active`).
+        for i in 0..self.parting.len() {
+            self.destroy_contact(self.parting[i], Ending::InStep);
+        }
+        if out_of_memory {
+            self.forget_impulses();
+            return Err(SolverError::OutOfMemory);
+        }
+        Ok(())
+    }
+
+    /// The collide pass over `active[start..start + found.len()]`: each contact's manifold
+    /// (recycled, or computed afresh and cached) into `found`. It reads the bodies, shapes and
+    /// boxes and writes only each contact's own cache and finding: no events, no waking, no
+    /// colouring (the contacts could be collided in any order, or at once).
+    fn collide_contacts(&mut self, start: usize, found: &mut [Collided], hooked: bool) {
+        let mut memory = core::mem::take(&mut self.active_memory);
+        let world = &*self;
+        let end = start + found.len();
+        for (k, (out, memory)) in found.iter_mut().zip(&mut memory[start..end]).enumerate() {
+            world.collide_contact(start + k, memory, out, hooked);
+        }
+        self.active_memory = memory;
+    }
+
+    /// What the awake contact `active[k]` finds this step (see [`World::collide_contacts`]);
+    /// `hooked`: a pre-solve hook will read the manifold.
+    #[inline]
+    fn collide_contact(&self, k: usize, memory: &mut SimMemory, out: &mut Collided, hooked: bool) {
+        let sim = &self.active[k];
+        let (a, b, was_touching) = (sim.a, sim.b, sim.touching);
+        let (oa, ob) = (sim.oa, sim.ob);
+        let (boxes_a, boxes_b) = (self.boxes[a as usize], self.boxes[b as usize]);
+        out.count = 0;
+        out.is_fresh = false;
+        out.stale_edges = false;
+        if !boxes_a.fat.overlaps(boxes_b.fat) {
+            out.state = Collided::PARTED;
+            return;
+        }
+        let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
+        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+        if sim.sensor {
+            // Overlap only: events, no constraint, no waking, no island.
+            out.state = Collided::SENSOR;
+            out.overlapping = crate::narrowphase::overlaps(&sa.shape, ba.transform, &sb.shape, bb.transform);
+            return;
+        }
+        // A static polygon's internal edges, from its cache or worked out when the cache is
+        // stale (the update writes them back).
+        let edges = |i: u32, slot: &Slot| {
+            if !self.internal_edge_removal {
+                return 0;
             }
-            let (sa, sb) = (&self.slots[a as usize], &self.slots[b as usize]);
-            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-            if self.active[k].sensor {
-                // Overlap only: events, no constraint, no waking, no island.
-                let overlapping =
-                    crate::narrowphase::overlaps(&sa.shape, ba.transform, &sb.shape, bb.transform);
+            let stale = slot.kind == BodyKind::Static
+                && matches!(slot.shape, Shape::Polygon(_))
+                && slot.internal_epoch != self.static_epoch;
+            if stale {
+                self.internal_edges_of(i as usize)
+            } else {
+                slot.internal_edges
+            }
+        };
+        // The tight boxes include the speculative distance on each side; beyond the
+        // pair's margin apart no point can exist, whatever the shapes.
+        let (ha, hb) = (&self.hot[oa as usize], &self.hot[ob as usize]);
+        let margin = speculative_margin(ha, hb, self.last_dt);
+        let (ta, tb) = (boxes_a.tight, boxes_b.tight);
+        let gap = (ta.min.x - tb.max.x)
+            .max(tb.min.x - ta.max.x)
+            .max(ta.min.y - tb.max.y)
+            .max(tb.min.y - ta.max.y);
+        let far = gap > margin - 2.0 * SPECULATIVE_DISTANCE;
+        // The centres of mass: kept per step for awake bodies (an extra shape's slot holds
+        // a copy of its body, so the owner's centre is the slot's).
+        let center = |h: &Hot, body: &Body| {
+            if h.awake_index != NONE {
+                h.center
+            } else {
+                body.center()
+            }
+        };
+        out.state = Collided::SOLID;
+        if far {
+            if !was_touching && sim.solved == NONE {
+                // Apart before and after: the update has nothing to change.
+                out.state = Collided::APART;
+            }
+            return;
+        }
+        let (ca, cb) = (center(ha, ba), center(hb, bb));
+        out.center_a = ca;
+        // This step's constraint points (impulses zero), their normal and count; a fresh
+        // manifold is kept for a begin event.
+        let recycled = memory.cache.as_ref().and_then(|cache| {
+            recycle_into(
+                cache,
+                (ba, ha, ca),
+                (bb, hb, cb),
+                (was_touching, margin),
+                self.recycle_distance,
+                &mut out.points,
+            )
+            .then_some((cache.normal, cache.count))
+        });
+        if let Some((normal, count)) = recycled {
+            (out.normal, out.count) = (normal, count);
+            return;
+        }
+        let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
+        let (ea, eb) = (edges(a, sa), edges(b, sb));
+        out.stale_edges = ea != sa.internal_edges || eb != sb.internal_edges;
+        let m = match (&sa.shape, &sb.shape) {
+            (Shape::Polygon(p), _) if ea != 0 => {
+                internal_edges::correct(m, (p, ba.transform, ea), (&sb.shape, bb.transform), true, margin)
+            }
+            (_, Shape::Polygon(p)) if eb != 0 => {
+                internal_edges::correct(m, (p, bb.transform, eb), (&sa.shape, ba.transform), false, margin)
+            }
+            _ => m,
+        };
+        // Bodies and materials are valid by the world's invariants; only the manifold is
+        // checked (a non-finite one gives no contact, and is not kept).
+        let usable = m.count == 0 || solver::usable(&m);
+        if usable {
+            for (cp, mp) in out.points.iter_mut().zip(m.points()) {
+                *cp = solver::constraint_point(mp, m.normal, (ca, ba), (cb, bb));
+            }
+            (out.normal, out.count) = (m.normal, m.points().len() as u32);
+            // The manifold itself is read only by a begin event and the pre-solve hook.
+            if hooked || !was_touching {
+                out.fresh = m;
+                out.is_fresh = true;
+            }
+        }
+        let (points, normal) = (&out.points[..out.count as usize], out.normal);
+        memory.cache = usable.then(|| ContactCache::new(points, normal, margin, (ca, ba), (cb, bb)));
+    }
+
+    /// The serial update of the awake contact `active[k]` from what the collide pass found:
+    /// touching state and events, the pre-solve hook, waking what it touches, and its
+    /// constraint built into a SIMD lane of the graph colouring. A pair whose fat boxes
+    /// parted is listed in `parting`. Returns false when the blocks could not grow.
+    #[inline]
+    fn update_contact(
+        &mut self,
+        k: usize,
+        found: &Collided,
+        open: &mut [(u32, u32); 2 * COLORS],
+        hooks: Option<&mut (dyn ContactHooks + '_)>,
+    ) -> bool {
+        if found.state == Collided::APART {
+            return true;
+        }
+        let sim = &self.active[k];
+        let (c, a, b, was_touching) = (sim.id, sim.a, sim.b, sim.touching);
+        let (oa, ob) = (sim.oa, sim.ob);
+        match found.state {
+            Collided::PARTED => {
+                self.parting.push(c);
+                return true;
+            }
+            Collided::SENSOR => {
+                let overlapping = found.overlapping;
                 if overlapping != was_touching {
                     self.active[k].touching = overlapping;
                     self.contacts[c as usize].touching = overlapping;
@@ -88,167 +295,97 @@ impl World {
                         self.sensor_end.push(event);
                     }
                 }
-                k += 1;
-                continue;
+                return true;
             }
-            // The tight boxes include the speculative distance on each side; beyond the
-            // pair's margin apart no point can exist, whatever the shapes.
-            let (ha, hb) = (&self.hot[oa as usize], &self.hot[ob as usize]);
-            let margin = speculative_margin(ha, hb, self.last_dt);
-            let (ta, tb) = (boxes_a.tight, boxes_b.tight);
-            let gap = (ta.min.x - tb.max.x)
-                .max(tb.min.x - ta.max.x)
-                .max(ta.min.y - tb.max.y)
-                .max(tb.min.y - ta.max.y);
-            let far = gap > margin - 2.0 * SPECULATIVE_DISTANCE;
-            // The centres of mass: kept per step for awake bodies (an extra shape's slot holds
-            // a copy of its body, so the owner's centre is the slot's).
-            let center = |h: &Hot, body: &Body| {
-                if h.awake_index != NONE {
-                    h.center
-                } else {
-                    body.center()
-                }
-            };
-            let (ca, cb) = (center(ha, ba), center(hb, bb));
-            // This step's constraint points (impulses zero), their normal and count; a fresh
-            // manifold is kept for a begin event.
-            let mut points = [ConstraintPoint::default(); 2];
-            let (mut normal, mut count) = (Vec2::ZERO, 0usize);
-            let mut fresh = None;
-            if !far {
-                let memory = &mut self.active_memory[k];
-                let recycled = memory.cache.as_ref().and_then(|cache| {
-                    recycle_into(
-                        cache,
-                        (ba, ha, ca),
-                        (bb, hb, cb),
-                        (was_touching, margin),
-                        self.recycle_distance,
-                        &mut points,
-                    )
-                    .then_some((cache.normal, cache.count as usize))
-                });
-                if let Some(found) = recycled {
-                    (normal, count) = found;
-                } else {
-                    let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
-                    let m = match (&sa.shape, &sb.shape) {
-                        (Shape::Polygon(p), _) if sa.internal_edges != 0 && self.internal_edge_removal => {
-                            let polygon = (p, ba.transform, sa.internal_edges);
-                            internal_edges::correct(m, polygon, (&sb.shape, bb.transform), true, margin)
-                        }
-                        (_, Shape::Polygon(p)) if sb.internal_edges != 0 && self.internal_edge_removal => {
-                            let polygon = (p, bb.transform, sb.internal_edges);
-                            internal_edges::correct(m, polygon, (&sa.shape, ba.transform), false, margin)
-                        }
-                        _ => m,
-                    };
-                    // Bodies and materials are valid by the world's invariants; only the
-                    // manifold is checked (a non-finite one gives no contact, and is not kept).
-                    let usable = m.count == 0 || solver::usable(&m);
-                    if usable {
-                        for (cp, mp) in points.iter_mut().zip(m.points()) {
-                            *cp = solver::constraint_point(mp, m.normal, (ca, ba), (cb, bb));
-                        }
-                        (normal, count) = (m.normal, m.points().len());
-                        fresh = Some(m);
-                    }
-                    memory.cache = usable
-                        .then(|| ContactCache::new(&points[..count], normal, margin, (ca, ba), (cb, bb)));
+            _ => {}
+        }
+        if found.stale_edges {
+            self.refresh_internal_edges(a as usize);
+            self.refresh_internal_edges(b as usize);
+        }
+        let (normal, points, ca) = (found.normal, &found.points, found.center_a);
+        let mut count = found.count as usize;
+        if count != 0 {
+            if let Some(h) = hooks {
+                let manifold = found.manifold(ca);
+                if !h.pre_solve(self, self.shape_id_of(a), self.shape_id_of(b), &manifold) {
+                    count = 0;
                 }
             }
-            if count != 0 {
-                if let Some(h) = hooks.as_deref_mut() {
-                    let manifold = fresh.unwrap_or_else(|| manifold_of(normal, &points[..count], ca));
-                    if h.pre_solve(self, self.shape_id_of(a), self.shape_id_of(b), &manifold) {
-                        fresh = Some(manifold);
-                    } else {
-                        count = 0;
-                    }
-                }
-            }
-            if count == 0 {
-                // No points: no constraint to build, and the sim is written only when it
-                // changes (most apart pairs stay apart, and their sims stay clean in cache).
-                let sim = &mut self.active[k];
-                if sim.solved != NONE {
-                    sim.solved = NONE;
-                }
-                if was_touching {
-                    sim.touching = false;
-                    self.contacts[c as usize].touching = false;
-                    self.touching_count -= 1;
-                    let event = self.end_event(a, b);
-                    self.end.push(event);
-                }
-                k += 1;
-                continue;
-            }
-            let contact = &self.active[k];
-            let (friction, restitution, solved) = (contact.friction, contact.restitution, contact.solved);
-            // Last step's impulses: from its constraint while awake, from the side when it
-            // was parked.
-            let carried = match (was_touching, solved) {
-                (false, _) | (true, NONE) => None,
-                (true, PARKED) => self.sleep_impulses.get(c as usize).copied().flatten(),
-                (true, at) => carried_from(&self.prev_blocks, &self.prev_block_ids, at),
-            };
-            // An awake body touches a sleeping one: its island wakes and takes part in this
-            // step (its contacts join `active` and are updated below).
-            for s in [oa, ob] {
-                if self.hot[s as usize].island != NONE {
-                    self.wake_body(s);
-                }
-            }
-            let (ia, ib) = (self.solver_index(oa), self.solver_index(ob));
-            let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-            let masses = [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)];
-            let place = match self.claim_lane((ia, ib), masses, &mut open, count == 2) {
-                Some((k, l)) => {
-                    // Built straight into its lane (no constraint in between).
-                    let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
-                    let ids = self.blocks[k].fill_lane(
-                        l,
-                        (ia, ba),
-                        (ib, bb),
-                        (normal, points, count),
-                        (friction, restitution),
-                        carried.as_ref(),
-                    );
-                    self.block_ids[k][l] = ids;
-                    if linking && ia != 0 && ib != 0 {
-                        self.links.push((ia - 1, ib - 1));
-                    }
-                    (k * solver::ContactBlock::LANES + l) as u32
-                }
-                None => {
-                    out_of_memory = true;
-                    NONE
-                }
-            };
+        }
+        if count == 0 {
+            // No points: no constraint to build, and the sim is written only when it
+            // changes (most apart pairs stay apart, and their sims stay clean in cache).
             let sim = &mut self.active[k];
-            sim.touching = true;
-            sim.solved = place;
-            if !was_touching {
-                self.contacts[c as usize].touching = true;
-                self.touching_count += 1;
-                let manifold = fresh.unwrap_or_else(|| manifold_of(normal, &points[..count], ca));
-                self.begin.push(ContactEvent {
-                    body_a: self.id_of(a),
-                    body_b: self.id_of(b),
-                    manifold,
-                    shape_a: self.shape_id_of(a),
-                    shape_b: self.shape_id_of(b),
-                });
+            if sim.solved != NONE {
+                sim.solved = NONE;
             }
-            k += 1;
+            if was_touching {
+                sim.touching = false;
+                self.contacts[c as usize].touching = false;
+                self.touching_count -= 1;
+                let event = self.end_event(a, b);
+                self.end.push(event);
+            }
+            return true;
         }
-        if out_of_memory {
-            self.forget_impulses();
-            return Err(SolverError::OutOfMemory);
+        let contact = &self.active[k];
+        let (friction, restitution, solved) = (contact.friction, contact.restitution, contact.solved);
+        // Last step's impulses: from its constraint while awake, from the side when it
+        // was parked.
+        let carried = match (was_touching, solved) {
+            (false, _) | (true, NONE) => None,
+            (true, PARKED) => self.sleep_impulses.get(c as usize).copied().flatten(),
+            (true, at) => carried_from(&self.prev_blocks, &self.prev_block_ids, at),
+        };
+        // An awake body touches a sleeping one: its island wakes and takes part in this
+        // step (its contacts join `active` and are collided in the next round).
+        for s in [oa, ob] {
+            if self.hot[s as usize].island != NONE {
+                self.wake_body(s);
+            }
         }
-        Ok(())
+        let (ia, ib) = (self.solver_index(oa), self.solver_index(ob));
+        let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+        let masses = [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)];
+        // Without room for its block the contact still counts as touching (its events stand)
+        // and the step fails before the solver.
+        let place = match self.claim_lane((ia, ib), masses, open, count == 2) {
+            Some((block, lane)) => {
+                // Built straight into its lane (no constraint in between).
+                let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
+                let ids = self.blocks[block].fill_lane(
+                    lane,
+                    (ia, ba),
+                    (ib, bb),
+                    (normal, *points, count),
+                    (friction, restitution),
+                    carried.as_ref(),
+                );
+                self.block_ids[block][lane] = ids;
+                if self.sleep_enabled && ia != 0 && ib != 0 {
+                    self.links.push((ia - 1, ib - 1));
+                }
+                (block * solver::ContactBlock::LANES + lane) as u32
+            }
+            None => NONE,
+        };
+        let sim = &mut self.active[k];
+        sim.touching = true;
+        sim.solved = place;
+        if !was_touching {
+            self.contacts[c as usize].touching = true;
+            self.touching_count += 1;
+            let manifold = found.manifold(ca);
+            self.begin.push(ContactEvent {
+                body_a: self.id_of(a),
+                body_b: self.id_of(b),
+                manifold,
+                shape_a: self.shape_id_of(a),
+                shape_b: self.shape_id_of(b),
+            });
+        }
+        place != NONE
     }
 }
 

@@ -550,6 +550,7 @@ impl World {
         room(&mut self.rested, bodies)?;
         room(&mut self.tired, bodies)?;
         room(&mut self.links, contacts)?;
+        room(&mut self.parting, contacts)?;
         room(&mut self.fast, bodies)?;
         room(&mut self.faults, bodies)?;
         room(&mut self.awake, bodies)?;

@@ -177,6 +177,19 @@ pub(crate) fn check_settings(s: &SolverSettings) -> Result<(), SolverError> {
     range(&[], ok)
 }
 
+/// `s` as a world keeps it: checked as [`check_settings`] checks it, except `substeps`, which a
+/// world takes from each step (an invalid one reads as the default, 4, until the first step).
+pub(crate) fn world_settings(s: SolverSettings) -> Result<SolverSettings, SolverError> {
+    let substeps = if (1..=MAX_SUBSTEPS).contains(&s.substeps) {
+        s.substeps
+    } else {
+        SolverSettings::default().substeps
+    };
+    let s = SolverSettings { substeps, ..s };
+    check_settings(&s)?;
+    Ok(s)
+}
+
 /// A time step a world accepts: `0 < dt <= MAX_TIME_STEP`, sub-steps in 1..=64
 /// ([`SolverError::InvalidStep`] otherwise).
 pub(crate) fn check_step(dt: f32, substeps: u32) -> Result<(), SolverError> {

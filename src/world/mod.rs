@@ -19,14 +19,19 @@
 //!    since the last step (the world's *move buffer*; see
 //!    [`DynamicTree::query_pairs_of`]), skipping pairs where neither body is dynamic. A
 //!    pair's contact is found in O(1) through a hash set of body pairs;
-//! 2. **narrow phase** — for every *awake* contact: drop it when the fat boxes no longer
-//!    overlap, otherwise [`collide_with_margin`] with the speculative distance, and match
-//!    points by feature id with the impulses the contact kept from its last solve (warm
-//!    starting). As in Box2D v3, a pair that has barely moved relative to itself since its
-//!    last full manifold (less than [`CONTACT_RECYCLE_DISTANCE`], see
-//!    [`World::set_recycle_distance`]) *recycles* it: same normal and features, points
-//!    carried along by the bodies and depths updated from their motion — in a settled stack
-//!    most manifolds are never recomputed;
+//! 2. **narrow phase**, in two halves (`collide.rs`). The *collide* pass reads bodies and
+//!    shapes and writes only each *awake* contact's cached manifold and its finding: the
+//!    fat boxes parted, or [`collide_with_margin`] with the speculative distance. As in
+//!    Box2D v3, a pair that has barely moved relative to itself since its last full manifold
+//!    (less than [`CONTACT_RECYCLE_DISTANCE`], see [`World::set_recycle_distance`])
+//!    *recycles* it: same normal and features, points carried along by the bodies and depths
+//!    updated from their motion — in a settled stack most manifolds are never recomputed.
+//!    The *update* then applies the findings in contact order, serially: touching state and
+//!    events, the pre-solve hook ([`ContactHooks`]), waking what an awake body touches, and
+//!    the constraint built into its lane with the impulses matched by feature id (warm
+//!    starting). Contacts are collided in chunks of 32 that are updated while their bodies
+//!    are still in cache; contacts of woken islands are collided in later chunks of the same
+//!    step, and pairs whose boxes parted end after the last chunk;
 //! 3. **events** — a pair *begins touching* when its manifold first has a point and *ends*
 //!    when it has none (or the pair is dropped, or a body removed). As in Box2D, speculative
 //!    points count, so touching starts slightly before the surfaces meet; this keeps the
@@ -201,6 +206,8 @@ pub struct World {
     rebuild_scratch: Vec<u32>,
     /// Proxies created or moved since the last broad phase (duplicates allowed).
     move_buffer: Vec<ProxyId>,
+    /// The contacts whose fat boxes parted this step (ended after the narrow phase).
+    parting: Vec<u32>,
     /// Broad-phase scratch: the new pairs found this step.
     found: Vec<(u32, u32)>,
     /// Body pair → contact id.
@@ -294,10 +301,11 @@ impl Default for World {
 }
 
 impl World {
-    /// An empty world with these solver settings (gravity and sub-steps are among them),
-    /// checked as [`World::set_settings`] checks them.
+    /// An empty world with these solver settings (gravity, contact tuning, speed limit),
+    /// checked as [`World::set_settings`] checks them. `settings.substeps` is not the world's:
+    /// each [`World::step`] takes its own sub-step count (Box2D's `b2World_Step`).
     pub fn new(settings: SolverSettings) -> Result<World, SolverError> {
-        limits::check_settings(&settings)?;
+        let settings = limits::world_settings(settings)?;
         Ok(World::with_settings(settings))
     }
 
@@ -316,6 +324,7 @@ impl World {
             boxes: Vec::new(),
             move_buffer: Vec::new(),
             rebuild_scratch: Vec::new(),
+            parting: Vec::new(),
             found: Vec::new(),
             pair_table: PairTable::default(),
             contacts: Vec::new(),
@@ -377,22 +386,26 @@ impl World {
         self.profile
     }
 
-    /// The solver settings.
+    /// The solver settings; `substeps` is the sub-step count of the last [`World::step`]
+    /// (the default, 4, before the first).
     #[must_use]
     pub fn settings(&self) -> &SolverSettings {
         &self.settings
     }
 
-    /// Replaces the solver settings (gravity, stiffness...). The sub-step count passed to
-    /// [`World::step`] overrides `substeps`, which must still be in 1..=64. Errors (the
+    /// Replaces the solver settings (gravity, stiffness...). `settings.substeps` is ignored:
+    /// the sub-step count is [`World::step`]'s argument alone. Errors (the
     /// settings are kept): [`SolverError::InvalidInput`] for a non-finite value,
-    /// [`SolverError::OutOfRange`] for gravity above [`limits::MAX_GRAVITY`], sub-steps outside
-    /// 1..=64, a contact hertz that is not positive, a negative damping ratio, push-out speed
+    /// [`SolverError::OutOfRange`] for gravity above [`limits::MAX_GRAVITY`], a contact hertz
+    /// that is not positive, a negative damping ratio, push-out speed
     /// or restitution threshold, or a `max_linear_speed` outside (0,
     /// [`limits::MAX_LINEAR_SPEED`]]. Bodies moving faster than a lowered `max_linear_speed`
     /// are slowed to it by the next step's integration.
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), SolverError> {
-        limits::check_settings(&settings)?;
+        let settings = limits::world_settings(SolverSettings {
+            substeps: self.settings.substeps,
+            ..settings
+        })?;
         self.settings = settings;
         Ok(())
     }

@@ -49,6 +49,7 @@ impl World {
         if !settings.is_valid() {
             return Err(SolverError::InvalidInput);
         }
+        self.settings.substeps = substeps;
         self.begin.clear();
         self.end.clear();
         self.sensor_begin.clear();
