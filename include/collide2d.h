@@ -63,14 +63,6 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // the absolute term.
 #define C2D_CHAIN_COLLINEAR_RELATIVE 1.0e-5
 
-// Box2D's linear slop (0.005 length units): the plane solver lets the mover end this far past
-// each plane it pushes against (into the obstacle, so the contact persists from frame to
-// frame without jitter) and stops when the total push of an iteration falls below it.
-#define C2D_PLANE_SLOP 0.005
-
-// Iteration cap of `solve_planes` (Box2D's 20).
-#define C2D_PLANE_SOLVER_MAX_ITERATIONS 20
-
 // The most contacts a `MoveResult` reports.
 #define C2D_MAX_MOVER_CONTACTS 8
 
@@ -84,6 +76,14 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // resolves where it stops to about 1e-7 of its path (`f32`): keep a call's translation below
 // `skin / 4 × 1e7` (25 km for the default skin) for the skin to hold exactly.
 #define C2D_MAX_MOVE_TRANSLATION 1.0e6
+
+// Box2D's linear slop (0.005 length units): the plane solver lets the mover end this far past
+// each plane it pushes against (into the obstacle, so the contact persists from frame to
+// frame without jitter) and stops when the total push of an iteration falls below it.
+#define C2D_PLANE_SLOP 0.005
+
+// Iteration cap of `solve_planes` (Box2D's 20).
+#define C2D_PLANE_SOLVER_MAX_ITERATIONS 20
 
 // Feature code for edge `i` in a manifold point id.
 #define C2D_FEATURE_EDGE 128
@@ -2355,36 +2355,6 @@ c2d_Status c2d_tree_move_proxy_with_margin(struct c2d_Tree *tree,
                                            float margin,
                                            bool *out_reinserted);
 
-// Calls `callback(id, user_data, context)` for every proxy whose fat box overlaps `*aabb` and
-// whose category bits intersect `mask`.
-//
-// # Safety
-// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
-c2d_Status c2d_tree_query(const struct c2d_Tree *tree,
-                          const struct c2d_Aabb *aabb,
-                          uint64_t mask,
-                          c2d_TreeQueryCallback callback,
-                          void *context);
-
-// Casts `*ray` through the tree (see `c2d_TreeRayCastCallback` for the callback's return).
-//
-// # Safety
-// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
-c2d_Status c2d_tree_ray_cast(const struct c2d_Tree *tree,
-                             const struct c2d_Ray *ray,
-                             uint64_t mask,
-                             c2d_TreeRayCastCallback callback,
-                             void *context);
-
-// Reports every overlapping pair involving a proxy created or moved since the last call,
-// each once, then clears the moved marks.
-//
-// # Safety
-// `tree` must be NULL or a live handle; `callback` must be safe to call with `context`.
-c2d_Status c2d_tree_query_pairs(struct c2d_Tree *tree,
-                                c2d_TreePairCallback callback,
-                                void *context);
-
 // Rebuilds the tree if any proxy was enlarged.
 //
 // # Safety
@@ -2460,17 +2430,6 @@ c2d_Status c2d_tree_rebuild_enlarged(struct c2d_Tree *tree,
                                      uint32_t *scratch,
                                      size_t scratch_count);
 
-// Sweeps the world box `*aabb` along `translation` through the tree (shape-cast broad phase).
-//
-// # Safety
-// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
-c2d_Status c2d_tree_box_cast(const struct c2d_Tree *tree,
-                             const struct c2d_Aabb *aabb,
-                             struct c2d_Vec2 translation,
-                             uint64_t mask,
-                             c2d_TreeBoxCastCallback callback,
-                             void *context);
-
 // Sets the fat-AABB margin for boxes inserted or moved from now on (negative/NaN → 0).
 //
 // # Safety
@@ -2513,6 +2472,47 @@ c2d_Status c2d_tree_set_category_bits(struct c2d_Tree *tree, uint32_t id, uint64
 // # Safety
 // Pointers must be NULL or valid.
 c2d_Status c2d_tree_root_bounds(const struct c2d_Tree *tree, bool *out_has, struct c2d_Aabb *out);
+
+// Calls `callback(id, user_data, context)` for every proxy whose fat box overlaps `*aabb` and
+// whose category bits intersect `mask`.
+//
+// # Safety
+// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+c2d_Status c2d_tree_query(const struct c2d_Tree *tree,
+                          const struct c2d_Aabb *aabb,
+                          uint64_t mask,
+                          c2d_TreeQueryCallback callback,
+                          void *context);
+
+// Casts `*ray` through the tree (see `c2d_TreeRayCastCallback` for the callback's return).
+//
+// # Safety
+// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+c2d_Status c2d_tree_ray_cast(const struct c2d_Tree *tree,
+                             const struct c2d_Ray *ray,
+                             uint64_t mask,
+                             c2d_TreeRayCastCallback callback,
+                             void *context);
+
+// Reports every overlapping pair involving a proxy created or moved since the last call,
+// each once, then clears the moved marks.
+//
+// # Safety
+// `tree` must be NULL or a live handle; `callback` must be safe to call with `context`.
+c2d_Status c2d_tree_query_pairs(struct c2d_Tree *tree,
+                                c2d_TreePairCallback callback,
+                                void *context);
+
+// Sweeps the world box `*aabb` along `translation` through the tree (shape-cast broad phase).
+//
+// # Safety
+// Pointers must be NULL or valid; `callback` must be safe to call with `context`.
+c2d_Status c2d_tree_box_cast(const struct c2d_Tree *tree,
+                             const struct c2d_Aabb *aabb,
+                             struct c2d_Vec2 translation,
+                             uint64_t mask,
+                             c2d_TreeBoxCastCallback callback,
+                             void *context);
 
 // The closest shape `*ray` hits: writes `*out_hit` and, on a hit, `*out` (proxy id, user
 // data, world point, unit normal out of the shape, fraction). See `c2d_TreeShapeCallback`.

@@ -12,7 +12,8 @@
 //! (makers and single-shape utilities), `queries.rs` (pair queries, casts, distance),
 //! `chains.rs` (level geometry: chain segments, welding, tile maps), `mover.rs` (the plane
 //! solver),
-//! `tree.rs` (the dynamic tree), `solver.rs` (the immediate-mode solver), `world.rs` (the
+//! `tree.rs` (the dynamic tree: handle, proxies) and `tree_queries.rs` (its queries and
+//! casts), `solver.rs` (the immediate-mode solver), `world.rs` (the
 //! `World`, with `alloc`) and `world_control.rs` (its per-body sleep, force, damping and
 //! filter calls).
 
@@ -25,6 +26,7 @@ mod shapes;
 mod solver;
 mod status;
 mod tree;
+mod tree_queries;
 #[cfg(feature = "alloc")]
 mod world;
 #[cfg(feature = "alloc")]
@@ -52,6 +54,7 @@ pub use shapes::*;
 pub use solver::*;
 pub use status::{c2d_get_version, Status, Version};
 pub use tree::*;
+pub use tree_queries::*;
 #[cfg(feature = "alloc")]
 pub use world::*;
 #[cfg(feature = "alloc")]

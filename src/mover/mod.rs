@@ -82,10 +82,13 @@
 //! the level: a slice, a [`TreeLevel`], a [`level_fn`] or `World::mover_level`).
 //! [`collide_mover`] and [`cast_mover`] apply it with the mover's given transform as the start.
 
+mod options;
+mod plane_sets;
 mod planes;
 mod query;
 mod slide;
 
+pub use options::{MoveOptions, MoveResult, MAX_MOVER_CONTACTS, MAX_MOVE_ITERATIONS, MAX_MOVE_TRANSLATION};
 pub use planes::{
     clip_vector, solve_planes, solve_planes_with_slop, CollisionPlane, Plane, PlaneSolverResult, PLANE_SLOP,
     PLANE_SOLVER_MAX_ITERATIONS,
@@ -93,6 +96,4 @@ pub use planes::{
 pub use query::{
     cast_mover, collide_mover, level_fn, FnLevel, MoverHit, MoverLevel, MoverPlane, Obstacle, TreeLevel,
 };
-pub use slide::{
-    move_and_slide, MoveOptions, MoveResult, MAX_MOVER_CONTACTS, MAX_MOVE_ITERATIONS, MAX_MOVE_TRANSLATION,
-};
+pub use slide::move_and_slide;
