@@ -2960,6 +2960,19 @@ c2d_Status c2d_world_body_ids(struct c2d_WorldId world,
                               uint32_t capacity,
                               uint32_t *out_count);
 
+// Every touching contact between two solid shapes (Rust: `World::contacts`), in contact
+// order, into `out` (room for `capacity`): the two shapes, their bodies and the manifold
+// (normal from shape A to shape B; an awake contact's as the last step solved it, a sleeping
+// one's as last computed in full). Their count to `*out_count` (always;
+// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: pass NULL with capacity 0 to ask).
+//
+// # Safety
+// `out` NULL or `capacity` writable `c2d_ContactEvent`; `out_count` NULL or writable.
+c2d_Status c2d_world_contacts(struct c2d_WorldId world,
+                              struct c2d_ContactEvent *out,
+                              uint32_t capacity,
+                              uint32_t *out_count);
+
 // Sets the world's custom filter (NULL: none), called by `c2d_world_step` with `context`
 // when two shapes that the filters and sensor rules let collide come near each other
 // without a contact: returning false gives them none. A refused pair may be asked again on a

@@ -3363,7 +3363,7 @@ mod world_lock {
     }
 
     /// The functions that only read a world (they work inside its callbacks).
-    const READING: [&str; 27] = [
+    const READING: [&str; 28] = [
         "c2d_world_awake_body_count",
         "c2d_world_begin_events",
         "c2d_world_body_count",
@@ -3371,6 +3371,7 @@ mod world_lock {
         "c2d_world_body_shapes",
         "c2d_world_cast_shape",
         "c2d_world_chain_body",
+        "c2d_world_contacts",
         "c2d_world_counts",
         "c2d_world_draw",
         "c2d_world_end_events",

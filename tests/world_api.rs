@@ -629,3 +629,87 @@ fn accessors_body_ids_and_gravity() {
     let dx = w.position(a).unwrap().x - x0;
     assert!((dx - 3.0 * (1.0 + 1.0 / 240.0) / 2.0).abs() < 1e-3, "{dx}");
 }
+
+/// `World::contacts` lists exactly the pairs the events say are touching (every begin not yet
+/// ended), awake and asleep, with manifold normals that agree with a fresh `collide` of the
+/// two shapes; the C call lists the same.
+#[test]
+fn contacts_are_the_pairs_the_events_left_touching() {
+    use std::collections::BTreeSet;
+    let mut w = World::default();
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        Transform::IDENTITY,
+        Shape::rect(10.0, 0.5),
+    ))
+    .unwrap();
+    let mut rng = common::Rng(5);
+    for i in 0..40 {
+        let at = Transform::new(
+            Vec2::new(rng.range(-4.0, 4.0), 1.0 + 0.6 * i as f32),
+            rng.range(0.0, 3.0),
+        );
+        let shape = if i % 3 == 0 {
+            Shape::circle(0.25)
+        } else {
+            Shape::rect(0.3, 0.2)
+        };
+        w.add_body(&BodyDef::new(BodyKind::Dynamic, at, shape)).unwrap();
+    }
+    let mut touching: BTreeSet<(ShapeId, ShapeId)> = BTreeSet::new();
+    let (mut checked_asleep, mut normals_checked) = (false, 0);
+    for step in 0..400 {
+        w.step(DT, N).unwrap();
+        for e in w.end_events() {
+            assert!(touching.remove(&(e.shape_a, e.shape_b)), "an end without a begin");
+        }
+        for e in w.begin_events() {
+            assert!(touching.insert((e.shape_a, e.shape_b)), "a begin while touching");
+        }
+        let listed: Vec<ContactEvent> = w.contacts().collect();
+        let pairs: BTreeSet<(ShapeId, ShapeId)> = listed.iter().map(|c| (c.shape_a, c.shape_b)).collect();
+        assert_eq!(pairs.len(), listed.len(), "a pair listed twice");
+        assert_eq!(pairs, touching, "step {step}");
+        for c in &listed {
+            assert_eq!(w.shape_body(c.shape_a), Ok(c.body_a));
+            assert_eq!(w.shape_body(c.shape_b), Ok(c.body_b));
+            let m = &c.manifold;
+            assert!(m.count >= 1 && m.count <= 2 && (m.normal.length() - 1.0).abs() < 1e-4);
+            let (da, db) = (w.shape_def(c.shape_a).unwrap(), w.shape_def(c.shape_b).unwrap());
+            let (xa, xb) = (w.transform(c.body_a).unwrap(), w.transform(c.body_b).unwrap());
+            let fresh = collide_with_margin(&da.shape, xa, &db.shape, xb, 0.1);
+            // Once everything rests the bodies are where their manifolds were found.
+            let resting = w.awake_body_count() == 0;
+            if resting && fresh.count > 0 && fresh.points().iter().any(|p| p.depth > 0.002) {
+                assert!(
+                    fresh.normal.dot(m.normal) > 0.9,
+                    "{:?} against {:?}",
+                    fresh.normal,
+                    m.normal
+                );
+                normals_checked += 1;
+            }
+        }
+        if w.awake_body_count() == 0 && !touching.is_empty() {
+            checked_asleep = true;
+        }
+        #[cfg(feature = "capi")]
+        if step % 50 == 0 {
+            use collide2d::capi::*;
+            let mut out = vec![ContactEvent::default(); listed.len() + 1];
+            let mut n = 0u32;
+            // SAFETY: a lent world, `out` with room for `out.len()` entries, a writable count.
+            let s = lend_world(&mut w, |id| unsafe {
+                c2d_world_contacts(id, out.as_mut_ptr(), out.len() as u32, &mut n)
+            });
+            assert_eq!(s, Some(Status::Ok));
+            assert_eq!(&out[..n as usize], &listed[..]);
+        }
+    }
+    assert!(checked_asleep, "the pile never fell asleep");
+    assert!(
+        touching.len() >= 40 && normals_checked > 30,
+        "{} {normals_checked}",
+        touching.len()
+    );
+}

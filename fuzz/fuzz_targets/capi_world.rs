@@ -245,6 +245,17 @@ fuzz_target!(|data: &[u8]| {
                     let mut nl = 0u32;
                     let cap = u32::from(take::<u8>(&mut data) % 9);
                     let _ = c2d_world_body_ids(w, listed.as_mut_ptr(), cap, &mut nl);
+                    // Touching contacts: every one names live shapes of live bodies.
+                    let mut touching = vec![ContactEvent::default(); cap as usize];
+                    let mut nt = 0u32;
+                    if c2d_world_contacts(w, touching.as_mut_ptr(), cap, &mut nt) == Status::Ok {
+                        for c in &touching[..nt as usize] {
+                            let mut owner = BodyId::default();
+                            assert_eq!(c2d_world_shape_body(w, c.shape_a, &mut owner), Status::Ok);
+                            assert_eq!(owner, c.body_a);
+                            assert!(c.manifold.count >= 1 && c.manifold.count <= 2);
+                        }
+                    }
                     // Capacity hints, small enough that the run's memory stays bounded.
                     let (m, f, c) = (
                         take::<u16>(&mut data),

@@ -399,3 +399,27 @@ pub unsafe extern "C" fn c2d_world_body_ids(
     // SAFETY: the outputs as this function's contract states.
     unsafe { write_listed(w.body_ids(), out, capacity, out_count) }
 }
+
+/// Every touching contact between two solid shapes (Rust: `World::contacts`), in contact
+/// order, into `out` (room for `capacity`): the two shapes, their bodies and the manifold
+/// (normal from shape A to shape B; an awake contact's as the last step solved it, a sleeping
+/// one's as last computed in full). Their count to `*out_count` (always;
+/// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: pass NULL with capacity 0 to ask).
+///
+/// # Safety
+/// `out` NULL or `capacity` writable `c2d_ContactEvent`; `out_count` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn c2d_world_contacts(
+    world: WorldId,
+    out: *mut crate::world::ContactEvent,
+    capacity: u32,
+    out_count: *mut u32,
+) -> Status {
+    // SAFETY: checked by the helper; validity is the caller's contract.
+    let w = match unsafe { world_ref(world) } {
+        Ok(w) => w,
+        Err(e) => return e,
+    };
+    // SAFETY: the outputs as this function's contract states.
+    unsafe { write_listed(w.contacts(), out, capacity, out_count) }
+}

@@ -1,6 +1,7 @@
 //! Reading and setting bodies by id between steps: counts, poses, velocities, gravity, the
 //! last step's events and a pair's solved contact.
 
+use super::contacts::PARKED;
 use super::*;
 
 impl World {
@@ -176,6 +177,61 @@ impl World {
     #[must_use]
     pub fn end_events(&self) -> &[ContactEvent] {
         &self.end
+    }
+
+    /// Every touching contact between two solid shapes, awake or asleep, in contact-slab order
+    /// (stable while no contact begins or ends): the two shapes and their bodies
+    /// (`shape_a`, the one with the smaller slot index, on `body_a`) and the manifold, normal
+    /// from shape A to shape B (world). An awake contact's manifold is the one the last step
+    /// solved, its points placed at the bodies' current centres of mass; a sleeping contact's
+    /// is the last one computed in full. Sensor overlaps are not contacts
+    /// ([`World::sensor_begin_events`]). O(contacts ever made, live or free).
+    pub fn contacts(&self) -> impl Iterator<Item = ContactEvent> + '_ {
+        (0..self.contacts.len() as u32).filter_map(move |c| {
+            let contact = &self.contacts[c as usize];
+            if contact.a == NONE || !contact.touching || contact.sensor {
+                return None;
+            }
+            Some(ContactEvent {
+                body_a: self.id_of(contact.a),
+                body_b: self.id_of(contact.b),
+                manifold: self.touching_manifold(c),
+                shape_a: self.shape_id_of(contact.a),
+                shape_b: self.shape_id_of(contact.b),
+            })
+        })
+    }
+
+    /// The manifold of the touching contact `c` (see [`World::contacts`]).
+    fn touching_manifold(&self, c: u32) -> Manifold {
+        let contact = &self.contacts[c as usize];
+        let ca = self.bodies[contact.oa as usize].center();
+        let sim = self.sim(c);
+        if let Some(cc) = (sim.solved != PARKED && sim.solved != NONE)
+            .then(|| self.solved_constraint(sim.solved))
+            .flatten()
+        {
+            return super::collide::manifold_of(cc.normal, &cc.points[..cc.count as usize], ca);
+        }
+        let memory = match contact.active_index {
+            NONE => &self.parked[contact.parked as usize].1,
+            k => &self.active_memory[k as usize],
+        };
+        let Some(cache) = memory.cache.as_ref() else {
+            return Manifold::default();
+        };
+        let mut m = Manifold {
+            normal: cache.normal,
+            count: cache.count.min(2),
+            ..Manifold::default()
+        };
+        let cb = self.bodies[contact.ob as usize].center();
+        for (mp, p) in m.points.iter_mut().zip(&cache.points[..m.count as usize]) {
+            mp.point = ca + p.anchor_a;
+            mp.depth = -(p.separation + (cb - ca + p.anchor_b - p.anchor_a).dot(cache.normal));
+            mp.id = p.id;
+        }
+        m
     }
 
     /// The constraint the last step solved for a pair, if the two bodies touched and were
