@@ -247,6 +247,7 @@ pub(crate) fn status(r: Result<(), SolverError>) -> Status {
 ///
 /// # Safety
 /// `out` NULL or `capacity` writable values; `out_count` NULL or writable.
+#[cfg(feature = "alloc")]
 pub(crate) unsafe fn write_listed<T>(
     items: impl Iterator<Item = T>,
     out: *mut T,

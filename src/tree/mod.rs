@@ -217,7 +217,7 @@ impl core::error::Error for TreeError {}
 /// `DynamicTree<Vec<TreeNode>>` (feature `alloc`, see [`DynamicTree::new`]) grows as needed;
 /// `DynamicTree<&mut [TreeNode]>` ([`DynamicTree::from_buffer`]) never allocates: `n` proxies
 /// need `2n - 1` nodes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct DynamicTree<S: NodeStorage> {
     nodes: S,
     root: u32,

@@ -98,10 +98,10 @@ impl World {
         core::mem::swap(&mut self.block_ids, &mut self.prev_block_ids);
         self.blocks.clear();
         self.block_ids.clear();
-        self.used_colors.clear();
-        self.used_colors.resize(self.awake.len() + 1, 0);
-        self.links.clear();
-        self.parting.clear();
+        self.scratch.used_colors.clear();
+        self.scratch.used_colors.resize(self.awake.len() + 1, 0);
+        self.scratch.links.clear();
+        self.scratch.parting.clear();
         let mut open = [(NONE, 0u32); 2 * COLORS];
         let mut out_of_memory = false;
         // The contacts are collided in chunks, each chunk's findings then applied in order
@@ -120,8 +120,8 @@ impl World {
         }
         // The pairs whose fat boxes parted end after every round (removing them reorders
         // `active`).
-        for i in 0..self.parting.len() {
-            self.destroy_contact(self.parting[i], Ending::InStep);
+        for i in 0..self.scratch.parting.len() {
+            self.destroy_contact(self.scratch.parting[i], Ending::InStep);
         }
         if out_of_memory {
             self.forget_impulses();
@@ -278,7 +278,7 @@ impl World {
         let (oa, ob) = (sim.oa, sim.ob);
         match found.state {
             Collided::PARTED => {
-                self.parting.push(c);
+                self.scratch.parting.push(c);
                 return true;
             }
             Collided::SENSOR => {
@@ -350,8 +350,10 @@ impl World {
         let masses = [(ba.inv_mass, ba.inv_inertia), (bb.inv_mass, bb.inv_inertia)];
         // Without room for its block the contact still counts as touching (its events stand)
         // and the step fails before the solver.
-        let place = match self.claim_lane((ia, ib), masses, open, count == 2) {
-            Some((block, lane)) => {
+        let color = self.active[k].color;
+        let place = match self.claim_lane((ia, ib), masses, open, (count == 2, color)) {
+            Some((block, lane, color)) => {
+                self.active[k].color = color;
                 // Built straight into its lane (no constraint in between).
                 let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
                 let ids = self.blocks[block].fill_lane(
@@ -364,7 +366,7 @@ impl World {
                 );
                 self.block_ids[block][lane] = ids;
                 if self.sleep_enabled && ia != 0 && ib != 0 {
-                    self.links.push((ia - 1, ib - 1));
+                    self.scratch.links.push((ia - 1, ib - 1));
                 }
                 (block * solver::ContactBlock::LANES + lane) as u32
             }

@@ -33,7 +33,15 @@ pub(super) struct ContactSim {
     /// `World::blocks`); `PARKED` when its impulses were kept in `World::sleep_impulses` as
     /// it fell asleep (and it has not been solved since); `NONE` otherwise.
     pub(super) solved: u32,
+    /// The graph colour the contact's constraint had when last solved (`NO_COLOR`: none):
+    /// tried first when it is next coloured, so that a touching contact keeps its colour
+    /// while its bodies' other constraints allow (Box2D's persistent constraint graph).
+    pub(super) color: u8,
 }
+
+/// `ContactSim::color` of a contact without a colour (never solved, or given a block of its
+/// own).
+pub(super) const NO_COLOR: u8 = u8::MAX;
 
 /// `ContactSim::solved` of a contact whose impulses wait in `World::sleep_impulses`.
 pub(super) const PARKED: u32 = NONE - 1;
@@ -142,15 +150,15 @@ impl World {
         // tree is rebuilt here, once, before the pairs are looked for (as Box2D does). Without
         // room for the scratch the tree stays as it is: valid, only slower to query.
         let proxies = self.tree.proxy_count() as usize;
-        let scratch = &mut self.rebuild_scratch;
+        let scratch = &mut self.scratch.rebuild;
         if scratch.len() >= proxies || scratch.try_reserve(proxies - scratch.len()).is_ok() {
             scratch.resize(scratch.len().max(proxies), 0);
             let _ = self.tree.rebuild_enlarged(scratch);
         }
         let moved = core::mem::take(&mut self.move_buffer);
-        self.found.clear();
+        self.scratch.found.clear();
         let mut failed = false;
-        let (slots, found, table) = (&self.slots, &mut self.found, &self.pair_table);
+        let (slots, found, table) = (&self.slots, &mut self.scratch.found, &self.pair_table);
         // Only pairs without a contact are kept: most pairs a moved proxy reports already have
         // one, and each is looked up once, here.
         let mut report = |_: ProxyId, ua: u64, _: ProxyId, ub: u64| {
@@ -170,7 +178,7 @@ impl World {
         } else {
             self.tree.query_pairs_of(&moved, &mut report);
         }
-        let new = self.found.len();
+        let new = self.scratch.found.len();
         if failed || self.reserve_step(new, 0).is_err() {
             // The traversal cleared the moved marks: put them back with the buffer.
             for &id in &moved {
@@ -182,8 +190,8 @@ impl World {
         let mut moved = moved;
         moved.clear();
         self.move_buffer = moved;
-        for k in 0..self.found.len() {
-            let (a, b) = self.found[k];
+        for k in 0..self.scratch.found.len() {
+            let (a, b) = self.scratch.found[k];
             // The tree reports each pair once; the check keeps a contact from ever being made
             // twice all the same (it costs one lookup per new pair).
             if self.pair_table.get(pair_key(a, b)).is_some() {
@@ -268,6 +276,7 @@ impl World {
             friction,
             restitution,
             solved: NONE,
+            color: NO_COLOR,
         };
         let sim = (sim, SimMemory::default());
         if (c as usize) < self.contacts.len() {
@@ -482,9 +491,9 @@ impl World {
         // events start with what they will hold, at most `touching`: `end` gets that room
         // now, so the calls between steps find `reserve_step`'s room for it kept too.
         let (touching, overlaps) = (self.touching_count, self.sensor_overlaps);
-        if room(&mut self.solver_bodies, bodies).is_ok()
-            && room(&mut self.solver_states, bodies).is_ok()
-            && room(&mut self.solver_kicks, bodies).is_ok()
+        if room(&mut self.scratch.solver_bodies, bodies).is_ok()
+            && room(&mut self.scratch.solver_states, bodies).is_ok()
+            && room(&mut self.scratch.solver_kicks, bodies).is_ok()
             && room(&mut self.queued_end, touching).is_ok()
             && room(&mut self.queued_sensor_end, overlaps).is_ok()
             && room(&mut self.end, touching).is_ok()
@@ -545,19 +554,19 @@ impl World {
         // (each end adds one to its queue and takes one from its count).
         room(&mut self.queued_end, queued + self.touching_count)?;
         room(&mut self.queued_sensor_end, queued_sensor + self.sensor_overlaps)?;
-        room(&mut self.used_colors, bodies + 1)?;
-        room(&mut self.parent, bodies)?;
-        room(&mut self.rested, bodies)?;
-        room(&mut self.tired, bodies)?;
-        room(&mut self.links, contacts)?;
-        room(&mut self.parting, contacts)?;
-        room(&mut self.fast, bodies)?;
+        room(&mut self.scratch.used_colors, bodies + 1)?;
+        room(&mut self.scratch.parent, bodies)?;
+        room(&mut self.scratch.rested, bodies)?;
+        room(&mut self.scratch.tired, bodies)?;
+        room(&mut self.scratch.links, contacts)?;
+        room(&mut self.scratch.parting, contacts)?;
+        room(&mut self.scratch.fast, bodies)?;
         room(&mut self.faults, bodies)?;
         room(&mut self.awake, bodies)?;
         room(&mut self.move_buffer, bodies)?;
         room(&mut self.free, bodies)?;
-        let found = bodies.max(self.found.len());
-        room(&mut self.found, found)?;
+        let found = bodies.max(self.scratch.found.len());
+        room(&mut self.scratch.found, found)?;
         let islands = self.islands.len();
         room(&mut self.free_islands, islands)?;
         Ok(())

@@ -140,8 +140,8 @@ impl World {
     /// which see the others at their final poses) and moves their proxies.
     pub(super) fn solve_continuous(&mut self) {
         for pass_bullets in [false, true] {
-            for k in 0..self.fast.len() {
-                let s = self.fast[k];
+            for k in 0..self.scratch.fast.len() {
+                let s = self.scratch.fast[k];
                 if self.slots[s as usize].bullet == pass_bullets {
                     self.sweep_fast_body(s);
                 }

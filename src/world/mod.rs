@@ -115,7 +115,7 @@
 //! body's id is rejected with [`SolverError::InvalidBody`] even after its slot is reused.
 //!
 //! Files, by concept: `constants.rs` (every tuning constant), `types.rs` (the public value
-//! types), `store.rs` (per-slot data), `bodies.rs`, `shapes.rs` and `chains.rs` (adding,
+//! types), `store.rs` (per-slot data), `scratch.rs` (the per-step scratch arrays), `bodies.rs`, `shapes.rs` and `chains.rs` (adding,
 //! changing and removing them), `access.rs` (reading and setting bodies by id, events),
 //! `pairs.rs` (the pair hash set), `contacts.rs` (contact bookkeeping and the broad phase),
 //! `collide.rs` (the narrow phase, recycling and the constraints' lanes), `hooks.rs` (the
@@ -142,6 +142,7 @@ pub mod limits;
 mod mover;
 mod pairs;
 mod queries;
+mod scratch;
 mod shapes;
 mod sleep;
 mod step;
@@ -164,11 +165,12 @@ pub use constants::{
     CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR, EDGE_TOLERANCE,
     FAT_MARGIN_FRACTION, LINEAR_SLOP, MAX_FAT_MARGIN, SLEEP_VELOCITY, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };
-use contacts::{Contact, ContactSim, Ending, SimMemory};
+use contacts::{Contact, ContactSim, Ending, SimMemory, NO_COLOR};
 pub use draw::DrawFlags;
 pub use hooks::ContactHooks;
 pub use mover::{MoverPush, WorldLevel};
 use pairs::{pair_key, PairTable};
+use scratch::StepScratch;
 use store::*;
 pub use types::{
     BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, Material, ProfileClock, QueryFilter,
@@ -184,6 +186,12 @@ const NONE: u32 = u32::MAX;
 /// one contact (in a slab, found through a hash set); per step O(moved proxies · log n) for
 /// new pairs plus O(awake bodies + awake contacts) for everything else. Sleeping bodies and
 /// their contacts cost nothing per step.
+///
+/// `Clone` copies the whole state — contact caches, warm-start impulses, sleep timers,
+/// sleeping islands, the trees, the colours, the events of the last step — so a clone
+/// stepped N times equals the original stepped N times, bit for bit (the building block of
+/// rollback and save games); the ids of the original name the same objects in the clone.
+#[derive(Clone)]
 pub struct World {
     /// This world's tag in the high 16 bits of every generation it gives (see
     /// [`World::next_generation`]).
@@ -202,14 +210,10 @@ pub struct World {
     /// Per slot, its proxy's fat and tight boxes, side by side (one cache line for both
     /// checks the narrow phase makes on every pair).
     boxes: Vec<SlotBoxes>,
-    /// Scratch of [`DynamicTree::rebuild_enlarged`], one entry per proxy.
-    rebuild_scratch: Vec<u32>,
+    /// The per-step scratch arrays (see `StepScratch`).
+    scratch: StepScratch,
     /// Proxies created or moved since the last broad phase (duplicates allowed).
     move_buffer: Vec<ProxyId>,
-    /// The contacts whose fat boxes parted this step (ended after the narrow phase).
-    parting: Vec<u32>,
-    /// Broad-phase scratch: the new pairs found this step.
-    found: Vec<(u32, u32)>,
     /// Body pair → contact id.
     pair_table: PairTable,
     /// Contact slab (stable ids); free slots are listed in `free_contacts`.
@@ -237,12 +241,6 @@ pub struct World {
     /// listed in `free_islands`.
     islands: Vec<Vec<u32>>,
     free_islands: Vec<u32>,
-    /// The awake bodies as the solver sees them this step.
-    solver_bodies: Vec<Body>,
-    /// The solver passes' compact copy of `solver_bodies`' velocities and motions.
-    solver_states: Vec<solver::BodyState>,
-    /// Per solver body, its velocity change per sub-step (worked out once per step).
-    solver_kicks: Vec<solver::VelocityKick>,
     /// The touching pairs' constraints, packed into lanes by the narrow phase as it builds
     /// them (see `place_constraint`); between steps, with the impulses of the last step. A
     /// touching sim's `solved` is its place, `block · 4 + lane`.
@@ -254,20 +252,6 @@ pub struct World {
     /// impulses for warm starting and fills the new ones (the two are swapped each step).
     prev_blocks: Vec<solver::ContactBlock>,
     prev_block_ids: Vec<[[u32; 2]; 4]>,
-    /// Colouring scratch: per solver body, the colours its constraints use this step.
-    used_colors: Vec<u64>,
-    /// Union-find and continuous-phase scratch.
-    parent: Vec<u32>,
-    /// Per awake body (by awake index), written by `finalize_bodies`: whether it has rested
-    /// for [`TIME_TO_SLEEP`] (`sleep::RESTED`), then in `update_sleep` whether a touching
-    /// body that has not holds it awake.
-    rested: Vec<u8>,
-    /// The awake indices of the bodies that have rested for [`TIME_TO_SLEEP`] this step.
-    tired: Vec<u32>,
-    /// This step's touching constraints between two moving bodies, as awake indices
-    /// (listed by the narrow phase while sleeping is enabled; the islands' edges).
-    links: Vec<(u32, u32)>,
-    fast: Vec<u32>,
     begin: Vec<ContactEvent>,
     end: Vec<ContactEvent>,
     sensor_begin: Vec<SensorEvent>,
@@ -322,10 +306,8 @@ impl World {
             tree: DynamicTree::new(),
             fixed_tree: DynamicTree::new(),
             boxes: Vec::new(),
+            scratch: StepScratch::default(),
             move_buffer: Vec::new(),
-            rebuild_scratch: Vec::new(),
-            parting: Vec::new(),
-            found: Vec::new(),
             pair_table: PairTable::default(),
             contacts: Vec::new(),
             free_contacts: Vec::new(),
@@ -339,19 +321,10 @@ impl World {
             awake: Vec::new(),
             islands: Vec::new(),
             free_islands: Vec::new(),
-            solver_bodies: Vec::new(),
-            solver_states: Vec::new(),
-            solver_kicks: Vec::new(),
             blocks: Vec::new(),
             block_ids: Vec::new(),
             prev_blocks: Vec::new(),
             prev_block_ids: Vec::new(),
-            used_colors: Vec::new(),
-            parent: Vec::new(),
-            rested: Vec::new(),
-            tired: Vec::new(),
-            links: Vec::new(),
-            fast: Vec::new(),
             begin: Vec::new(),
             end: Vec::new(),
             sensor_begin: Vec::new(),

@@ -158,65 +158,68 @@ impl World {
         // held awake. A group of rested bodies that nothing holds is exactly a whole island
         // of rested bodies. Per constraint this reads two flags; the union-find runs on the
         // rested pairs only.
-        if !self.sleep_enabled || self.tired.is_empty() {
+        if !self.sleep_enabled || self.scratch.tired.is_empty() {
             return;
         }
         // Only the rested bodies' entries are read (unions stay among them).
         let n = self.awake.len();
-        if self.parent.len() < n {
-            self.parent.resize(n, 0);
+        if self.scratch.parent.len() < n {
+            self.scratch.parent.resize(n, 0);
         }
-        for k in 0..self.tired.len() {
-            let t = self.tired[k];
-            self.parent[t as usize] = t;
+        for k in 0..self.scratch.tired.len() {
+            let t = self.scratch.tired[k];
+            self.scratch.parent[t as usize] = t;
         }
-        for k in 0..self.links.len() {
-            let (ka, kb) = self.links[k];
-            match (self.rested[ka as usize], self.rested[kb as usize]) {
+        for k in 0..self.scratch.links.len() {
+            let (ka, kb) = self.scratch.links[k];
+            match (self.scratch.rested[ka as usize], self.scratch.rested[kb as usize]) {
                 (AWAKE, AWAKE) => {}
-                (AWAKE, _) => self.rested[kb as usize] = HELD,
-                (_, AWAKE) => self.rested[ka as usize] = HELD,
+                (AWAKE, _) => self.scratch.rested[kb as usize] = HELD,
+                (_, AWAKE) => self.scratch.rested[ka as usize] = HELD,
                 _ => {
-                    let (ra, rb) = (find(&mut self.parent, ka), find(&mut self.parent, kb));
+                    let (ra, rb) = (
+                        find(&mut self.scratch.parent, ka),
+                        find(&mut self.scratch.parent, kb),
+                    );
                     // The smaller root wins: deterministic, and roots stay the lowest index.
                     let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    self.parent[hi as usize] = lo;
+                    self.scratch.parent[hi as usize] = lo;
                 }
             }
         }
         // A group is held when any of its bodies is: mark the roots.
-        for k in 0..self.tired.len() {
-            let t = self.tired[k];
-            if self.rested[t as usize] == HELD {
-                let r = find(&mut self.parent, t);
-                self.rested[r as usize] = HELD;
+        for k in 0..self.scratch.tired.len() {
+            let t = self.scratch.tired[k];
+            if self.scratch.rested[t as usize] == HELD {
+                let r = find(&mut self.scratch.parent, t);
+                self.scratch.rested[r as usize] = HELD;
             }
         }
         // Sleepy islands in order of their root (the lowest awake index of the island);
         // `found` is free scratch here.
-        self.found.clear();
-        for k in 0..self.tired.len() {
-            let t = self.tired[k];
-            let r = find(&mut self.parent, t);
-            if self.rested[r as usize] == RESTED {
-                self.found.push((r, self.awake[t as usize]));
+        self.scratch.found.clear();
+        for k in 0..self.scratch.tired.len() {
+            let t = self.scratch.tired[k];
+            let r = find(&mut self.scratch.parent, t);
+            if self.scratch.rested[r as usize] == RESTED {
+                self.scratch.found.push((r, self.awake[t as usize]));
             }
         }
-        if self.found.is_empty() {
+        if self.scratch.found.is_empty() {
             return;
         }
-        self.found.sort_unstable();
+        self.scratch.found.sort_unstable();
         // Out of memory for the list of a sleepy island's bodies: they stay awake this step.
         let mut group = Vec::new();
-        if group.try_reserve(self.found.len()).is_err() {
+        if group.try_reserve(self.scratch.found.len()).is_err() {
             return;
         }
         let mut k = 0;
-        while k < self.found.len() {
-            let r = self.found[k].0;
+        while k < self.scratch.found.len() {
+            let r = self.scratch.found[k].0;
             group.clear();
-            while k < self.found.len() && self.found[k].0 == r {
-                group.push(self.found[k].1);
+            while k < self.scratch.found.len() && self.scratch.found[k].0 == r {
+                group.push(self.scratch.found[k].1);
                 k += 1;
             }
             self.new_island(&group);

@@ -72,19 +72,25 @@ impl World {
         let t2 = now();
 
         // The awake bodies as the solver sees them: index 0 stands for every static body.
-        self.solver_bodies.clear();
-        self.solver_bodies.push(Body::new_static(Transform::IDENTITY));
+        self.scratch.solver_bodies.clear();
+        self.scratch
+            .solver_bodies
+            .push(Body::new_static(Transform::IDENTITY));
         let bodies = &self.bodies;
-        self.solver_bodies
+        self.scratch
+            .solver_bodies
             .extend(self.awake.iter().map(|&s| bodies[s as usize]));
         let rest = solver::BodyState::default();
-        self.solver_states.resize(self.solver_bodies.len(), rest);
-        self.solver_kicks
-            .resize(self.solver_bodies.len(), solver::VelocityKick::default());
+        self.scratch
+            .solver_states
+            .resize(self.scratch.solver_bodies.len(), rest);
+        self.scratch
+            .solver_kicks
+            .resize(self.scratch.solver_bodies.len(), solver::VelocityKick::default());
         solver::step_blocks(
-            &mut self.solver_bodies,
-            &mut self.solver_states,
-            &mut self.solver_kicks,
+            &mut self.scratch.solver_bodies,
+            &mut self.scratch.solver_states,
+            &mut self.scratch.solver_kicks,
             &mut self.blocks,
             &settings,
             dt,
@@ -116,9 +122,11 @@ impl World {
     /// Finds the lane for the touching constraint between the bodies at solver indices `ia`
     /// and `ib` (inverse masses and inertias `masses`) and returns it as (block, lane), or
     /// `None` when the blocks cannot grow (the step then fails with out of memory); the
-    /// caller builds the constraint there. A greedy colouring of the contact graph in pair
-    /// order: no two constraints of one colour share a moving body (fixed bodies do not
-    /// count); each colour fills one open block at a time for constraints of one point and
+    /// caller builds the constraint there, and the colour it got (`NO_COLOR`: a block of its
+    /// own). A greedy colouring of the contact graph in pair order that keeps a contact's
+    /// colour from the last step (`preferred`) when neither body has used it yet this step: no
+    /// two constraints of one colour share a moving body (fixed bodies do not count); each
+    /// colour fills one open block at a time for constraints of one point and
     /// one for those of two (`two_points`), four lanes, so that the solver
     /// takes every block whole in SIMD lanes. A constraint that finds no free colour among
     /// [`COLORS`] gets a block of its own. Blocks follow in the order they were opened, and
@@ -129,19 +137,25 @@ impl World {
         (ia, ib): (u32, u32),
         masses: [(f32, f32); 2],
         open: &mut [(u32, u32); 2 * COLORS],
-        two_points: bool,
-    ) -> Option<(usize, usize)> {
+        (two_points, preferred): (bool, u8),
+    ) -> Option<(usize, usize, u8)> {
         const LANES: u32 = solver::ContactBlock::LANES as u32;
         let (ia, ib) = (ia as usize, ib as usize);
         // Woken bodies join the solver during the narrow phase (room reserved per step).
         let top = ia.max(ib) + 1;
-        if self.used_colors.len() < top {
-            self.used_colors.resize(top, 0);
+        if self.scratch.used_colors.len() < top {
+            self.scratch.used_colors.resize(top, 0);
         }
         let moving = |(m, i): (f32, f32)| !(m == 0.0 && i == 0.0);
         let (ma, mb) = (moving(masses[0]), moving(masses[1]));
-        let busy = if ma { self.used_colors[ia] } else { 0 } | if mb { self.used_colors[ib] } else { 0 };
-        let color = (!busy).trailing_zeros() as usize; // COLORS when all are taken
+        let busy = if ma { self.scratch.used_colors[ia] } else { 0 }
+            | if mb { self.scratch.used_colors[ib] } else { 0 };
+        let preferred = usize::from(preferred);
+        let color = if preferred < COLORS && busy & (1u64 << preferred) == 0 {
+            preferred
+        } else {
+            (!busy).trailing_zeros() as usize // COLORS when all are taken
+        };
         let mut own = (NONE, LANES);
         let (block, lane) = if color < COLORS {
             &mut open[2 * color + usize::from(two_points)]
@@ -164,15 +178,16 @@ impl World {
         if color < COLORS {
             let bit = 1u64 << color;
             if ma {
-                self.used_colors[ia] |= bit;
+                self.scratch.used_colors[ia] |= bit;
             }
             if mb {
-                self.used_colors[ib] |= bit;
+                self.scratch.used_colors[ib] |= bit;
             }
         }
         let (k, l) = (*block as usize, *lane as usize);
         *lane += 1;
-        Some((k, l))
+        let color = if color < COLORS { color as u8 } else { NO_COLOR };
+        Some((k, l, color))
     }
 
     /// The warm-starting data of the constraint solved at `at` (`block · 4 + lane`) in the
@@ -190,15 +205,15 @@ impl World {
     /// Copies the solved awake bodies back, accumulates sleep time and moves the proxies of
     /// bodies that are not fast (fast ones go to the continuous phase, which moves them).
     pub(super) fn finalize_bodies(&mut self, dt: f32) {
-        self.fast.clear();
-        self.rested.clear();
-        self.tired.clear();
+        self.scratch.fast.clear();
+        self.scratch.rested.clear();
+        self.scratch.tired.clear();
         let inv_dt = 1.0 / dt;
         let sleepy = self.sleep_enabled;
         let max_speed = self.settings.max_linear_speed;
         for k in 0..self.awake.len() {
             let s = self.awake[k];
-            let mut b = self.solver_bodies[k + 1];
+            let mut b = self.scratch.solver_bodies[k + 1];
             b.force = Vec2::ZERO;
             b.torque = 0.0;
             let i = s as usize;
@@ -252,12 +267,12 @@ impl World {
                 slot.sleep_time += dt;
                 if slot.sleep_time >= TIME_TO_SLEEP {
                     rested = sleep::RESTED;
-                    self.tired.push(k as u32);
+                    self.scratch.tired.push(k as u32);
                 }
             }
-            self.rested.push(rested);
+            self.scratch.rested.push(rested);
             if fast {
-                self.fast.push(s);
+                self.scratch.fast.push(s);
             } else {
                 // Cannot fail: the proxy is live and the box finite (bodies are validated).
                 let _ = self.sync_body(i);

@@ -387,3 +387,74 @@ fn large_motion_turn_or_zero_distance_is_not_recycled() {
         Err(SolverError::InvalidInput)
     );
 }
+
+/// The constraint graph is persistent: in a pyramid a touching contact keeps its colour from
+/// step to step (Box2D's `constraint_graph.c` keeps it until the contact ends), also when the
+/// pyramid falls asleep and is woken, which brings its contacts back in another order (a
+/// greedy colouring in pair order would then recolour most of them).
+#[test]
+fn touching_contacts_keep_their_colours() {
+    let mut w = World::default();
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        Transform::IDENTITY,
+        Shape::rect(20.0, 0.5),
+    ))
+    .unwrap();
+    let mut top = None;
+    for row in 0..10 {
+        for i in 0..(10 - row) {
+            let x = (i as f32 - (10 - row) as f32 * 0.5) * 1.05 + 0.5;
+            let at = Transform::from_translation(Vec2::new(x, 1.0 + row as f32 * 1.0));
+            top = Some(
+                w.add_body(&BodyDef::new(BodyKind::Dynamic, at, Shape::rect(0.5, 0.5)))
+                    .unwrap(),
+            );
+        }
+    }
+    let colours = |w: &World| -> alloc::collections::BTreeMap<u32, u8> {
+        w.active
+            .iter()
+            .filter(|s| s.touching && !s.sensor)
+            .map(|s| (s.id, s.color))
+            .collect()
+    };
+    let mut before = alloc::collections::BTreeMap::new();
+    let mut slept = false;
+    for _ in 0..600 {
+        w.step(1.0 / 60.0, 4).unwrap();
+        if w.awake_body_count() == 0 {
+            slept = true;
+            break;
+        }
+        before = colours(&w);
+    }
+    assert!(slept, "the pyramid never slept");
+    assert!(
+        before.len() > 60 && before.values().all(|&c| c != NO_COLOR),
+        "{}",
+        before.len()
+    );
+    w.set_awake(top.unwrap(), true).unwrap();
+    w.step(1.0 / 60.0, 4).unwrap();
+    let now = colours(&w);
+    assert_eq!(now.len(), before.len());
+    let kept = before
+        .iter()
+        .filter(|(c, colour)| now.get(c) == Some(colour))
+        .count();
+    assert_eq!(kept, before.len(), "a touching contact changed colour");
+    // The colouring is still proper: no two constraints of one colour share a moving body.
+    let mut used = alloc::collections::BTreeSet::new();
+    for s in w.active.iter().filter(|s| s.touching && s.color != NO_COLOR) {
+        for body in [s.oa, s.ob] {
+            if w.bodies[body as usize].inv_mass != 0.0 {
+                assert!(
+                    used.insert((body, s.color)),
+                    "colour {} used twice on body {body}",
+                    s.color
+                );
+            }
+        }
+    }
+}
