@@ -165,7 +165,7 @@ int main(void) {
                lazy_pairs[0], lazy_pairs[1]);
     }
     {
-        /* Per-proxy fat margins (Box2D v3.1 sizes them by the shape): 0.5 at creation; a
+        /* Per-proxy fat margins (Box2D v3 sizes them by the shape): 0.5 at creation; a
          * move within that box keeps it; one out of it refattens by the margin given then;
          * a negative margin counts as 0. Quarters and halves: exact in binary. */
         c2d_Aabb b = {{200.0f, 200.0f}, {201.0f, 201.0f}}, fat;
