@@ -15,7 +15,9 @@ const COLLIDE_CHUNK: usize = 32;
 /// the serial update that follows it (`World::update_contact`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Collided {
-    /// `PARTED`, `SENSOR` or `SOLID`.
+    /// The contact's index in `World::active`.
+    k: u32,
+    /// `PARTED`, `SENSOR`, `SOLID` or `APART`.
     state: u8,
     /// A sensor pair's shapes overlap.
     overlapping: bool,
@@ -111,10 +113,9 @@ impl World {
         let mut start = 0;
         while start < self.active.len() {
             let end = self.active.len().min(start + COLLIDE_CHUNK);
-            let found = &mut found[..end - start];
-            self.collide_contacts(start, found, hooks.is_some());
-            for (i, found) in found.iter().enumerate() {
-                out_of_memory |= !self.update_contact(start + i, found, &mut open, hooks.as_deref_mut());
+            let n = self.collide_contacts(start..end, &mut found, hooks.is_some());
+            for found in &found[..n] {
+                out_of_memory |= !self.update_contact(found, &mut open, hooks.as_deref_mut());
             }
             start = end;
         }
@@ -130,18 +131,29 @@ impl World {
         Ok(())
     }
 
-    /// The collide pass over `active[start..start + found.len()]`: each contact's manifold
-    /// (recycled, or computed afresh and cached) into `found`. It reads the bodies, shapes and
-    /// boxes and writes only each contact's own cache and finding: no events, no waking, no
-    /// colouring (the contacts could be collided in any order, or at once).
-    fn collide_contacts(&mut self, start: usize, found: &mut [Collided], hooked: bool) {
+    /// The collide pass over `active[range]` (at most a chunk): each contact's manifold
+    /// (recycled, or computed afresh and cached) into `found`, which holds the first `n`
+    /// (returned) findings the update must act on. It reads the bodies, shapes and boxes and
+    /// writes only each contact's own cache and finding: no events, no waking, no colouring
+    /// (the contacts could be collided in any order, or at once).
+    fn collide_contacts(
+        &mut self,
+        range: core::ops::Range<usize>,
+        found: &mut [Collided; COLLIDE_CHUNK],
+        hooked: bool,
+    ) -> usize {
         let mut memory = core::mem::take(&mut self.active_memory);
         let world = &*self;
-        let end = start + found.len();
-        for (k, (out, memory)) in found.iter_mut().zip(&mut memory[start..end]).enumerate() {
-            world.collide_contact(start + k, memory, out, hooked);
+        // Only the findings the update acts on are kept: a pair apart before and after is
+        // overwritten by the next, so the update's loop sees no such pairs.
+        let mut n = 0;
+        for k in range {
+            let out = &mut found[n];
+            world.collide_contact(k, &mut memory[k], out, hooked);
+            n += usize::from(out.state != Collided::APART);
         }
         self.active_memory = memory;
+        n
     }
 
     /// What the awake contact `active[k]` finds this step (see [`World::collide_contacts`]);
@@ -152,6 +164,7 @@ impl World {
         let (a, b, was_touching) = (sim.a, sim.b, sim.touching);
         let (oa, ob) = (sim.oa, sim.ob);
         let (boxes_a, boxes_b) = (self.boxes[a as usize], self.boxes[b as usize]);
+        out.k = k as u32;
         out.count = 0;
         out.is_fresh = false;
         out.stale_edges = false;
@@ -265,14 +278,11 @@ impl World {
     #[inline]
     fn update_contact(
         &mut self,
-        k: usize,
         found: &Collided,
         open: &mut [(u32, u32); 2 * COLORS],
         hooks: Option<&mut (dyn ContactHooks + '_)>,
     ) -> bool {
-        if found.state == Collided::APART {
-            return true;
-        }
+        let k = found.k as usize;
         let sim = &self.active[k];
         let (c, a, b, was_touching) = (sim.id, sim.a, sim.b, sim.touching);
         let (oa, ob) = (sim.oa, sim.ob);
