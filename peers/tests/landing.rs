@@ -82,3 +82,24 @@ fn box2d_landing_figures_for_reference() {
         }
     }
 }
+
+/// Nearly flat landings (the box turned 0.02, 0.05 and 0.1 rad, its far corner 0.5, 1.25 and
+/// 2.5 cm above the near one) on one static box, beside Box2D's: printed, not checked.
+#[test]
+fn tilted_landing_figures_for_reference() {
+    let _box2d = box2d_worlds_guard();
+    for angle in [0.02f32, 0.05, 0.1] {
+        for speed in [0.5f32, 2.0, 5.0, 10.0, 20.0] {
+            let mut line = format!("tilt {angle} rad, {speed} m/s:");
+            for (name, shape) in landers() {
+                let ours = drop_ours(Floor::OneBox, &shape, 0.0, angle, speed);
+                let theirs = drop_box2d(Floor::OneBox, &shape, 0.0, angle, speed);
+                line += &format!(
+                    " {name} ours |w| {:.2} hop {:.2}, Box2D |w| {:.2} hop {:.2};",
+                    ours.spin, ours.hop, theirs.spin, theirs.hop
+                );
+            }
+            eprintln!("{line}");
+        }
+    }
+}
