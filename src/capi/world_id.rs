@@ -202,18 +202,9 @@ pub fn lend_world<R>(world: &mut World, f: impl FnOnce(WorldId) -> R) -> Option<
             self.0.lent.store(0, Ordering::Release);
         }
     }
-    let p: *mut World = world;
-    let (i, e) = WORLDS.iter().enumerate().find(|(_, e)| {
-        e.world
-            .compare_exchange(core::ptr::null_mut(), p, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-    })?;
+    let (id, e) = claim(world)?;
     e.lent.store(1, Ordering::Release);
     let _back = Return(e);
-    let id = WorldId {
-        index1: i as u16 + 1,
-        generation: e.generation.load(Ordering::Acquire) as u16,
-    };
     Some(f(id))
 }
 
@@ -248,23 +239,28 @@ pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: 
         return Status::OutOfMemory;
     };
     let w = Box::into_raw(w);
-    for (i, e) in WORLDS.iter().enumerate() {
-        let claimed = e
-            .world
-            .compare_exchange(core::ptr::null_mut(), w, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok();
-        if claimed {
-            let id = WorldId {
-                index1: i as u16 + 1,
-                generation: e.generation.load(Ordering::Acquire) as u16,
-            };
-            // SAFETY: `out` checked non-null; writable by the caller's contract.
-            return unsafe { write(out, id) };
-        }
+    if let Some((id, _)) = claim(w) {
+        // SAFETY: `out` checked non-null; writable by the caller's contract.
+        return unsafe { write(out, id) };
     }
     // SAFETY: made by Box::into_raw above and never shared.
     drop(unsafe { Box::from_raw(w) });
     Status::TooManyWorlds
+}
+
+/// Puts `world` in the first free registry slot: its id and slot, or `None` when all
+/// `MAX_WORLDS` are taken.
+fn claim(world: *mut World) -> Option<(WorldId, &'static Entry)> {
+    let (i, e) = WORLDS.iter().enumerate().find(|(_, e)| {
+        e.world
+            .compare_exchange(core::ptr::null_mut(), world, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    })?;
+    let id = WorldId {
+        index1: i as u16 + 1,
+        generation: e.generation.load(Ordering::Acquire) as u16,
+    };
+    Some((id, e))
 }
 
 /// Destroys a world and everything in it; its id (and every body, shape and chain id of it)

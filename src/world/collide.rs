@@ -38,13 +38,12 @@ pub(super) struct Collided {
 }
 
 impl Collided {
-    /// A solid pair's manifold: the fresh one, or rebuilt from the recycled points (body A's
-    /// centre of mass at `ca`).
-    fn manifold(&self, ca: Vec2) -> Manifold {
+    /// A solid pair's manifold: the fresh one, or rebuilt from the recycled points.
+    fn manifold(&self) -> Manifold {
         if self.is_fresh {
             self.fresh
         } else {
-            manifold_of(self.normal, &self.points[..self.count as usize], ca)
+            manifold_of(self.normal, &self.points[..self.count as usize], self.center_a)
         }
     }
 
@@ -182,17 +181,12 @@ impl World {
         }
         // A static polygon's internal edges, from its cache or worked out when the cache is
         // stale (the update writes them back).
-        let edges = |i: u32, slot: &Slot| {
-            if !self.internal_edge_removal {
-                return 0;
-            }
-            let stale = slot.kind == BodyKind::Static
-                && matches!(slot.shape, Shape::Polygon(_))
-                && slot.internal_epoch != self.static_epoch;
-            if stale {
+        let removal = self.internal_edge_removal;
+        let edges = |i: u32| {
+            if removal {
                 self.internal_edges_of(i as usize)
             } else {
-                slot.internal_edges
+                0
             }
         };
         // The tight boxes include the speculative distance on each side; beyond the
@@ -242,8 +236,9 @@ impl World {
             return;
         }
         let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
-        let (ea, eb) = (edges(a, sa), edges(b, sb));
-        out.stale_edges = ea != sa.internal_edges || eb != sb.internal_edges;
+        let (ea, eb) = (edges(a), edges(b));
+        out.stale_edges =
+            removal && (self.internal_edges_stale(a as usize) || self.internal_edges_stale(b as usize));
         let m = match (&sa.shape, &sb.shape) {
             (Shape::Polygon(p), _) if ea != 0 => {
                 internal_edges::correct(m, (p, ba.transform, ea), (&sb.shape, bb.transform), true, margin)
@@ -313,11 +308,11 @@ impl World {
             self.refresh_internal_edges(a as usize);
             self.refresh_internal_edges(b as usize);
         }
-        let (normal, points, ca) = (found.normal, &found.points, found.center_a);
+        let (normal, points) = (found.normal, &found.points);
         let mut count = found.count as usize;
         if count != 0 {
             if let Some(h) = hooks {
-                let manifold = found.manifold(ca);
+                let manifold = found.manifold();
                 if !h.pre_solve(self, self.shape_id_of(a), self.shape_id_of(b), &manifold) {
                     count = 0;
                 }
@@ -388,7 +383,7 @@ impl World {
         if !was_touching {
             self.contacts[c as usize].touching = true;
             self.touching_count += 1;
-            let manifold = found.manifold(ca);
+            let manifold = found.manifold();
             self.begin.push(ContactEvent {
                 body_a: self.id_of(a),
                 body_b: self.id_of(b),

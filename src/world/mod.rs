@@ -445,17 +445,22 @@ impl World {
     /// Works out slot `i`'s internal edges if it is a static polygon whose edges are older
     /// than the last change to the static shapes.
     fn refresh_internal_edges(&mut self, i: usize) {
-        let slot = &self.slots[i];
-        if slot.kind != BodyKind::Static
-            || !matches!(slot.shape, Shape::Polygon(_))
-            || slot.internal_epoch == self.static_epoch
-        {
+        if !self.internal_edges_stale(i) {
             return;
         }
         let mask = self.internal_edges_of(i);
         let slot = &mut self.slots[i];
         slot.internal_edges = mask;
         slot.internal_epoch = self.static_epoch;
+    }
+
+    /// Whether slot `i` is a static polygon whose cached internal edges predate the last
+    /// change to the static shapes.
+    fn internal_edges_stale(&self, i: usize) -> bool {
+        let slot = &self.slots[i];
+        slot.kind == BodyKind::Static
+            && matches!(slot.shape, Shape::Polygon(_))
+            && slot.internal_epoch != self.static_epoch
     }
 
     /// Slot `i`'s internal edges (0 unless it is a static polygon): as kept when current,
