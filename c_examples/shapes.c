@@ -4,7 +4,9 @@
  * definition read back, its filter and user data set, and an added shape removed (a stale
  * shape id is then refused); the world's bodies listed and its gravity set. Then a one-way
  * platform in a second world through the pre-solve hook (c2d_world_set_pre_solve): a box thrown
- * up from below passes through and lands on it; the world's id is refused once destroyed. The
+ * up from below passes through and lands on it, the touching contacts listed
+ * (c2d_world_contacts), a chain added and removed as a whole (c2d_ChainDef), and the world's id
+ * refused once destroyed. The
  * Rust test suite checks every line against the Rust API. */
 #include <stdio.h>
 #include "collide2d.h"
@@ -74,6 +76,28 @@ static void platform_world(void) {
         if (b.transform.p.y > highest) highest = b.transform.p.y;
     }
     printf("one-way: highest %.4f, rests at %.4f, hook asked %d\n", highest, b.transform.p.y, ow.calls > 0);
+    /* The touching contacts: the crate on the plank, its normal from the plank's shape up. */
+    c2d_ContactEvent touching[4];
+    uint32_t nt = 0;
+    check(c2d_world_contacts(w, touching, 4, &nt), "contacts");
+    printf("contacts %u: plank first %d, normal y %.3f, points %u\n", nt, same(touching[0].shape_a, first[0]),
+           touching[0].manifold.normal.y, touching[0].manifold.count);
+    /* A chain added and removed as a whole; its id is then refused. */
+    c2d_Vec2 ledge[3] = {{-6.0f, 1.0f}, {-4.0f, 1.0f}, {-3.0f, 1.5f}};
+    c2d_ChainDef chain_def;
+    check(c2d_chain_def_default(&chain_def), "chain def");
+    chain_def.points = ledge;
+    chain_def.count = 3;
+    c2d_ChainId chain;
+    c2d_BodyId chain_body;
+    check(c2d_world_add_chain(w, &chain_def, &chain), "chain");
+    check(c2d_world_chain_body(w, chain, &chain_body), "chain body");
+    uint32_t segments = 0;
+    /* No room given: the count alone, with C2D_STATUS_BUFFER_TOO_SMALL. */
+    if (c2d_world_body_shapes(w, chain_body, NULL, 0, &segments) != C2D_STATUS_BUFFER_TOO_SMALL) failed = 1;
+    c2d_Status removed = c2d_world_remove_chain(w, chain);
+    c2d_Status removed_again = c2d_world_remove_chain(w, chain);
+    printf("chain of %u segments: removed %u, again %u\n", segments, (unsigned)removed, (unsigned)removed_again);
     c2d_Status destroyed = c2d_world_destroy(w);
     c2d_Status again = c2d_world_destroy(w);
     c2d_Status step = c2d_world_step(w, 1.0f / 60.0f, 4);

@@ -3079,6 +3079,26 @@ fn c_shapes_print_what_rust_computes() {
     );
     // Thrown from below, it passed the platform (top at 3.0) and rests on it.
     assert!(highest > 3.3 && (rest - 3.25).abs() < 0.02, "{highest} {rest}");
+    let listed: Vec<ContactEvent> = w.contacts().collect();
+    let c = &listed[0];
+    want += &format!(
+        "contacts {}: plank first {}, normal y {:.3}, points {}\n",
+        listed.len(),
+        i32::from(c.shape_a == platform.first_shape()),
+        c.manifold.normal.y,
+        c.manifold.count
+    );
+    // Landed on it: one contact, its normal from the plank up, both corners.
+    assert!(
+        listed.len() == 1 && c.manifold.normal.y > 0.99 && c.manifold.count == 2,
+        "{listed:?}"
+    );
+    let ledge = Chain::open(&[Vec2::new(-6.0, 1.0), Vec2::new(-4.0, 1.0), Vec2::new(-3.0, 1.5)]).unwrap();
+    let chain = w.add_chain(&ChainDef::new(&ledge)).unwrap();
+    let segments = w.chain_shapes(chain).unwrap().count();
+    let (removed, again) = (status(w.remove_chain(chain)), status(w.remove_chain(chain)));
+    want += &format!("chain of {segments} segments: removed {removed}, again {again}\n");
+    assert_eq!((segments, again), (2, Status::InvalidChainId as u32));
     let invalid = Status::InvalidWorld as u32;
     want += &format!("destroy 0, again {invalid}, step after {invalid}\n");
     assert_eq!(printed, want);
