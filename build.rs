@@ -149,6 +149,16 @@ mod header {
                 rest = &rest[open + len + 2..];
                 continue;
             }
+            // A bare Rust type or function name whose C namesake exists.
+            let type_name = format!("c2d_{span}");
+            if !labelled
+                && span.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && names.contains(&type_name)
+            {
+                out.push_str(&format!("`{type_name}`"));
+                rest = &rest[open + len + 2..];
+                continue;
+            }
             match (span.contains("::") && !labelled).then(|| c_name(span, names)) {
                 Some(Some(c)) => out.push_str(&format!("`{c}`")),
                 Some(None) => out.push_str(&format!("Rust's `{span}`")),

@@ -27,7 +27,7 @@ typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 typedef struct c2d_ShapeDef c2d_ShapeDef;
 
 
-// Obstacles one query of a `LevelQueryFcn` may return.
+// Obstacles one query of a `c2d_LevelQueryFcn` may return.
 #define C2D_LEVEL_QUERY_CAPACITY 64
 
 // How many worlds can exist at once (Box2D's `B2_MAX_WORLDS`).
@@ -44,7 +44,7 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // GJK iteration cap; reaching it reports `C2D_DISTANCE_STATUS_NOT_CONVERGED`.
 #define C2D_GJK_MAX_ITERATIONS 30
 
-// Maximum number of vertices of a `Polygon`.
+// Maximum number of vertices of a `c2d_Polygon`.
 #define C2D_MAX_POLYGON_VERTICES 8
 
 // Relative tolerance (times the point set's extent) below which hull points are welded and
@@ -63,15 +63,15 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // the absolute term.
 #define C2D_CHAIN_COLLINEAR_RELATIVE 1.0e-5
 
-// The most contacts a `MoveResult` reports.
+// The most contacts a `c2d_MoveResult` reports.
 #define C2D_MAX_MOVER_CONTACTS 8
 
-// Most collide–solve–cast iterations one `move_and_slide` call makes, whatever
+// Most collide–solve–cast iterations one `c2d_move_and_slide` call makes, whatever
 // `c2d_MoveOptions.max_iterations` asks: each iteration queries the level, so the cap bounds
 // a call's work.
 #define C2D_MAX_MOVE_ITERATIONS 32
 
-// Longest translation (m) `move_and_slide` takes: a longer one is invalid input (the mover
+// Longest translation (m) `c2d_move_and_slide` takes: a longer one is invalid input (the mover
 // stays where it is). It equals the World's extent (`C2D_MAX_COORDINATE`). A cast
 // resolves where it stops to about 1e-7 of its path (`f32`): keep a call's translation below
 // `skin / 4 × 1e7` (25 km for the default skin) for the skin to hold exactly.
@@ -82,7 +82,7 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // frame without jitter) and stops when the total push of an iteration falls below it.
 #define C2D_PLANE_SLOP 0.005
 
-// Iteration cap of `solve_planes` (Box2D's 20).
+// Iteration cap of `c2d_solve_planes` (Box2D's 20).
 #define C2D_PLANE_SOLVER_MAX_ITERATIONS 20
 
 // Feature code for edge `i` in a manifold point id.
@@ -103,7 +103,7 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 #define C2D_MAX_SUBSTEPS 64
 
 // Warm starting falls back to matching points by position within this distance (m) when
-// their feature ids differ (see `prepare_contact`).
+// their feature ids differ (see `c2d_prepare_contact`).
 #define C2D_WARM_START_DISTANCE 0.05
 
 // Gauss–Seidel passes of `apply_restitution`. One pass (Box2D's choice) leaves a box
@@ -111,7 +111,7 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // disturbs the other; four passes bring it within 1%.
 #define C2D_RESTITUTION_PASSES 4
 
-// Outer iteration cap of `time_of_impact`.
+// Outer iteration cap of `c2d_time_of_impact`.
 #define C2D_TOI_MAX_ITERATIONS 40
 
 // Largest rotation a sweep may have (radians). The normalised lerp between rotations π apart
@@ -422,7 +422,7 @@ typedef uint32_t c2d_SolverPass;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// What fills one cell of a `slope_outlines` map. Cell coordinates run from the bottom-left
+// What fills one cell of a `c2d_slope_outlines` map. Cell coordinates run from the bottom-left
 // corner `(0, 0)` to the top-right `(1, 1)`; triangles are named by the corner of their right
 // angle, ramps by the way they rise (left to right) and which of their two cells they are.
 enum c2d_Tile
@@ -463,7 +463,7 @@ typedef uint8_t c2d_Tile;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
-// How the heights of a `heightfield` make its surface.
+// How the heights of a `c2d_heightfield` make its surface.
 enum c2d_HeightfieldKind
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
   : uint8_t
@@ -681,7 +681,7 @@ typedef struct c2d_MoverPlane {
   uint32_t id;
 } c2d_MoverPlane;
 
-// Result of `move_and_slide`.
+// Result of `c2d_move_and_slide`.
 typedef struct c2d_MoveResult {
   // The mover's new world position (its transform's translation; the rotation is unchanged).
   struct c2d_Vec2 position;
@@ -725,7 +725,7 @@ typedef struct c2d_WorldId {
 // `C2D_STATUS_OUT_OF_MEMORY`). `context` is the pointer given to `c2d_set_allocator`.
 typedef void *(*c2d_AllocFcn)(size_t size, size_t align, void *context);
 
-// Frees memory from the matching `AllocFcn`, with the size and alignment it was asked for.
+// Frees memory from the matching `c2d_AllocFcn`, with the size and alignment it was asked for.
 typedef void (*c2d_FreeFcn)(void *memory, size_t size, size_t align, void *context);
 
 // Called with a description, the source file and line before the library aborts on an
@@ -736,7 +736,7 @@ typedef void (*c2d_AssertFcn)(const char *message, const char *file, int32_t lin
 // Called with a NUL-terminated message (e.g. an allocation failure), valid during the call.
 typedef void (*c2d_LogFcn)(const char *message, void *context);
 
-// A collision plane for `solve_planes` (Box2D's `b2CollisionPlane`).
+// A collision plane for `c2d_solve_planes` (Box2D's `b2CollisionPlane`).
 typedef struct c2d_CollisionPlane {
   // The plane, in the frame of the translation being solved: the mover's translation must
   // end on its positive side.
@@ -744,14 +744,14 @@ typedef struct c2d_CollisionPlane {
   // Largest total push this plane may apply (length units): `FLT_MAX` for a rigid plane,
   // less for a soft one.
   float push_limit;
-  // Output of `solve_planes`: the total push this plane applied (length units, `>= 0`).
+  // Output of `c2d_solve_planes`: the total push this plane applied (length units, `>= 0`).
   float push;
-  // Whether `clip_vector` clips against this plane (1) or not (0; false for soft
+  // Whether `c2d_clip_vector` clips against this plane (1) or not (0; false for soft
   // collision). A `u32` so the struct is plain data for C.
   uint32_t clip_velocity;
 } c2d_CollisionPlane;
 
-// Result of `solve_planes` (Box2D's `b2PlaneSolverResult`).
+// Result of `c2d_solve_planes` (Box2D's `b2PlaneSolverResult`).
 typedef struct c2d_PlaneSolverResult {
   // The translation that satisfies the planes (same frame as the target).
   struct c2d_Vec2 translation;
@@ -759,7 +759,7 @@ typedef struct c2d_PlaneSolverResult {
   uint32_t iteration_count;
 } c2d_PlaneSolverResult;
 
-// Options of `move_and_slide`. Lengths are in the level's units; the defaults suit a
+// Options of `c2d_move_and_slide`. Lengths are in the level's units; the defaults suit a
 // mover about 1 unit tall (a metre-scale character) and are named in each field.
 typedef struct c2d_MoveOptions {
   // Clearance the mover keeps from every surface (default 0.01). The mover rests this far
@@ -787,7 +787,7 @@ typedef struct c2d_MoveOptions {
   bool slide_on_steep;
   // Duration of the frame in seconds, for moving platforms (default 0: no carry). When
   // positive, the velocity of the ground under the mover at the start times `time_step` is
-  // added to the translation. Call `move_and_slide` after the level has moved for the frame.
+  // added to the translation. Call `c2d_move_and_slide` after the level has moved for the frame.
   float time_step;
   // Tallest step the mover walks up without being told to jump (default 0: no stepping;
   // rapier's autostep, Unity's step offset). A mover standing on ground and walking (not
@@ -802,7 +802,7 @@ typedef struct c2d_MoveOptions {
   float max_step_height;
 } c2d_MoveOptions;
 
-// The first obstacle of `cast_mover`.
+// The first obstacle of `c2d_cast_mover`.
 typedef struct c2d_MoverHit {
   // Fraction of the translation the mover can travel before coming within the skin.
   float fraction;
@@ -861,7 +861,7 @@ typedef struct c2d_SimplexCache {
   uint8_t index_b[3];
 } c2d_SimplexCache;
 
-// Result of `shape_distance`.
+// Result of `c2d_shape_distance`.
 typedef struct c2d_DistanceOutput {
   // Closest point on shape A's surface, world space. When overlapping: a point of the
   // overlap (midway between the cores' witness points).
@@ -874,34 +874,36 @@ typedef struct c2d_DistanceOutput {
   float distance;
   // GJK iterations used.
   uint32_t iterations;
-  // What the numbers mean; see `DistanceStatus`.
+  // What the numbers mean; see `c2d_DistanceStatus`.
   c2d_DistanceStatus status;
 } c2d_DistanceOutput;
 
-// Result of `shape_cast`.
+// Result of `c2d_shape_cast`.
 typedef struct c2d_CastOutput {
-  // What happened; the other fields are meaningful for `Hit` and `Overlapping`.
+  // What happened; the other fields are meaningful for `C2D_CAST_STATE_HIT` and
+  // `C2D_CAST_STATE_OVERLAPPING`.
   c2d_CastState state;
   // Fraction of the translations at which the shapes come within the target distance
-  // (`0` for `Overlapping`, `1` for `Miss`).
+  // (`0` for `C2D_CAST_STATE_OVERLAPPING`, `1` for `C2D_CAST_STATE_MISS`).
   float fraction;
   // World contact point on shape A's surface at `fraction`, with both shapes moved there.
   struct c2d_Vec2 point;
   // World unit normal from A to B at the contact: the normal of the feature that was hit (see
-  // `shape_cast`). Never zero for `Hit` and `Overlapping`.
+  // `c2d_shape_cast`). Never zero for `C2D_CAST_STATE_HIT` and `C2D_CAST_STATE_OVERLAPPING`.
   struct c2d_Vec2 normal;
-  // Penetration depth at `fraction = 0` for `Overlapping`, else 0.
+  // Penetration depth at `fraction = 0` for `C2D_CAST_STATE_OVERLAPPING`, else 0.
   float depth;
   // Iterations used.
   uint32_t iterations;
-  // The features in contact for `Hit` and `Overlapping`, encoded as a manifold point's
+  // The features in contact for `C2D_CAST_STATE_HIT` and `C2D_CAST_STATE_OVERLAPPING`, encoded
+  // as a manifold point's
   // `id`: high byte A's feature, low byte B's, each
   // `C2D_FEATURE_EDGE`` | i` for face `i` (a polygon edge,
   // a capsule's or segment's side) or a vertex index (a circle is vertex 0). 0 otherwise.
   uint32_t id;
 } c2d_CastOutput;
 
-// The motion of a body over a step, for `time_of_impact`: its centre of mass moves linearly
+// The motion of a body over a step, for `c2d_time_of_impact`: its centre of mass moves linearly
 // from `c1` to `c2` while its rotation goes from `q1` to `q2` (normalised linear interpolation
 // of the rotations, as Box2D). `local_center` is the centre of mass in shape space.
 typedef struct c2d_Sweep {
@@ -917,12 +919,13 @@ typedef struct c2d_Sweep {
   struct c2d_Rot q2;
 } c2d_Sweep;
 
-// Result of `time_of_impact`.
+// Result of `c2d_time_of_impact`.
 typedef struct c2d_ToiOutput {
   // What happened.
   c2d_ToiState state;
-  // Sweep fraction of the impact (`Hit`), `max_fraction` (`Separated`), 0 (`Overlapped`),
-  // or the last safe fraction (`Failed`).
+  // Sweep fraction of the impact (`C2D_TOI_STATE_HIT`), `max_fraction`
+  // (`C2D_TOI_STATE_SEPARATED`), 0 (`C2D_TOI_STATE_OVERLAPPED`), or the last safe fraction
+  // (`C2D_TOI_STATE_FAILED`).
   float fraction;
   // Outer iterations used.
   uint32_t iterations;
@@ -966,8 +969,8 @@ typedef struct c2d_MassData {
 typedef struct c2d_SolverSettings {
   // Gravity acceleration (m/s²), default (0, −10).
   struct c2d_Vec2 gravity;
-  // Sub-steps per step, 1..=64, default 4: the immediate-mode solver's count (`step`). A
-  // `World` takes its count from each `c2d_world_step` call instead (and reports the last one here).
+  // Sub-steps per step, 1..=64, default 4: the immediate-mode solver's count (`step`).
+  // A world takes its count from each `c2d_world_step` call instead (and reports the last one here).
   uint32_t substeps;
   // Contact stiffness in hertz, default 30 (capped at a quarter of the sub-step rate).
   float contact_hertz;
@@ -1003,8 +1006,8 @@ typedef struct c2d_Body {
   float linear_damping;
   // Angular damping rate (1/s).
   float angular_damping;
-  // World force (N) applied at the centre of mass in every sub-step; the
-  // `World` clears it after each step, immediate-mode callers keep or
+  // World force (N) applied at the centre of mass in every sub-step; a world clears it
+  // after each step, immediate-mode callers keep or
   // clear it themselves. Ignored for bodies with zero inverse mass.
   struct c2d_Vec2 force;
   // Torque (N·m, counter-clockwise positive) applied in every sub-step, as `force`.
@@ -1015,7 +1018,7 @@ typedef struct c2d_Body {
   struct c2d_Rot delta_rotation;
 } c2d_Body;
 
-// One point of a `ContactConstraint`.
+// One point of a `c2d_ContactConstraint`.
 typedef struct c2d_ConstraintPoint {
   // Contact point relative to body A's centre of mass, world frame, at preparation.
   struct c2d_Vec2 anchor_a;
@@ -1041,7 +1044,7 @@ typedef struct c2d_ConstraintPoint {
   uint32_t id;
 } c2d_ConstraintPoint;
 
-// A contact between two bodies, prepared from a manifold by `prepare_contact`.
+// A contact between two bodies, prepared from a manifold by `c2d_prepare_contact`.
 typedef struct c2d_ContactConstraint {
   // Index of body A in the bodies slice.
   uint32_t body_a;
@@ -1115,7 +1118,7 @@ typedef struct c2d_TreeRayHit {
   c2d_ProxyId id;
   // Its user data.
   uint64_t user_data;
-  // Where the ray hit its shape (world space; see `RayHit`).
+  // Where the ray hit its shape (world space; see `c2d_RayHit`).
   struct c2d_RayHit hit;
 } c2d_TreeRayHit;
 
@@ -1156,14 +1159,14 @@ typedef struct c2d_BodyId {
   uint32_t generation;
 } c2d_BodyId;
 
-// A shape handle: the shape's slot index plus generation, like `BodyId`. Stale handles
+// A shape handle: the shape's slot index plus generation, like `c2d_BodyId`. Stale handles
 // (the shape or its body removed) are refused with
 // `C2D_STATUS_INVALID_SHAPE_ID`. A body's first shape
-// (the one in its `BodyDef`) has the same index and generation as the body.
+// (the one in its `c2d_BodyDef`) has the same index and generation as the body.
 typedef struct c2d_ShapeId {
   // Slot index.
   uint32_t index;
-  // The world's tag and the slot's use count when the shape was added, as in `BodyId`.
+  // The world's tag and the slot's use count when the shape was added, as in `c2d_BodyId`.
   uint32_t generation;
 } c2d_ShapeId;
 
@@ -1211,9 +1214,9 @@ typedef struct c2d_Material {
 // `group_index`: then a positive group always collides and a negative group never does
 // (regardless of the bits).
 //
-// In the `World` every body carries one. With the tree alone: store
+// In a world every body carries one. With the tree alone: store
 // `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
-// proxy's `Filter` beside your shapes, and call `c2d_filter_should_collide` in the callback
+// proxy's `c2d_Filter` beside your shapes, and call `c2d_filter_should_collide` in the callback
 // (for `c2d_tree_query_pairs` as for queries by a filtered shape).
 typedef struct c2d_Filter {
   // The categories this shape is in (default `1`, as Box2D's default category).
@@ -1256,7 +1259,7 @@ typedef struct c2d_ChainDef {
 typedef struct c2d_ChainId {
   // Slot index.
   uint32_t index;
-  // The world's tag and the slot's use count when the chain was added, as in `BodyId`.
+  // The world's tag and the slot's use count when the chain was added, as in `c2d_BodyId`.
   uint32_t generation;
 } c2d_ChainId;
 
@@ -1325,7 +1328,8 @@ typedef struct c2d_WorldCastHit {
   // The body hit.
   struct c2d_BodyId body;
   // Fraction of the translation, world point on the moving shape, unit normal from the
-  // moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
+  // moving shape to the body, and for a start in overlap the depth (state
+  // `C2D_CAST_STATE_OVERLAPPING`).
   struct c2d_CastOutput output;
 } c2d_WorldCastHit;
 
@@ -1495,7 +1499,7 @@ c2d_Status c2d_ray_cast_chain_segment(const struct c2d_ChainSegment *segment,
 // `origin + [x, x + 1] × [y, y + 1] · cell_size`). Counter-clockwise around solid regions,
 // clockwise around holes, collinear edges merged by cell index and never welded by distance:
 // each corner is `origin + (float)i * cell_size` per axis, computed in float (Rust:
-// `tile_outlines`). `C2D_STATUS_OUT_OF_RANGE` when the far corner overflows or two
+// `c2d_tile_outlines`). `C2D_STATUS_OUT_OF_RANGE` when the far corner overflows or two
 // neighbouring grid lines round to the same float (far from the origin, where the float
 // spacing exceeds the cell size) or lie closer than about 1e-19.
 //

@@ -35,21 +35,23 @@ pub enum CastState {
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CastOutput {
-    /// What happened; the other fields are meaningful for `Hit` and `Overlapping`.
+    /// What happened; the other fields are meaningful for [`CastState::Hit`] and
+    /// [`CastState::Overlapping`].
     pub state: CastState,
     /// Fraction of the translations at which the shapes come within the target distance
-    /// (`0` for `Overlapping`, `1` for `Miss`).
+    /// (`0` for [`CastState::Overlapping`], `1` for [`CastState::Miss`]).
     pub fraction: f32,
     /// World contact point on shape A's surface at `fraction`, with both shapes moved there.
     pub point: Vec2,
     /// World unit normal from A to B at the contact: the normal of the feature that was hit (see
-    /// [`shape_cast`]). Never zero for `Hit` and `Overlapping`.
+    /// [`shape_cast`]). Never zero for [`CastState::Hit`] and [`CastState::Overlapping`].
     pub normal: Vec2,
-    /// Penetration depth at `fraction = 0` for `Overlapping`, else 0.
+    /// Penetration depth at `fraction = 0` for [`CastState::Overlapping`], else 0.
     pub depth: f32,
     /// Iterations used.
     pub iterations: u32,
-    /// The features in contact for `Hit` and `Overlapping`, encoded as a manifold point's
+    /// The features in contact for [`CastState::Hit`] and [`CastState::Overlapping`], encoded
+    /// as a manifold point's
     /// [`id`](crate::narrowphase::ManifoldPoint::id): high byte A's feature, low byte B's, each
     /// [`FEATURE_EDGE`]` | i` for face `i` (a polygon edge,
     /// a capsule's or segment's side) or a vertex index (a circle is vertex 0). 0 otherwise.

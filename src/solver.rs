@@ -171,8 +171,8 @@ pub struct Body {
     pub linear_damping: f32,
     /// Angular damping rate (1/s).
     pub angular_damping: f32,
-    /// World force (N) applied at the centre of mass in every sub-step; the
-    /// [`World`](crate::World) clears it after each step, immediate-mode callers keep or
+    /// World force (N) applied at the centre of mass in every sub-step; a world clears it
+    /// after each step, immediate-mode callers keep or
     /// clear it themselves. Ignored for bodies with zero inverse mass.
     pub force: Vec2,
     /// Torque (N·m, counter-clockwise positive) applied in every sub-step, as `force`.
@@ -323,8 +323,8 @@ pub struct ContactConstraint {
 pub struct SolverSettings {
     /// Gravity acceleration (m/s²), default (0, −10).
     pub gravity: Vec2,
-    /// Sub-steps per step, 1..=64, default 4: the immediate-mode solver's count ([`step`]). A
-    /// `World` takes its count from each `World::step` call instead (and reports the last one here).
+    /// Sub-steps per step, 1..=64, default 4: the immediate-mode solver's count ([`step`]).
+    /// A world takes its count from each `World::step` call instead (and reports the last one here).
     pub substeps: u32,
     /// Contact stiffness in hertz, default 30 (capped at a quarter of the sub-step rate).
     pub contact_hertz: f32,

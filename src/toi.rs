@@ -106,8 +106,9 @@ pub enum ToiState {
 pub struct ToiOutput {
     /// What happened.
     pub state: ToiState,
-    /// Sweep fraction of the impact (`Hit`), `max_fraction` (`Separated`), 0 (`Overlapped`),
-    /// or the last safe fraction (`Failed`).
+    /// Sweep fraction of the impact ([`ToiState::Hit`]), `max_fraction`
+    /// ([`ToiState::Separated`]), 0 ([`ToiState::Overlapped`]), or the last safe fraction
+    /// ([`ToiState::Failed`]).
     pub fraction: f32,
     /// Outer iterations used.
     pub iterations: u32,

@@ -2805,8 +2805,36 @@ fn the_header_speaks_c() {
             }
         }
     }
+    // `Polygon` where `c2d_Polygon` is declared, `shape_cast` where `c2d_shape_cast` is, or
+    // `Overlapping` where a constant ends in `_OVERLAPPING`: a Rust name where the header
+    // has the C one.
+    let rust_name_of_c = |name: &str| -> bool {
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !plain {
+            return false;
+        }
+        if declared.contains(&format!("c2d_{name}")) {
+            return true;
+        }
+        if !name.starts_with(|c: char| c.is_ascii_uppercase()) || name.contains('_') {
+            return false;
+        }
+        let mut snake = String::new();
+        for (k, c) in name.chars().enumerate() {
+            if c.is_ascii_uppercase() && k > 0 {
+                snake.push('_');
+            }
+            snake.push(c.to_ascii_uppercase());
+        }
+        let suffix = format!("_{snake}");
+        declared.contains(&format!("c2d_{name}"))
+            || declared
+                .iter()
+                .any(|d| d.starts_with("C2D_") && d.ends_with(&suffix))
+    };
     let mut unlabelled = Vec::new();
     let mut unknown = Vec::new();
+    let mut rust_names = Vec::new();
     for (n, line) in header.lines().enumerate() {
         let Some(at) = line.find("//") else { continue };
         let comment = &line[at..];
@@ -2818,6 +2846,10 @@ fn the_header_speaks_c() {
         for (i, span) in comment.split('`').enumerate() {
             let quoted = i % 2 == 1;
             let name = span.trim_end_matches("()");
+            let labelled = comment.split('`').take(i).any(|s| s.contains("Rust"));
+            if quoted && !labelled && rust_name_of_c(name) {
+                rust_names.push(format!("{}: {name}", n + 1));
+            }
             let c_name = (name.starts_with("c2d_") || name.starts_with("C2D_"))
                 && name
                     .chars()
@@ -2834,6 +2866,10 @@ fn the_header_speaks_c() {
     assert!(
         unknown.is_empty(),
         "C names quoted but not declared: {unknown:#?}"
+    );
+    assert!(
+        rust_names.is_empty(),
+        "Rust names quoted where the header declares the C one: {rust_names:#?}"
     );
 }
 

@@ -86,7 +86,7 @@ pub enum Visit {
 /// `group_index`: then a positive group always collides and a negative group never does
 /// (regardless of the bits).
 ///
-/// In the [`World`](crate::World) every body carries one. With the tree alone: store
+/// In a world every body carries one. With the tree alone: store
 /// `category_bits` as the proxy's category bits (queries prune by `mask_bits`), keep each
 /// proxy's `Filter` beside your shapes, and call [`Filter::should_collide`] in the callback
 /// (for [`DynamicTree::query_pairs`] as for queries by a filtered shape).

@@ -323,7 +323,8 @@ pub struct WorldCastHit {
     /// The body hit.
     pub body: BodyId,
     /// Fraction of the translation, world point on the moving shape, unit normal from the
-    /// moving shape to the body, and for a start in overlap the depth (state `Overlapping`).
+    /// moving shape to the body, and for a start in overlap the depth (state
+    /// [`CastState::Overlapping`](crate::CastState::Overlapping)).
     pub output: CastOutput,
 }
 
