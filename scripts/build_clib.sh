@@ -6,8 +6,10 @@
 #   PREFIX/lib/libcollide2d.so.X.Y.Z (+ .so.X, .so)   shared (ELF targets); SONAME libcollide2d.so.X,
 #                                             exports exactly the functions the header declares,
 #                                             in the version node COLLIDE2D_X
-#   PREFIX/lib/pkgconfig/collide2d.pc
+#   PREFIX/lib/pkgconfig/collide2d.pc, collide2d-static.pc (the archive by its path)
 #   PREFIX/lib/cmake/collide2d/collide2dConfig.cmake, collide2dConfigVersion.cmake
+# For an MSVC target (*-windows-msvc): include/, lib/collide2d.lib (as cargo made it) and the
+# CMake package; no shared library or pkg-config file.
 #
 # usage: scripts/build_clib.sh [--debug|--release] [--target TRIPLE] [--prefix DIR] [--no-shared]
 #                              [--target-dir DIR] [--locked]
@@ -68,9 +70,27 @@ NM="$(tool nm)"
 OBJCOPY="$(tool objcopy)"
 AR="$(tool ar)"
 
-mkdir -p "$prefix/include" "$prefix/lib/pkgconfig" "$prefix/lib/cmake/collide2d"
+mkdir -p "$prefix/include" "$prefix/lib/cmake/collide2d"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+
+# The CMake package (find_package(collide2d CONFIG)): version rule and imported targets.
+write_cmake_package() {
+    cat > "$prefix/lib/cmake/collide2d/collide2dConfigVersion.cmake" <<EOF
+set(PACKAGE_VERSION "$version")
+if(PACKAGE_FIND_VERSION_MAJOR AND NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "$major")
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+elseif(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+EOF
+    cp "$root/cmake/collide2dConfig.cmake" "$prefix/lib/cmake/collide2d/collide2dConfig.cmake"
+}
 
 # MSVC targets: the archive is COFF with members named by Windows paths, which GNU binutils
 # cannot rewrite, so it is installed as it is (lib/collide2d.lib, the name MSVC links by):
@@ -80,6 +100,7 @@ if [ "$msvc" = 1 ]; then
     echo "build_clib.sh: $target: lib/collide2d.lib installed without renaming Rust's runtime symbols (GNU binutils cannot rewrite MSVC archives): link it alone, not next to another Rust static library" >&2
     cp "$raw" "$prefix/lib/collide2d.lib"
     cp "$root/include/collide2d.h" "$prefix/include/collide2d.h"
+    write_cmake_package
     echo "collide2d $version ($profile, $target) installed to $prefix"
     exit 0
 fi
@@ -149,6 +170,7 @@ else
     static_on=""
     static_off=""
 fi
+mkdir -p "$prefix/lib/pkgconfig"
 cat > "$prefix/lib/pkgconfig/collide2d.pc" <<EOF
 prefix=\${pcfiledir}/../..
 libdir=\${prefix}/lib
@@ -162,19 +184,19 @@ $static_on
 Libs: -L\${libdir} -lcollide2d
 Libs.private: ${static_off}-lm
 EOF
+# collide2d-static: the archive by its path, for any pkg-config (the freedesktop one of older
+# distributions does not read Cflags.private) and for build systems that ask without --static.
+cat > "$prefix/lib/pkgconfig/collide2d-static.pc" <<EOF
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
 
-cat > "$prefix/lib/cmake/collide2d/collide2dConfigVersion.cmake" <<EOF
-set(PACKAGE_VERSION "$version")
-if(PACKAGE_FIND_VERSION_MAJOR AND NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL "$major")
-  set(PACKAGE_VERSION_COMPATIBLE FALSE)
-elseif(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
-  set(PACKAGE_VERSION_COMPATIBLE FALSE)
-else()
-  set(PACKAGE_VERSION_COMPATIBLE TRUE)
-  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
-    set(PACKAGE_VERSION_EXACT TRUE)
-  endif()
-endif()
+Name: collide2d-static
+Description: collide2d, linked statically
+Version: $version
+Cflags: -I\${includedir}
+Libs: \${libdir}/libcollide2d.a -lm
 EOF
-cp "$root/cmake/collide2dConfig.cmake" "$prefix/lib/cmake/collide2d/collide2dConfig.cmake"
+
+write_cmake_package
 echo "collide2d $version ($profile${target:+, $target}) installed to $prefix"

@@ -12,9 +12,11 @@
 #   3. CMake, with the consumer project c_examples/cmake (static and shared, -Wall -Wextra
 #      -Wpedantic -Werror and ASan/UBSan, printing the expected line):
 #      - add_subdirectory with a single-config generator (CMAKE_BUILD_TYPE Debug);
+#      - FetchContent from a git URL (the committed HEAD);
 #      - add_subdirectory with Ninja Multi-Config: Debug and Release each build, from cargo's
 #        dev and release profiles, into their own stages, and both run;
 #      - the project alone: `cmake --build` builds the library, cargo's output in the build tree;
+#        for an MSVC target, collide2d.lib and the CMake package in the stage;
 #      - `cmake --install` with DESTDIR: the staged files under DESTDIR + prefix, nothing at
 #        the prefix, no cargo run; then find_package from that (relocated) tree;
 #      - out of source with a read-only copy of the source tree, nothing written into it;
@@ -25,7 +27,8 @@
 #        COLLIDE2D_PREBUILT_DIR (build_clib.sh's install tree) builds the consumer with no Rust.
 #   4. pkg-config: a program compiled with `pkg-config --cflags --libs --static collide2d`
 #      links the static library (no libcollide2d.so needed at run time, libc still shared),
-#      and one with `pkg-config --cflags --libs collide2d` the shared one.
+#      and one with `pkg-config --cflags --libs collide2d` the shared one; collide2d-static
+#      links the archive by its path.
 #   5. Windows: the library cross-built for x86_64-pc-windows-gnu and linked by mingw-w64 gcc
 #      runs tour.c, stack.c and hooks.c under Wine with the host build's output, and the MSVC
 #      target's collide2d.lib references _aligned_malloc, not posix_memalign.
@@ -143,6 +146,19 @@ export -f run_consumers path_without_cargo cmake_consumer
 check "CMake add_subdirectory (build tree, Makefiles, CMAKE_BUILD_TYPE Debug), static and shared" \
     cmake_consumer "$work/sub" -DCOLLIDE2D_SOURCE_DIR="$root" -DCMAKE_BUILD_TYPE=Debug
 
+# FetchContent from a git URL (this repository's committed HEAD, through file://), as an
+# engine's CMakeLists would take a release tag.
+cmake_fetch_content() {
+    local rev
+    rev="$(git -C "$root" rev-parse HEAD)"
+    cmake_consumer "$work/fetched" -DCOLLIDE2D_GIT_URL="file://$root" -DCOLLIDE2D_GIT_TAG="$rev" \
+        -DCMAKE_BUILD_TYPE=Debug
+    [ -e "$work/fetched/_deps/collide2d-build/cargo/debug/libcollide2d.a" ] \
+        || { echo "FetchContent did not build the fetched source"; return 1; }
+}
+export -f cmake_fetch_content
+check "CMake FetchContent from a git URL (the committed HEAD), static and shared" cmake_fetch_content
+
 # Ninja Multi-Config: each configuration has its own stage, built from its own cargo profile
 # (the stage's archive holds the very members of cargo's archive of that profile, and the two
 # profiles' members differ).
@@ -188,6 +204,24 @@ cmake_standalone() {
 export -f cmake_standalone
 check "CMake standalone: cmake -S . -B b && cmake --build b builds the library (Release stage)" cmake_standalone
 
+# An MSVC target: the stage holds collide2d.lib (the name MSVC links by), the header and the
+# CMake package, and the build's outputs are the files made (a second build runs no cargo).
+# Only the library is built: there is no MSVC linker here.
+cmake_msvc_target() {
+    local build="$work/msvc" stage="$work/msvc/collide2d-stage/Release" f
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCOLLIDE2D_RUST_TARGET=x86_64-pc-windows-msvc > /dev/null
+    cmake --build "$build" > /dev/null 2> "$work/msvc-cmake.err"
+    for f in include/collide2d.h lib/collide2d.lib lib/cmake/collide2d/collide2dConfig.cmake \
+        lib/cmake/collide2d/collide2dConfigVersion.cmake; do
+        [ -e "$stage/$f" ] || { echo "stage lacks $f"; return 1; }
+    done
+    [ ! -e "$stage/lib/libcollide2d.a" ] || { echo "an MSVC stage with libcollide2d.a"; return 1; }
+    ! cmake --build "$build" | grep -q "Building collide2d with cargo" || { echo "rebuilt"; return 1; }
+}
+export -f cmake_msvc_target
+check "CMake for x86_64-pc-windows-msvc: the stage holds collide2d.lib and the CMake package; a rebuild does nothing" \
+    cmake_msvc_target
+
 # `cmake --install` with DESTDIR: the files the build staged (symbolic links kept) under
 # DESTDIR + prefix, nothing at the bare prefix; it runs no cargo (none on the PATH).
 cmake_install_destdir() {
@@ -231,6 +265,12 @@ pkg_config_consumer() {
     cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc-shared"
     readelf -d "$work/pc-shared" | grep -q "NEEDED.*libcollide2d.so.$major" || { echo "not linked shared"; return 1; }
     [ "$(LD_LIBRARY_PATH="$installed/lib" "$work/pc-shared")" = "$expected" ]
+    # collide2d-static: the archive by its path, with or without --static.
+    flags="$(PKG_CONFIG_PATH="$installed/lib/pkgconfig" pkg-config --cflags --libs collide2d-static)"
+    # shellcheck disable=SC2086
+    cc -std=c99 -Wall -Wextra -Wpedantic -Werror c_examples/cmake/main.c $flags -o "$work/pc-static2"
+    ! readelf -d "$work/pc-static2" | grep -q 'libcollide2d' || { echo "collide2d-static linked the shared library"; return 1; }
+    [ "$("$work/pc-static2")" = "$expected" ]
 }
 export -f pkg_config_consumer
 check "pkg-config consumer" pkg_config_consumer

@@ -112,8 +112,14 @@ fn static_lib() -> PathBuf {
 /// Compiles `c_examples/<file>` with warnings as errors and the sanitizers, runs it, returns
 /// its output.
 fn build_and_run(file: &str, compiler: &str, std: &str) -> String {
+    build_and_run_source(&root().join("c_examples").join(file), compiler, std)
+}
+
+/// [`build_and_run`] for a C or C++ file anywhere.
+fn build_and_run_source(source: &std::path::Path, compiler: &str, std: &str) -> String {
     let root = root();
     let target = static_lib();
+    let file = source.file_name().unwrap().to_str().unwrap();
     let exe = target.join(file.replace('.', "_"));
     let mut cc = Command::new(compiler);
     cc.args([
@@ -128,13 +134,27 @@ fn build_and_run(file: &str, compiler: &str, std: &str) -> String {
     ])
     .arg("-I")
     .arg(root.join("include"))
-    .arg(root.join("c_examples").join(file))
+    .arg(source)
     .arg(target.join("debug/libcollide2d.a"))
     .arg("-lm")
     .arg("-o")
     .arg(&exe);
     run(&mut cc);
     run(&mut Command::new(&exe))
+}
+
+/// The README's C example, cut from the README as it stands, compiled as the examples are and
+/// run: the ground's normal (0, 1) and the 0.1 overlap of a ball of radius 0.5 at height 0.9
+/// over a box whose top is at 0.5.
+#[test]
+fn the_readme_c_example_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```c\n").expect("the README has a C example") + 5;
+    let len = readme[start..].find("```").unwrap();
+    let source = static_lib().join("readme_example.c");
+    std::fs::write(&source, &readme[start..start + len]).unwrap();
+    let printed = build_and_run_source(&source, "cc", "-std=c11");
+    assert_eq!(printed.trim(), "normal (0, 1) depth 0.1");
 }
 
 #[test]
