@@ -11,7 +11,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use collide2d_peers::{b2, b2v, random_boxes, Rng};
+use collide2d_peers::memory::{box2d_world_bytes, collide2d_world_bytes, WorldBytes};
+use collide2d_peers::{b2, b2v, box2d_worlds_guard, random_boxes, Rng};
 
 const N: usize = 10_000;
 
@@ -47,120 +48,24 @@ fn held() -> usize {
     HELD.load(Ordering::Relaxed)
 }
 
-const CHAIN_POINTS: usize = 100_000;
-const BOXES: usize = 20_000;
-
-/// The level: an open chain whose points never weld (a sawtooth).
-fn level_points() -> Vec<Vec2> {
-    (0..CHAIN_POINTS)
-        .map(|i| Vec2::new(i as f32 * 0.5 - 25_000.0, if i % 2 == 0 { 0.0 } else { 0.25 }))
-        .collect()
-}
-
-fn box_at(i: usize) -> Vec2 {
-    Vec2::new((i % 200) as f32 * 1.1 - 110.0, 5.0 + (i / 200) as f32 * 1.1)
-}
-
-/// Bytes per chain segment and per box in collide2d's world.
-fn world_memory() {
-    let chain = Chain::open(&level_points()).unwrap();
-    let segments = chain.segment_count();
-    let level = ChainDef::new(&chain);
-    let boxed = |i: usize| {
-        BodyDef::new(
-            BodyKind::Dynamic,
-            Transform::from_translation(box_at(i)),
-            Shape::rect(0.5, 0.5),
-        )
-    };
-    let before = held();
-    let mut w = World::default();
-    w.add_chain(&level).unwrap();
-    let per_segment = (held() - before) as f64 / segments as f64;
-    println!("world_bytes_per_chain_segment collide2d {per_segment:.0}");
-    let before = held();
-    for i in 0..BOXES {
-        w.add_body(&boxed(i)).unwrap();
-    }
+/// Prints one engine's world figures as `key engine value` lines.
+fn print_world(engine: &str, bytes: WorldBytes) {
+    println!("world_bytes_per_chain_segment {engine} {:.0}", bytes.per_segment);
     println!(
-        "world_bytes_per_box_after_a_level collide2d {:.0}",
-        (held() - before) as f64 / BOXES as f64
+        "world_bytes_per_box_after_a_level {engine} {:.0}",
+        bytes.per_box_after_a_level
     );
-    drop(w);
-    let mut w = World::default();
-    w.add_chain(&level).unwrap();
-    let before = held();
-    w.reserve(BOXES, 0, 0).unwrap();
-    for i in 0..BOXES {
-        w.add_body(&boxed(i)).unwrap();
+    if let Some(reserved) = bytes.per_box_after_a_level_reserved {
+        println!("world_bytes_per_box_after_a_level_reserved {engine} {reserved:.0}");
     }
-    println!(
-        "world_bytes_per_box_after_a_level_reserved collide2d {:.0}",
-        (held() - before) as f64 / BOXES as f64
-    );
-    drop(w);
-    let before = held();
-    let mut w = World::default();
-    for i in 0..BOXES {
-        w.add_body(&boxed(i)).unwrap();
-    }
-    println!(
-        "world_bytes_per_box collide2d {:.0}",
-        (held() - before) as f64 / BOXES as f64
-    );
-}
-
-/// The same in Box2D (its own byte count: every allocation goes through `b2Alloc`).
-fn box2d_world_memory() {
-    let points: Vec<b2::b2Vec2> = level_points().into_iter().map(b2v).collect();
-    // SAFETY: worlds created, filled, measured and destroyed here; every pointer is to a local.
-    unsafe {
-        let wd = b2::b2DefaultWorldDef();
-        let mat = b2::b2DefaultSurfaceMaterial();
-        let mut sd = b2::b2DefaultShapeDef();
-        sd.density = 1.0;
-        let boxes = |world: b2::b2WorldId| {
-            for i in 0..BOXES {
-                let mut bd = b2::b2DefaultBodyDef();
-                bd.type_ = b2::b2BodyType_b2_dynamicBody;
-                bd.position = b2v(box_at(i));
-                let b = b2::b2CreateBody(world, &bd);
-                b2::b2CreatePolygonShape(b, &sd, &b2::b2MakeBox(0.5, 0.5));
-            }
-        };
-        let world = b2::b2CreateWorld(&wd);
-        let before = b2::b2GetByteCount();
-        let ground = b2::b2CreateBody(world, &b2::b2DefaultBodyDef());
-        let mut cd = b2::b2DefaultChainDef();
-        cd.points = points.as_ptr();
-        cd.count = points.len() as i32;
-        cd.materials = &mat;
-        cd.materialCount = 1;
-        b2::b2CreateChain(ground, &cd);
-        // An open chain of n points has n − 3 segments (its end points are ghosts).
-        let per_segment = (b2::b2GetByteCount() - before) as f64 / (CHAIN_POINTS - 3) as f64;
-        println!("world_bytes_per_chain_segment box2d {per_segment:.0}");
-        let before = b2::b2GetByteCount();
-        boxes(world);
-        println!(
-            "world_bytes_per_box_after_a_level box2d {:.0}",
-            (b2::b2GetByteCount() - before) as f64 / BOXES as f64
-        );
-        b2::b2DestroyWorld(world);
-        let world = b2::b2CreateWorld(&wd);
-        let before = b2::b2GetByteCount();
-        boxes(world);
-        println!(
-            "world_bytes_per_box box2d {:.0}",
-            (b2::b2GetByteCount() - before) as f64 / BOXES as f64
-        );
-        b2::b2DestroyWorld(world);
-    }
+    println!("world_bytes_per_box {engine} {:.0}", bytes.per_box);
 }
 
 fn main() {
-    world_memory();
-    box2d_world_memory();
+    print_world("collide2d", collide2d_world_bytes(held));
+    let guard = box2d_worlds_guard();
+    print_world("box2d", box2d_world_bytes());
+    drop(guard);
     let mut rng = Rng(2025);
     let boxes = random_boxes(&mut rng, N);
 

@@ -13,6 +13,7 @@
 pub mod common;
 
 pub mod box2d;
+pub mod memory;
 pub mod parry;
 
 pub use box2d::*;
