@@ -194,12 +194,18 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // Longest time step (s) `c2d_world_step` accepts.
 #define C2D_MAX_TIME_STEP 1.0
 
-// Largest density (kg/m²) of a material; friction and restitution may be up to
-// `C2D_MAX_MATERIAL_COEFFICIENT`.
+// Largest density (kg/m²) of a material; friction may be up to `C2D_MAX_FRICTION` and
+// restitution up to `C2D_MAX_RESTITUTION`.
 #define C2D_MAX_DENSITY 1.0e9
 
-// Largest friction coefficient and restitution of a material.
-#define C2D_MAX_MATERIAL_COEFFICIENT 1.0e3
+// Largest friction coefficient of a material.
+#define C2D_MAX_FRICTION 1.0e3
+
+// Largest restitution of a material: 1, a bounce as fast as the approach. A restitution
+// above 1 would add energy at every bounce and scale the restitution pass's impulses past
+// the bound the others keep (a bumper that kicks harder sets the velocity from a contact
+// event or the pre-solve hook instead).
+#define C2D_MAX_RESTITUTION 1.0
 
 // Result of every C ABI call. Values are stable and never reused.
 enum c2d_Status
@@ -2585,7 +2591,7 @@ c2d_Status c2d_tree_contacts(const struct c2d_Tree *tree,
 // shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
 // `C2D_STATUS_OUT_OF_RANGE` for a position or shape beyond `C2D_MAX_COORDINATE`, a speed
 // above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
-// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_MATERIAL_COEFFICIENT` or
+// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_FRICTION`, `C2D_MAX_RESTITUTION` or
 // `C2D_MAX_GRAVITY_SCALE`; `C2D_STATUS_UNSUPPORTED` for a chain segment on a dynamic body or
 // a sensor without area. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the
 // room for the body: the world is unchanged and `*out_id` not written.

@@ -54,7 +54,7 @@ unsafe fn read_body_def(p: *const BodyDef) -> Result<BodyDef, Status> {
 /// shape its constructors would not make, `C2D_STATUS_INVALID_INPUT` for non-finite numbers,
 /// `C2D_STATUS_OUT_OF_RANGE` for a position or shape beyond `C2D_MAX_COORDINATE`, a speed
 /// above the world's `max_linear_speed` or `C2D_MAX_ANGULAR_SPEED`, a density, friction,
-/// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_MATERIAL_COEFFICIENT` or
+/// restitution or gravity scale beyond `C2D_MAX_DENSITY`, `C2D_MAX_FRICTION`, `C2D_MAX_RESTITUTION` or
 /// `C2D_MAX_GRAVITY_SCALE`; `C2D_STATUS_UNSUPPORTED` for a chain segment on a dynamic body or
 /// a sensor without area. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide the
 /// room for the body: the world is unchanged and `*out_id` not written.

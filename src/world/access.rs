@@ -141,8 +141,10 @@ impl World {
 
     /// The bodies the last step stopped because its arithmetic would have left them
     /// non-finite: each keeps its pose from before the step with zero velocity. Input checked
-    /// at the door ([`limits`]) never causes this; a body touching such a body in the same
-    /// step may be listed too (its impulses came from the non-finite one).
+    /// at the door ([`limits`]) causes this only in the one extreme case its module docs name
+    /// (a body of about 1e6 m spinning at the angular speed limit, wedged between static and
+    /// kinematic bodies); a body touching such a body in the same step may be listed too (its
+    /// impulses came from the non-finite one).
     #[must_use]
     pub fn fault_events(&self) -> &[BodyId] {
         &self.faults
