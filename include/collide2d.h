@@ -1586,8 +1586,10 @@ c2d_Status c2d_heightfield(struct c2d_Vec2 origin,
 // polygons of at most 8 vertices (Rust: `decompose`, which states the rules in full): the
 // boundary may touch itself where it passes through one point more than once without
 // crossing there (tiles meeting at a corner, a hole touching its outline) and along an edge
-// traversed both ways (a keyhole's bridge). The pieces tile the welded polygon exactly, each
-// a valid polygon of its vertices; O(count log count) time. Writes up to `capacity` pieces to
+// traversed both ways (a keyhole's bridge). Only exact duplicates and points exactly on the
+// segment between their neighbours are dropped first (no distance tolerance), so the pieces
+// tile the input polygon exactly at any distance from the origin, each a valid polygon of its
+// vertices; O(count log count) time. Writes up to `capacity` pieces to
 // `out` and the piece count to `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count
 // written) when they do not fit, `C2D_STATUS_SELF_INTERSECTING` when edges cross, a vertex
 // lies inside another edge, edges overlap otherwise, passes cross at a shared point or an

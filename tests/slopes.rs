@@ -4,7 +4,8 @@
 //! kind, with square and rectangular cells and far from the origin, the loops' winding
 //! number at sample points inside every cell is 1 exactly where the cell's tile is solid and 0
 //! elsewhere, the loops' total area equals the tiles' (exact in f64: every corner is on the
-//! half-cell lattice), and consecutive edges are never collinear (runs are merged). Full and
+//! half-cell lattice), consecutive edges are never collinear (runs are merged) except at a
+//! point the loop passes through again, and no corner of a loop lies inside one of its edges. Full and
 //! empty maps give the same loops as `tile_outlines`. A character walks over every slope kind
 //! and a box slides down long slopes without a snag.
 mod common;
@@ -77,14 +78,33 @@ fn check(width: usize, height: usize, tiles: &[Tile], cell: Vec2, origin: Vec2) 
         (loops - want).abs() <= want.abs() * 1e-6 + 1e-9,
         "area {loops} against {want}"
     );
-    // Merged runs: consecutive edges turn.
+    // Merged runs: consecutive edges turn, except at a point the loop passes through again
+    // (each pass through it keeps a corner there).
     for c in &chains {
         let p = c.points();
         for i in 0..p.len() {
             let (a, b, d) = (p[i], p[(i + 1) % p.len()], p[(i + 2) % p.len()]);
             let e = (f64::from(b.x - a.x), f64::from(b.y - a.y));
             let f = (f64::from(d.x - b.x), f64::from(d.y - b.y));
-            assert!(e.0 * f.1 - e.1 * f.0 != 0.0, "collinear corner {b:?} in {p:?}");
+            let again = p.iter().filter(|&&q| q == b).count() > 1;
+            assert!(
+                e.0 * f.1 - e.1 * f.0 != 0.0 || again,
+                "collinear corner {b:?} in {p:?}"
+            );
+        }
+        // And every point the loop passes through more than once is a corner of each pass: no
+        // corner of the loop lies inside one of its edges.
+        for i in 0..p.len() {
+            let (a, b) = (p[i], p[(i + 1) % p.len()]);
+            for &q in p {
+                let (e, f) = (
+                    (f64::from(b.x) - f64::from(a.x), f64::from(b.y) - f64::from(a.y)),
+                    (f64::from(q.x) - f64::from(a.x), f64::from(q.y) - f64::from(a.y)),
+                );
+                let along = e.0 * f.0 + e.1 * f.1;
+                let inside = e.0 * f.1 - e.1 * f.0 == 0.0 && along > 0.0 && along < e.0 * e.0 + e.1 * e.1;
+                assert!(!inside, "corner {q:?} inside edge {a:?}-{b:?} in {p:?}");
+            }
         }
     }
     // Winding at samples inside every cell.

@@ -8,7 +8,10 @@
 //! counter-clockwise around solid regions and clockwise around holes (solid on the left of
 //! every edge), collinear runs merged (a slope across ten cells is one segment), no seams
 //! between tiles, and two regions that touch at a single corner kept apart by the "turn left"
-//! rule.
+//! rule. Where a loop passes through a lattice point more than once (the tip of a slope
+//! touching a flat edge of its own region), each pass keeps a corner there, even one running
+//! straight through: no corner of a loop lies inside one of its edges, so every loop is a
+//! weakly simple polygon [`decompose`](super::decompose) takes as it is.
 //!
 //! Every tile's corners lie on the half-cell lattice: corner `(i, j)` in half cells is
 //! `origin + (i · cell.x / 2, j · cell.y / 2)`, each axis computed in `f32` as
@@ -141,6 +144,23 @@ const ANGLE: [i32; 12] = [
     0, 2657, 4500, 9000, 13500, 15343, 18000, 20657, 22500, 27000, 31500, 33343,
 ];
 
+/// The bits of a lattice point's outgoing steps (one per step of [`STEPS`]).
+const STEP_BITS: u16 = (1 << 12) - 1;
+
+/// One visit of a lattice point by the loop being walked, counted above the step bits.
+const VISIT: u16 = 1 << 12;
+
+/// The bits counting visits (up to 2: once or more than once).
+const VISITS: u16 = 3 << 12;
+
+/// Counts a visit of a lattice point (saturating at 2).
+#[inline]
+fn visit(o: &mut u16) {
+    if *o & VISITS < 2 * VISIT {
+        *o += VISIT;
+    }
+}
+
 /// The index of the step `(dx, dy)` (one of [`STEPS`]).
 fn step_index(dx: i32, dy: i32) -> usize {
     STEPS
@@ -242,17 +262,18 @@ pub fn slope_outlines(
         j as usize * lw + i as usize
     };
     let mut chains = Vec::new();
-    let mut pts = Vec::new();
+    // The current loop's lattice points, each with whether the boundary turns there.
+    let mut walk: Vec<(usize, bool)> = Vec::new();
     for v0 in 0..points {
-        while out[v0] != 0 {
+        while out[v0] & STEP_BITS != 0 {
             let d0 = out[v0].trailing_zeros() as usize;
             out[v0] &= !(1 << d0);
-            pts.clear();
+            walk.clear();
             let (mut v, mut d) = (step(v0, d0), d0);
             let closing = loop {
                 // At `v`, arrived along step `d`: take the available step turning farthest
                 // left (the start step, already taken, still closes the loop).
-                let avail = out[v] | if v == v0 { 1 << d0 } else { 0 };
+                let avail = (out[v] & STEP_BITS) | if v == v0 { 1 << d0 } else { 0 };
                 let next = (0..12)
                     .filter(|&c| avail & (1 << c) != 0)
                     .max_by_key(|&c| left_turn(d, c));
@@ -264,21 +285,28 @@ pub fn slope_outlines(
                 if v == v0 && next == d0 {
                     break d;
                 }
-                if next != d {
-                    room_for_one(&mut pts)?;
-                    pts.push(point(v));
-                }
+                room_for_one(&mut walk)?;
+                walk.push((v, next != d));
+                visit(&mut out[v]);
                 out[v] &= !(1 << next);
                 v = step(v, next);
                 d = next;
             };
-            if closing != d0 {
-                room_for_one(&mut pts)?;
-                pts.push(point(v0));
+            room_for_one(&mut walk)?;
+            walk.push((v0, closing != d0));
+            visit(&mut out[v0]);
+            // The corners: where the boundary turns, and where this loop passes again (even
+            // running straight there), so that every pass through a point the loop shares with
+            // itself has a corner there, as `decompose` requires. At least 3, consecutive ones
+            // distinct: clean as they are.
+            let corners = walk
+                .iter()
+                .filter(|&&(v, turn)| turn || out[v] & VISITS >= 2 * VISIT);
+            let mut exact = try_vec(corners.clone().count())?;
+            exact.extend(corners.map(|&(v, _)| point(v)));
+            for &(v, _) in &walk {
+                out[v] &= !VISITS;
             }
-            // At least 3 corners, consecutive ones on different lattice lines: clean as they are.
-            let mut exact = try_vec(pts.len())?;
-            exact.extend_from_slice(&pts);
             room_for_one(&mut chains)?;
             chains.push(Chain::from_clean(exact, true));
         }
