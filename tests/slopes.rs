@@ -341,6 +341,142 @@ fn heightfields_make_the_surface_and_the_ground_under_it() {
     );
 }
 
+/// The polyline a heightfield stands for, by brute force in `f64`: every sample (or both ends
+/// of every column) right to left, then for a loop the two bottom corners; consecutive
+/// duplicates dropped and, as long as there is one, a point strictly inside the segment
+/// between its neighbours (exact here: the coordinates are integers or quarters).
+fn heightfield_reference(
+    origin: (f64, f64),
+    spacing: f64,
+    heights: &[f64],
+    columns: bool,
+    bottom: Option<f64>,
+) -> Vec<(f64, f64)> {
+    let x = |k: usize| origin.0 + k as f64 * spacing;
+    let mut p: Vec<(f64, f64)> = Vec::new();
+    for (k, &h) in heights.iter().enumerate().rev() {
+        if columns {
+            p.push((x(k + 1), origin.1 + h));
+        }
+        p.push((x(k), origin.1 + h));
+    }
+    if let Some(b) = bottom {
+        let right = if columns { heights.len() } else { heights.len() - 1 };
+        p.push((x(0), origin.1 + b));
+        p.push((x(right), origin.1 + b));
+    }
+    let closed = bottom.is_some();
+    loop {
+        let n = p.len();
+        let dup = (0..n).find(|&i| (i + 1 < n || closed) && p[i] == p[(i + 1) % n]);
+        if let Some(i) = dup {
+            p.remove(i);
+            continue;
+        }
+        let inner = if closed { 0..n } else { 1..n - 1 };
+        let straight = inner.into_iter().find(|&i| {
+            let (a, c, b) = (p[(i + n - 1) % n], p[i], p[(i + 1) % n]);
+            let cross = (c.0 - a.0) * (b.1 - a.1) - (c.1 - a.1) * (b.0 - a.0);
+            let dot = (a.0 - c.0) * (b.0 - c.0) + (a.1 - c.1) * (b.1 - c.1);
+            cross == 0.0 && dot < 0.0
+        });
+        match straight {
+            Some(i) => {
+                p.remove(i);
+            }
+            None => return p,
+        }
+    }
+}
+
+/// Heightfields far from the origin keep their shape: at origins 1e3 … 1e7, with integer
+/// heights (and quarters up to 1e6) on integer spacings, so that every point is exact in
+/// `f32`, the chain's points are exactly the brute-force polyline's (every sample kept unless
+/// it lies exactly on its neighbours' segment), for samples and columns, open and closed.
+/// Bumps of one unit at 1e7 are kept (a distance tolerance relative to the coordinates would
+/// weld them away).
+#[test]
+fn heightfields_far_from_the_origin_keep_every_sample() {
+    let mut rng = Rng(0x4E16);
+    let (mut failures, mut cases) = (Vec::new(), 0);
+    for &far in &[1.0e3f32, 1.0e4, 1.0e5, 1.0e6, 4.0e6, 1.0e7] {
+        for round in 0..60 {
+            let n = 2 + rng.index(40);
+            let quarter = far <= 1.0e6 && round % 2 == 0;
+            let mut h = rng.index(20) as f32;
+            let heights: Vec<f32> = (0..n)
+                .map(|_| {
+                    // Runs of equal steps (collinear samples), bumps of one unit, jumps.
+                    h += match rng.index(4) {
+                        0 => 0.0,
+                        1 => 1.0,
+                        2 => -1.0,
+                        _ => rng.index(9) as f32 - 4.0,
+                    } * if quarter { 0.25 } else { 1.0 };
+                    h
+                })
+                .collect();
+            let spacing = [1.0f32, 2.0, 3.0][rng.index(3)];
+            let origin = v(
+                far * [1.0, -1.0][round % 2] + rng.index(100) as f32,
+                far * [1.0, 0.0, -1.0][round % 3] + rng.index(100) as f32,
+            );
+            let least = heights.iter().fold(f32::INFINITY, |m, &x| m.min(x));
+            for kind in [HeightfieldKind::Samples, HeightfieldKind::Columns] {
+                for bottom in [None, Some(least - 1.0 - rng.index(5) as f32)] {
+                    cases += 1;
+                    let want = heightfield_reference(
+                        (f64::from(origin.x), f64::from(origin.y)),
+                        f64::from(spacing),
+                        &heights.iter().map(|&x| f64::from(x)).collect::<Vec<_>>(),
+                        kind == HeightfieldKind::Columns,
+                        bottom.map(f64::from),
+                    );
+                    let got = heightfield(origin, spacing, &heights, kind, bottom).map(|c| {
+                        c.points()
+                            .iter()
+                            .map(|p| (f64::from(p.x), f64::from(p.y)))
+                            .collect::<Vec<_>>()
+                    });
+                    // A loop may start anywhere: compare from the reference's first point.
+                    let same = match &got {
+                        Ok(g) if g.len() == want.len() => {
+                            let start = g.iter().position(|&q| q == want[0]).unwrap_or(0);
+                            (0..g.len()).all(|i| g[(start + i) % g.len()] == want[i])
+                        }
+                        _ => false,
+                    };
+                    if !same {
+                        failures.push(format!(
+                            "{kind:?} at {origin:?}, bottom {bottom:?}: {} points of {} ({:?})",
+                            got.as_ref().map_or(0, Vec::len),
+                            want.len(),
+                            got.as_ref().err()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} heightfields changed, first: {:?}",
+        failures.len(),
+        &failures[..failures.len().min(4)]
+    );
+    // Beyond the range: sample lines that round together, a bottom that rounds onto the
+    // surface.
+    let samples = HeightfieldKind::Samples;
+    assert_eq!(
+        heightfield(v(1.0e8, 0.0), 1.0, &[1.0, 2.0, 3.0], samples, None),
+        Err(GeometryError::OutOfRange)
+    );
+    assert_eq!(
+        heightfield(v(0.0, 1.0e8), 1.0, &[1.0, 2.0], samples, Some(0.5)),
+        Err(GeometryError::OutOfRange)
+    );
+}
+
 /// The terrain of the walk: per column, the full rows and the tile on top of them.
 fn terrain() -> Vec<(usize, Tile)> {
     use Tile::*;

@@ -32,8 +32,10 @@
 //! straight segments, or flat columns with vertical steps between them, as an open chain
 //! (front side up) or a closed loop down to a bottom height.
 
+use super::partition::drop_straight;
 use super::tilemap::{line, lines_apart};
 use crate::geometry::chain::{room_for_one, try_vec};
+use crate::geometry::hull::finite_extent;
 use crate::geometry::{Chain, GeometryError};
 use crate::math::Vec2;
 use alloc::vec::Vec;
@@ -345,14 +347,22 @@ pub enum HeightfieldKind {
 /// The surface of a terrain given as heights above `origin.y` (see [`HeightfieldKind`]), as an
 /// open chain with its front side up (listed right to left, so that bodies above collide and
 /// bodies below pass), or, with `bottom`, as a closed counter-clockwise loop enclosing the
-/// ground from the surface down to the height `origin.y + bottom`. Collinear samples are
-/// merged by the chain's welding ([`Chain::open`], [`Chain::closed`]).
+/// ground from the surface down to the height `origin.y + bottom`.
+///
+/// Sample `k` lies at `x = origin.x + (k as f32) · spacing` and `y = origin.y + height`, each
+/// computed in `f32` once. The chain passes through every one of these points: only a point
+/// equal to the one before it or lying exactly on the segment between its neighbours (an
+/// exact orientation test, no distance tolerance) is merged, so the surface keeps its shape at
+/// any distance from the origin (a bump of one unit at 1e7 stays).
 ///
 /// Errors: [`GeometryError::NonFinite`] for a non-finite height, origin or bottom;
 /// [`GeometryError::InvalidGrid`] when `spacing` is not finite and positive, or `bottom` is
 /// not below every height; [`GeometryError::TooFewPoints`] for fewer than 2 samples (1
-/// column), or a surface that welds to fewer points than a chain needs; the range and memory
-/// errors of [`Chain::open`].
+/// column), or two consecutive points too close for a segment direction (a step below about
+/// 1e-19); [`GeometryError::OutOfRange`] when two neighbouring sample lines round to the same
+/// `f32` or lie closer than about 1e-19 (as a tile map's grid lines), when a point or the
+/// extent overflows `f32`, or when the bottom rounds onto the surface;
+/// [`GeometryError::OutOfMemory`] when the allocator cannot provide room for the points.
 pub fn heightfield(
     origin: Vec2,
     spacing: f32,
@@ -379,30 +389,47 @@ pub fn heightfield(
             return Err(GeometryError::InvalidGrid);
         }
     }
-    let x = |k: usize| origin.x + k as f32 * spacing;
-    let y = |h: f32| origin.y + h;
     let columns = kind == HeightfieldKind::Columns;
+    // The sample (or column edge) lines, as a tile map's grid lines: strictly increasing and
+    // apart by a distance with a direction.
+    let spans = if columns { heights.len() } else { heights.len() - 1 };
+    let x = |k: usize| line(origin.x, k, spacing);
+    let y = |h: f32| origin.y + h;
+    if !x(spans).is_finite() || !lines_apart(origin.x, spans, spacing) {
+        return Err(GeometryError::OutOfRange);
+    }
+    if heights.iter().any(|&h| !y(h).is_finite()) {
+        return Err(GeometryError::OutOfRange);
+    }
+    if let Some(b) = bottom {
+        // The bottom must stay below the surface once both are rounded to `f32`.
+        if !y(b).is_finite() || heights.iter().any(|&h| y(h) <= y(b)) {
+            return Err(GeometryError::OutOfRange);
+        }
+    }
     let count = if columns { 2 * heights.len() } else { heights.len() } + 2 * usize::from(bottom.is_some());
     let mut pts: Vec<Vec2> = try_vec(count)?;
     // The surface from right to left: the solid below is then on the left of every edge.
-    if columns {
-        for (k, &h) in heights.iter().enumerate().rev() {
+    for (k, &h) in heights.iter().enumerate().rev() {
+        if columns {
             pts.push(Vec2::new(x(k + 1), y(h)));
-            pts.push(Vec2::new(x(k), y(h)));
         }
-    } else {
-        for (k, &h) in heights.iter().enumerate().rev() {
-            pts.push(Vec2::new(x(k), y(h)));
-        }
+        pts.push(Vec2::new(x(k), y(h)));
     }
-    match bottom {
-        None => Chain::open(&pts),
-        Some(b) => {
-            // Down the left side, along the bottom, up the right side (back to the start).
-            let right = if columns { heights.len() } else { heights.len() - 1 };
-            pts.push(Vec2::new(x(0), y(b)));
-            pts.push(Vec2::new(x(right), y(b)));
-            Chain::closed(&pts)
-        }
+    if let Some(b) = bottom {
+        // Down the left side, along the bottom, up the right side (back to the start).
+        pts.push(Vec2::new(x(0), y(b)));
+        pts.push(Vec2::new(x(spans), y(b)));
     }
+    let closed = bottom.is_some();
+    finite_extent(&pts)?;
+    drop_straight(&mut pts, closed, |_| false);
+    // Consecutive points are distinct now (the surface's `x` only decreases, the bottom lies
+    // below it); each segment must also have a direction.
+    let n = pts.len();
+    let segments = if closed { n } else { n - 1 };
+    if (0..segments).any(|i| (pts[(i + 1) % n] - pts[i]).try_normalize().is_none()) {
+        return Err(GeometryError::TooFewPoints);
+    }
+    Ok(Chain::from_clean(pts, closed))
 }
