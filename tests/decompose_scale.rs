@@ -1,7 +1,7 @@
 //! `decompose` at any size and on weakly simple polygons: piece counts against the optimum
 //! where it is known (convex polygons, combs) and against a bound (regular stars), touching
 //! and bridged outlines accepted with their exact area, crossings refused, and a property test
-//! at scales 0.01 … 1e4 that the pieces are valid, made of the welded polygon's vertices,
+//! at scales 0.01 … 1e4 that the pieces are valid, made of the polygon's vertices,
 //! pairwise disjoint (separating axes in `f64`) and cover its area. Times are reported by an
 //! ignored test, never asserted.
 use collide2d::*;
@@ -96,12 +96,11 @@ fn overlap(a: &[Vec2], b: &[Vec2]) -> bool {
     !(separates(a, b) || separates(b, a))
 }
 
-/// The pieces of `poly` are valid polygons of at most 8 vertices taken from the welded loop,
+/// The pieces of `poly` are valid polygons of at most 8 vertices taken from its points,
 /// pairwise disjoint (checked when there are at most `brute` pieces), with areas summing to
-/// the welded loop's.
+/// its area (decomposition drops only points that leave the boundary as it is).
 fn check_tiling(poly: &[Vec2], pieces: &[Polygon], brute: usize) -> Result<(), String> {
-    let welded = Chain::closed(poly).map_err(|e| format!("weld: {e:?}"))?;
-    let w = welded.points();
+    let w = poly;
     let o = w[0];
     let whole = area2(w, o).abs();
     let corners: HashSet<(u32, u32)> = w.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect();
@@ -138,10 +137,22 @@ fn check_tiling(poly: &[Vec2], pieces: &[Polygon], brute: usize) -> Result<(), S
     Ok(())
 }
 
-/// A convex polygon of n vertices (after welding) gives `ceil((n − 2) / 6)` pieces, the fewest
-/// of at most 8 vertices, at several radii and offsets. Regular polygons beyond about 4 500
-/// vertices weld to fewer (a vertex turning by less than about 1.4e-3 rad lies within the weld
-/// tolerance of its neighbours' chord); the count is the optimum for the welded polygon.
+/// Whether every corner of `poly` turns strictly left (exactly, in `f64`: the coordinates'
+/// differences and their products are exact for `f32` corners of one magnitude).
+fn strictly_convex(poly: &[Vec2]) -> bool {
+    let n = poly.len();
+    (0..n).all(|i| {
+        let (a, b, c) = (poly[i], poly[(i + 1) % n], poly[(i + 2) % n]);
+        let d = |p: Vec2, q: Vec2| (f64::from(q.x) - f64::from(p.x), f64::from(q.y) - f64::from(p.y));
+        let (e, f) = (d(a, b), d(b, c));
+        e.0 * f.1 - e.1 * f.0 > 0.0
+    })
+}
+
+/// A convex polygon of n vertices gives `ceil((n − 2) / 6)` pieces, the fewest of at most 8
+/// vertices, at several radii and offsets, up to 100 000 vertices (no vertex is dropped
+/// however little it turns). Regular polygons whose `f32` corners are not strictly convex
+/// (rounding dents them) are only checked for their tiling.
 #[test]
 fn convex_polygons_give_the_fewest_pieces() {
     let sizes = (3..=64).chain([100, 999, 1000, 4096, 8192, 16_384, 100_000]);
@@ -152,13 +163,12 @@ fn convex_polygons_give_the_fewest_pieces() {
             (0.01, (0.05, -0.02)),
         ] {
             let poly = regular(n, r, c);
-            let welded = Chain::closed(&poly).unwrap().points().len();
             let pieces = decompose(&poly).unwrap();
-            assert_eq!(
-                pieces.len(),
-                (welded - 2).div_ceil(6),
-                "{n}-gon ({welded} welded), radius {r}"
-            );
+            if strictly_convex(&poly) {
+                assert_eq!(pieces.len(), (n - 2).div_ceil(6), "{n}-gon, radius {r}");
+            } else {
+                eprintln!("{n}-gon, radius {r}: not convex in f32, {} pieces", pieces.len());
+            }
             if n <= 1000 {
                 check_tiling(&poly, &pieces, 200).unwrap_or_else(|e| panic!("{n}-gon: {e}"));
             }
@@ -381,7 +391,37 @@ fn tile_outlines_and_loops_spliced_at_corners_are_decomposed() {
     assert!(spliced > 100, "{spliced} splices");
 }
 
-/// The definition `decompose` documents, checked by brute force in integers on the welded
+/// The loop `decompose` works on, by brute force in integers: consecutive duplicates dropped,
+/// then, as long as there is one, a point strictly inside the segment between its neighbours
+/// that the loop visits only once.
+fn cleaned(pts: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut w: Vec<(i64, i64)> = Vec::new();
+    for &p in pts {
+        if w.last() != Some(&p) {
+            w.push(p);
+        }
+    }
+    while w.len() > 1 && w.first() == w.last() {
+        w.pop();
+    }
+    loop {
+        let n = w.len();
+        let drop = (0..n).find(|&i| {
+            let (p, c, q) = (w[(i + n - 1) % n], w[i], w[(i + 1) % n]);
+            let cross = (c.0 - p.0) * (q.1 - p.1) - (c.1 - p.1) * (q.0 - p.0);
+            let dot = (p.0 - c.0) * (q.0 - c.0) + (p.1 - c.1) * (q.1 - c.1);
+            n > 2 && cross == 0 && dot < 0 && w.iter().filter(|&&x| x == c).count() == 1
+        });
+        match drop {
+            Some(i) => {
+                w.remove(i);
+            }
+            None => return w,
+        }
+    }
+}
+
+/// The definition `decompose` documents, checked by brute force in integers on the cleaned
 /// loop: every pair of edges, every point visited more than once.
 fn weakly_simple(w: &[(i64, i64)]) -> bool {
     type Q = (i64, i64);
@@ -478,16 +518,17 @@ fn acceptance_matches_the_definition_on_a_small_grid() {
         // Powers of two: scaled corners are exact and scale back.
         let s = [0.25f32, 1.0, 8.0, 1024.0][case % 4];
         let poly: Vec<Vec2> = pts.iter().map(|&(x, y)| v(x as f32 * s, y as f32 * s)).collect();
-        let Ok(welded) = Chain::closed(&poly) else {
-            continue;
-        };
-        let w: Vec<(i64, i64)> = welded
-            .points()
-            .iter()
-            .map(|p| ((p.x / s) as i64, (p.y / s) as i64))
-            .collect();
-        let want = weakly_simple(&w);
+        let w = cleaned(&pts);
         let got = decompose(&poly);
+        if w.len() < 3 {
+            assert_eq!(
+                got.err(),
+                Some(GeometryError::TooFewPoints),
+                "case {case}: {pts:?}"
+            );
+            continue;
+        }
+        let want = weakly_simple(&w);
         assert_eq!(got.is_ok(), want, "case {case}: {got:?} for {w:?}");
         if let Ok(pieces) = got {
             accepted += 1;
@@ -809,4 +850,95 @@ fn c_decompose_takes_a_keyhole() {
     // SAFETY: as above, 4 points.
     let status = unsafe { c2d_decompose(bow.as_ptr(), 4, out.as_mut_ptr(), 16, &mut count) };
     assert_eq!(status, Status::SelfIntersecting);
+}
+
+/// The pieces of an exact outline `outline` keep it: each piece is valid, its vertices are
+/// corners of the outline, and their areas sum to the outline's shoelace area in `f64`
+/// (measured from `o`, to 1e-9 relative: `f64` rounding of the sums).
+fn check_keeps_outline(outline: &[Vec2], pieces: &[Polygon], o: Vec2) -> Result<(), String> {
+    let corners: HashSet<(u32, u32)> = outline.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect();
+    let whole = area2(outline, o).abs();
+    let mut sum = 0.0;
+    for (k, p) in pieces.iter().enumerate() {
+        if !p.is_valid() {
+            return Err(format!("piece {k} not valid: {p:?}"));
+        }
+        if let Some(q) = p
+            .vertices()
+            .iter()
+            .find(|q| !corners.contains(&(q.x.to_bits(), q.y.to_bits())))
+        {
+            return Err(format!("piece {k} has a vertex {q:?} not in the outline"));
+        }
+        sum += area2(p.vertices(), o);
+    }
+    if (sum - whole).abs() > 1e-9 * whole {
+        return Err(format!(
+            "pieces' area {} of {} ({} pieces)",
+            sum * 0.5,
+            whole * 0.5,
+            pieces.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Tile and slope outlines, exact by construction, are decomposed without changing shape at
+/// any distance from the origin where the builders accept them (origins 1e3 … 1e7; slope
+/// tiles of size 2 at 1e7, where half cells of 1 are still whole floats): the pieces' area is
+/// the outline's and their corners are its corners. Regression: the map `SSSS / SS..` at
+/// x = 1.2e6 (cell 1) decomposed into the triangle (4, 0), (0, 2), (0, 0) of area 4, not 6.
+#[test]
+fn outlines_far_from_the_origin_are_decomposed_with_their_exact_area() {
+    let rows = ["SSSS", "SS.."];
+    let o = v(1.2e6, 0.0);
+    let outline = tile_outlines(4, 2, 1.0, o, |x, y| rows[1 - y].as_bytes()[x] == b'S').unwrap();
+    assert_eq!(outline.len(), 1);
+    let pieces = decompose(outline[0].points()).unwrap();
+    check_keeps_outline(outline[0].points(), &pieces, o)
+        .unwrap_or_else(|e| panic!("SSSS / SS.. at 1.2e6: {e}"));
+
+    let mut rng = Rng(0xFA2);
+    let mut failures = Vec::new();
+    let mut loops = 0;
+    for &far in &[1.0e3f32, 1.0e4, 1.0e5, 9.0e5, 1.0e6, 1.2e6, 4.0e6, 1.0e7] {
+        for round in 0..40 {
+            let (w, h) = (rng.int(2, 12) as usize, rng.int(2, 12) as usize);
+            let o = v(
+                far * [1.0, -1.0][round % 2] + rng.int(-50, 50) as f32,
+                far * [1.0, 0.5, -1.0, 0.0][round % 4] + rng.int(-50, 50) as f32,
+            );
+            let density = rng.int(30, 90);
+            let cells: Vec<bool> = (0..w * h).map(|_| rng.int(0, 100) < density).collect();
+            let tiles: Vec<Tile> = (0..w * h)
+                .map(|_| {
+                    if rng.int(0, 100) < density {
+                        Tile::all()[rng.int(1, 12) as usize]
+                    } else {
+                        Tile::Empty
+                    }
+                })
+                .collect();
+            let cell = if far >= 1.0e7 { 2.0 } else { 1.0 };
+            let square = tile_outlines(w, h, 1.0, o, |x, y| cells[y * w + x]).unwrap();
+            let sloped = slope_outlines(w, h, v(cell, cell), o, |x, y| tiles[y * w + x]).unwrap();
+            for (kind, chains) in [("tiles", &square), ("slopes", &sloped)] {
+                for c in chains.iter() {
+                    loops += 1;
+                    let result = decompose(c.points())
+                        .map_err(|e| format!("{e:?}"))
+                        .and_then(|p| check_keeps_outline(c.points(), &p, o));
+                    if let Err(e) = result {
+                        failures.push(format!("{kind} at {o:?}: {e}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {loops} outlines changed, first: {:?}",
+        failures.len(),
+        &failures[..failures.len().min(5)]
+    );
 }

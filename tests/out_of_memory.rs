@@ -358,6 +358,44 @@ fn star(n: usize) -> Vec<Vec2> {
         .collect()
 }
 
+/// A keyhole (weakly simple): a 40 × 40 square with a hole shaped as a star of `n` vertices,
+/// joined to the square's right side by a zero-width bridge along the x axis, both ends of
+/// the bridge visited twice.
+fn keyhole(n: usize) -> Vec<Vec2> {
+    let v = Vec2::new;
+    let hole = star(n);
+    let mut pts = vec![v(-20.0, -20.0), v(20.0, -20.0), v(20.0, 0.0)];
+    // The hole clockwise from its tip on the bridge, (10, 0), back to it.
+    pts.push(hole[0]);
+    pts.extend(hole[1..].iter().rev());
+    pts.push(hole[0]);
+    pts.extend([v(20.0, 0.0), v(20.0, 20.0), v(-20.0, 20.0)]);
+    pts
+}
+
+/// The outline of a square ring of cells `side` wide whose bottom-left cell is missing, so
+/// that its two ends touch at one corner, (1, 1): one weakly simple loop, round the outside and
+/// the hole, passing that corner twice.
+fn pinched_ring(side: usize) -> Vec<Vec2> {
+    let solid = |x: usize, y: usize| (x == 0 || y == 0 || x == side - 1 || y == side - 1) && (x, y) != (0, 0);
+    let outlines = tile_outlines(side, side, 1.0, Vec2::ZERO, solid).unwrap();
+    assert_eq!(outlines.len(), 1, "one loop");
+    let pts = outlines[0].points().to_vec();
+    assert_eq!(pts.iter().filter(|&&p| p == Vec2::new(1.0, 1.0)).count(), 2);
+    pts
+}
+
+/// The polygons each `decompose` test fails allocations of: a star (simple), a keyhole (a
+/// bridge) and a pinched ring (a corner visited twice), so that the allocations only weakly
+/// simple polygons make (pairing the passes at shared points, perturbing them) are failed too.
+fn decompose_cases() -> [(&'static str, Vec<Vec2>); 3] {
+    [
+        ("star", star(200)),
+        ("keyhole", keyhole(60)),
+        ("pinched ring", pinched_ring(8)),
+    ]
+}
+
 /// A `side` × `side` grid of cells, solid with probability about 0.45, from a fixed seed.
 fn random_cells(side: usize) -> Vec<bool> {
     let mut s = 0x9e37_79b9_7f4a_7c15u64;
@@ -439,11 +477,12 @@ fn chains_report_running_out_of_memory() {
 
 #[test]
 fn decompose_reports_running_out_of_memory() {
-    let poly = star(200);
-    let pieces = decompose(&poly).unwrap();
-    assert!(pieces.len() > 50, "{}", pieces.len());
-    let total = fail_each("decompose", || decompose(&poly), |r| geometry_oom(r, &pieces));
-    assert!(total > 5, "{total}");
+    for (name, poly) in decompose_cases() {
+        let pieces = decompose(&poly).unwrap();
+        assert!(pieces.len() >= 3, "{name}: {}", pieces.len());
+        let total = fail_each(name, || decompose(&poly), |r| geometry_oom(r, &pieces));
+        assert!(total > 5, "{name}: {total}");
+    }
 }
 
 #[test]
@@ -657,13 +696,16 @@ mod c_entry_points {
 
     #[test]
     fn c_decompose_reports_running_out_of_memory() {
-        let poly = star(200);
-        let pieces = decompose(&poly).unwrap();
-        let sentinel = Polygon::make_box(123.0, 45.0).unwrap();
-        array_failing_each("c2d_decompose", &pieces, sentinel, 256, |out, room, count| {
-            // SAFETY: `poly.len()` readable points, `room` writable polygons, a writable count.
-            unsafe { c2d_decompose(poly.as_ptr(), poly.len() as u32, out, room, count) }
-        });
+        for (name, poly) in decompose_cases() {
+            let pieces = decompose(&poly).unwrap();
+            let sentinel = Polygon::make_box(123.0, 45.0).unwrap();
+            let name = format!("c2d_decompose ({name})");
+            array_failing_each(&name, &pieces, sentinel, 256, |out, room, count| {
+                // SAFETY: `poly.len()` readable points, `room` writable polygons, a writable
+                // count.
+                unsafe { c2d_decompose(poly.as_ptr(), poly.len() as u32, out, room, count) }
+            });
+        }
     }
 
     #[test]

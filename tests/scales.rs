@@ -1,5 +1,6 @@
-//! Every shape constructor and level-geometry builder at every scale: from 1e-30 to 1e30, at
-//! the origin and far from it, each returns a shape that passes its validity check
+//! Every shape constructor and level-geometry builder (tile and slope outlines, heightfields,
+//! decomposition, chains, inflated shapes) at every scale: from 1e-30 to 1e30, at the origin
+//! and far from it, each returns a shape that passes its validity check
 //! (`Shape::is_valid`, every segment of a chain) or a named error, never an `Ok` that is not
 //! valid. Within the documented range (sizes from 1e-30 up to the `OutOfRange` limit of about
 //! 1.3e19 for the extent, and 1e-18 for chains, whose segments need a squared length in f32's
@@ -139,6 +140,12 @@ fn p_constructors_give_valid_shapes_or_errors(seed: u64) -> TestResult {
                     k.inflated(amount).map(Shape::Capsule),
                 )?);
             }
+            if let Ok(k) = Circle::new(c, r) {
+                count(check_shape(
+                    "inflated circle",
+                    k.inflated(amount).map(Shape::Circle),
+                )?);
+            }
         }
         let seg = ChainSegment::new(c + rng.vec(s), a, b, c + rng.vec(s));
         count(check_shape("chain segment", seg.map(Shape::ChainSegment))?);
@@ -163,6 +170,24 @@ fn p_constructors_give_valid_shapes_or_errors(seed: u64) -> TestResult {
                 }
                 count(true);
             }
+            // Slope tiles on rectangular cells of about the scale's size.
+            let tiles: Vec<Tile> = (0..w * h).map(|_| Tile::all()[rng.index(12)]).collect();
+            let cell = v(s * rng.range(0.5, 2.0), s * rng.range(0.5, 2.0));
+            if let Ok(chains) = slope_outlines(w, h, cell, c, |x, y| tiles[y * w + x]) {
+                for chain in chains {
+                    check_chain("slope outline", Ok(chain))?;
+                }
+                count(true);
+            }
+            // A heightfield of samples or columns, open or closed, heights within the scale.
+            let heights: Vec<f32> = (0..1 + rng.index(20)).map(|_| s * rng.range(-1.0, 1.0)).collect();
+            let kind = [HeightfieldKind::Samples, HeightfieldKind::Columns][rng.index(2)];
+            let bottom = (rng.index(2) == 0).then_some(-2.0 * s);
+            let spacing = s * rng.range(0.1, 1.0);
+            count(check_chain(
+                "heightfield",
+                heightfield(c, spacing, &heights, kind, bottom),
+            )?);
         }
         Ok(())
     };

@@ -459,13 +459,18 @@ pub unsafe extern "C" fn c2d_slope_outlines(
 /// samples joined by straight segments, with `C2D_HEIGHTFIELD_KIND_COLUMNS` flat columns with
 /// vertical steps. Without `closed` an open chain with its front side up (listed right to
 /// left); with `closed` a counter-clockwise loop enclosing the ground down to
-/// `origin.y + bottom`. Collinear points are welded as `c2d_chain_weld` does. Writes the
+/// `origin.y + bottom`. The chain passes through every sample: only a point equal to the one
+/// before it or exactly on the segment between its neighbours is merged (no distance
+/// tolerance), so the surface keeps its shape far from the origin. Writes the
 /// chain's points to `out` (room for `capacity`) and their count to `*out_count` (always;
 /// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: at most `2 * count + 2` are written).
 /// Errors: `C2D_STATUS_NON_FINITE`; `C2D_STATUS_INVALID_GRID` for a `spacing` that is not
 /// finite and positive, a `bottom` not below every height, or an unknown `kind`;
-/// `C2D_STATUS_TOO_FEW_POINTS` for fewer than 2 samples (1 column); `C2D_STATUS_OUT_OF_MEMORY`
-/// when the allocator cannot provide the working memory (nothing written).
+/// `C2D_STATUS_TOO_FEW_POINTS` for fewer than 2 samples (1 column) or a step too small for a
+/// segment direction (below about 1e-19); `C2D_STATUS_OUT_OF_RANGE` when neighbouring sample
+/// lines round to the same float (or lie closer than about 1e-19), a point or the extent
+/// overflows, or the bottom rounds onto the surface; `C2D_STATUS_OUT_OF_MEMORY` when the
+/// allocator cannot provide the working memory (nothing written).
 ///
 /// # Safety
 /// `heights` NULL or `count` readable floats; `out` NULL or `capacity` writable `c2d_Vec2`;
@@ -522,8 +527,10 @@ pub unsafe extern "C" fn c2d_heightfield(
 /// polygons of at most 8 vertices (Rust: `decompose`, which states the rules in full): the
 /// boundary may touch itself where it passes through one point more than once without
 /// crossing there (tiles meeting at a corner, a hole touching its outline) and along an edge
-/// traversed both ways (a keyhole's bridge). The pieces tile the welded polygon exactly, each
-/// a valid polygon of its vertices; O(count log count) time. Writes up to `capacity` pieces to
+/// traversed both ways (a keyhole's bridge). Only exact duplicates and points exactly on the
+/// segment between their neighbours are dropped first (no distance tolerance), so the pieces
+/// tile the input polygon exactly at any distance from the origin, each a valid polygon of its
+/// vertices; O(count log count) time. Writes up to `capacity` pieces to
 /// `out` and the piece count to `*out_count`; `C2D_STATUS_BUFFER_TOO_SMALL` (with the count
 /// written) when they do not fit, `C2D_STATUS_SELF_INTERSECTING` when edges cross, a vertex
 /// lies inside another edge, edges overlap otherwise, passes cross at a shared point or an

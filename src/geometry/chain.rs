@@ -259,11 +259,6 @@ impl Chain {
         &self.points
     }
 
-    /// The welded points, taken out of the chain.
-    pub(crate) fn into_points(self) -> Vec<Vec2> {
-        self.points
-    }
-
     /// True for a loop.
     #[must_use]
     pub fn is_closed(&self) -> bool {

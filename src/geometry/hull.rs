@@ -7,7 +7,7 @@ use crate::math::Vec2;
 /// The diagonal of the bounding box of `points` (finite, checked by the caller), or
 /// [`GeometryError::OutOfRange`] when it overflows `f32`: the one range rule of every shape
 /// maker.
-pub(super) fn finite_extent(points: &[Vec2]) -> Result<f32, GeometryError> {
+pub(crate) fn finite_extent(points: &[Vec2]) -> Result<f32, GeometryError> {
     let (mut lo, mut hi) = (points[0], points[0]);
     for &p in points {
         lo = lo.min(p);

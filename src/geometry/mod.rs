@@ -6,7 +6,7 @@
 use crate::math::{Aabb, Transform, Vec2};
 
 pub mod chain;
-mod hull;
+pub(crate) mod hull;
 mod mass;
 mod polygon;
 

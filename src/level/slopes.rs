@@ -8,7 +8,10 @@
 //! counter-clockwise around solid regions and clockwise around holes (solid on the left of
 //! every edge), collinear runs merged (a slope across ten cells is one segment), no seams
 //! between tiles, and two regions that touch at a single corner kept apart by the "turn left"
-//! rule.
+//! rule. Where a loop passes through a lattice point more than once (the tip of a slope
+//! touching a flat edge of its own region), each pass keeps a corner there, even one running
+//! straight through: no corner of a loop lies inside one of its edges, so every loop is a
+//! weakly simple polygon [`decompose`](super::decompose) takes as it is.
 //!
 //! Every tile's corners lie on the half-cell lattice: corner `(i, j)` in half cells is
 //! `origin + (i · cell.x / 2, j · cell.y / 2)`, each axis computed in `f32` as
@@ -29,8 +32,10 @@
 //! straight segments, or flat columns with vertical steps between them, as an open chain
 //! (front side up) or a closed loop down to a bottom height.
 
+use super::partition::drop_straight;
 use super::tilemap::{line, lines_apart};
 use crate::geometry::chain::{room_for_one, try_vec};
+use crate::geometry::hull::finite_extent;
 use crate::geometry::{Chain, GeometryError};
 use crate::math::Vec2;
 use alloc::vec::Vec;
@@ -141,6 +146,23 @@ const ANGLE: [i32; 12] = [
     0, 2657, 4500, 9000, 13500, 15343, 18000, 20657, 22500, 27000, 31500, 33343,
 ];
 
+/// The bits of a lattice point's outgoing steps (one per step of [`STEPS`]).
+const STEP_BITS: u16 = (1 << 12) - 1;
+
+/// One visit of a lattice point by the loop being walked, counted above the step bits.
+const VISIT: u16 = 1 << 12;
+
+/// The bits counting visits (up to 2: once or more than once).
+const VISITS: u16 = 3 << 12;
+
+/// Counts a visit of a lattice point (saturating at 2).
+#[inline]
+fn visit(o: &mut u16) {
+    if *o & VISITS < 2 * VISIT {
+        *o += VISIT;
+    }
+}
+
 /// The index of the step `(dx, dy)` (one of [`STEPS`]).
 fn step_index(dx: i32, dy: i32) -> usize {
     STEPS
@@ -242,17 +264,18 @@ pub fn slope_outlines(
         j as usize * lw + i as usize
     };
     let mut chains = Vec::new();
-    let mut pts = Vec::new();
+    // The current loop's lattice points, each with whether the boundary turns there.
+    let mut walk: Vec<(usize, bool)> = Vec::new();
     for v0 in 0..points {
-        while out[v0] != 0 {
+        while out[v0] & STEP_BITS != 0 {
             let d0 = out[v0].trailing_zeros() as usize;
             out[v0] &= !(1 << d0);
-            pts.clear();
+            walk.clear();
             let (mut v, mut d) = (step(v0, d0), d0);
             let closing = loop {
                 // At `v`, arrived along step `d`: take the available step turning farthest
                 // left (the start step, already taken, still closes the loop).
-                let avail = out[v] | if v == v0 { 1 << d0 } else { 0 };
+                let avail = (out[v] & STEP_BITS) | if v == v0 { 1 << d0 } else { 0 };
                 let next = (0..12)
                     .filter(|&c| avail & (1 << c) != 0)
                     .max_by_key(|&c| left_turn(d, c));
@@ -264,21 +287,28 @@ pub fn slope_outlines(
                 if v == v0 && next == d0 {
                     break d;
                 }
-                if next != d {
-                    room_for_one(&mut pts)?;
-                    pts.push(point(v));
-                }
+                room_for_one(&mut walk)?;
+                walk.push((v, next != d));
+                visit(&mut out[v]);
                 out[v] &= !(1 << next);
                 v = step(v, next);
                 d = next;
             };
-            if closing != d0 {
-                room_for_one(&mut pts)?;
-                pts.push(point(v0));
+            room_for_one(&mut walk)?;
+            walk.push((v0, closing != d0));
+            visit(&mut out[v0]);
+            // The corners: where the boundary turns, and where this loop passes again (even
+            // running straight there), so that every pass through a point the loop shares with
+            // itself has a corner there, as `decompose` requires. At least 3, consecutive ones
+            // distinct: clean as they are.
+            let corners = walk
+                .iter()
+                .filter(|&&(v, turn)| turn || out[v] & VISITS >= 2 * VISIT);
+            let mut exact = try_vec(corners.clone().count())?;
+            exact.extend(corners.map(|&(v, _)| point(v)));
+            for &(v, _) in &walk {
+                out[v] &= !VISITS;
             }
-            // At least 3 corners, consecutive ones on different lattice lines: clean as they are.
-            let mut exact = try_vec(pts.len())?;
-            exact.extend_from_slice(&pts);
             room_for_one(&mut chains)?;
             chains.push(Chain::from_clean(exact, true));
         }
@@ -317,14 +347,22 @@ pub enum HeightfieldKind {
 /// The surface of a terrain given as heights above `origin.y` (see [`HeightfieldKind`]), as an
 /// open chain with its front side up (listed right to left, so that bodies above collide and
 /// bodies below pass), or, with `bottom`, as a closed counter-clockwise loop enclosing the
-/// ground from the surface down to the height `origin.y + bottom`. Collinear samples are
-/// merged by the chain's welding ([`Chain::open`], [`Chain::closed`]).
+/// ground from the surface down to the height `origin.y + bottom`.
+///
+/// Sample `k` lies at `x = origin.x + (k as f32) · spacing` and `y = origin.y + height`, each
+/// computed in `f32` once. The chain passes through every one of these points: only a point
+/// equal to the one before it or lying exactly on the segment between its neighbours (an
+/// exact orientation test, no distance tolerance) is merged, so the surface keeps its shape at
+/// any distance from the origin (a bump of one unit at 1e7 stays).
 ///
 /// Errors: [`GeometryError::NonFinite`] for a non-finite height, origin or bottom;
 /// [`GeometryError::InvalidGrid`] when `spacing` is not finite and positive, or `bottom` is
 /// not below every height; [`GeometryError::TooFewPoints`] for fewer than 2 samples (1
-/// column), or a surface that welds to fewer points than a chain needs; the range and memory
-/// errors of [`Chain::open`].
+/// column), or two consecutive points too close for a segment direction (a step below about
+/// 1e-19); [`GeometryError::OutOfRange`] when two neighbouring sample lines round to the same
+/// `f32` or lie closer than about 1e-19 (as a tile map's grid lines), when a point or the
+/// extent overflows `f32`, or when the bottom rounds onto the surface;
+/// [`GeometryError::OutOfMemory`] when the allocator cannot provide room for the points.
 pub fn heightfield(
     origin: Vec2,
     spacing: f32,
@@ -351,30 +389,47 @@ pub fn heightfield(
             return Err(GeometryError::InvalidGrid);
         }
     }
-    let x = |k: usize| origin.x + k as f32 * spacing;
-    let y = |h: f32| origin.y + h;
     let columns = kind == HeightfieldKind::Columns;
+    // The sample (or column edge) lines, as a tile map's grid lines: strictly increasing and
+    // apart by a distance with a direction.
+    let spans = if columns { heights.len() } else { heights.len() - 1 };
+    let x = |k: usize| line(origin.x, k, spacing);
+    let y = |h: f32| origin.y + h;
+    if !x(spans).is_finite() || !lines_apart(origin.x, spans, spacing) {
+        return Err(GeometryError::OutOfRange);
+    }
+    if heights.iter().any(|&h| !y(h).is_finite()) {
+        return Err(GeometryError::OutOfRange);
+    }
+    if let Some(b) = bottom {
+        // The bottom must stay below the surface once both are rounded to `f32`.
+        if !y(b).is_finite() || heights.iter().any(|&h| y(h) <= y(b)) {
+            return Err(GeometryError::OutOfRange);
+        }
+    }
     let count = if columns { 2 * heights.len() } else { heights.len() } + 2 * usize::from(bottom.is_some());
     let mut pts: Vec<Vec2> = try_vec(count)?;
     // The surface from right to left: the solid below is then on the left of every edge.
-    if columns {
-        for (k, &h) in heights.iter().enumerate().rev() {
+    for (k, &h) in heights.iter().enumerate().rev() {
+        if columns {
             pts.push(Vec2::new(x(k + 1), y(h)));
-            pts.push(Vec2::new(x(k), y(h)));
         }
-    } else {
-        for (k, &h) in heights.iter().enumerate().rev() {
-            pts.push(Vec2::new(x(k), y(h)));
-        }
+        pts.push(Vec2::new(x(k), y(h)));
     }
-    match bottom {
-        None => Chain::open(&pts),
-        Some(b) => {
-            // Down the left side, along the bottom, up the right side (back to the start).
-            let right = if columns { heights.len() } else { heights.len() - 1 };
-            pts.push(Vec2::new(x(0), y(b)));
-            pts.push(Vec2::new(x(right), y(b)));
-            Chain::closed(&pts)
-        }
+    if let Some(b) = bottom {
+        // Down the left side, along the bottom, up the right side (back to the start).
+        pts.push(Vec2::new(x(0), y(b)));
+        pts.push(Vec2::new(x(spans), y(b)));
     }
+    let closed = bottom.is_some();
+    finite_extent(&pts)?;
+    drop_straight(&mut pts, closed, |_| false);
+    // Consecutive points are distinct now (the surface's `x` only decreases, the bottom lies
+    // below it); each segment must also have a direction.
+    let n = pts.len();
+    let segments = if closed { n } else { n - 1 };
+    if (0..segments).any(|i| (pts[(i + 1) % n] - pts[i]).try_normalize().is_none()) {
+        return Err(GeometryError::TooFewPoints);
+    }
+    Ok(Chain::from_clean(pts, closed))
 }

@@ -2,9 +2,11 @@
 //! pieces of at most [`MAX_POLYGON_VERTICES`](crate::geometry::MAX_POLYGON_VERTICES) vertices,
 //! in O(n log n) time and O(n) memory.
 //!
-//! 1. Clean-up: consecutive duplicate points and collinear in-between points are welded as a
-//!    chain loop welds them ([`Chain::closed`](crate::geometry::Chain::closed)); clockwise input
-//!    is walked backwards.
+//! 1. Clean-up, which never moves the boundary: consecutive duplicate points are dropped, then
+//!    every point lying exactly on the segment between its neighbours (by the exact
+//!    orientation) unless the loop passes through that point more than once. No distance
+//!    tolerance is involved, so a polygon keeps its shape at any distance from the origin
+//!    (tile outlines at 1e7 included). Clockwise input is walked backwards.
 //! 2. Validation: the loop must be weakly simple as [`decompose`] defines it, else
 //!    [`GeometryError::SelfIntersecting`]. The passes through each point visited more than once
 //!    are paired so that their wedges do not overlap (which may split the loop into loops),
@@ -20,7 +22,7 @@
 //! Every decision is an exact predicate on the `f32` input (sums of products of `f32`
 //! coordinates, each exact in `f64`, summed exactly where the rounded value is not conclusive),
 //! so slivers never flip and far-apart magnitudes never mislead the sweeps. A piece is made
-//! only when [`Polygon::is_valid`] accepts exactly its vertices, so the pieces tile the welded
+//! only when [`Polygon::is_valid`] accepts exactly its vertices, so the pieces tile the input
 //! polygon: their areas sum to its area (to `f64` rounding of the sums) and they do not overlap.
 
 mod exact;
@@ -30,7 +32,8 @@ mod treap;
 mod validate;
 
 use crate::geometry::chain::{room_for_one, try_vec};
-use crate::geometry::{Chain, GeometryError, Polygon};
+use crate::geometry::hull::finite_extent;
+use crate::geometry::{GeometryError, Polygon};
 use crate::math::Vec2;
 use alloc::vec::Vec;
 use exact::P;
@@ -51,7 +54,11 @@ fn to64(v: Vec2) -> P {
 /// Decomposes a polygon (either winding, any vertex count ≥ 3) into convex polygons of at most
 /// 8 vertices (see the [module docs](self)).
 ///
-/// The polygon, after welding, must be **weakly simple**, which here means:
+/// The points are first cleaned up without moving the boundary: consecutive duplicates are
+/// dropped, then every point lying exactly (by an exact orientation test) inside the segment
+/// between its neighbours, unless the loop passes through that point more than once. No
+/// distance tolerance is used: nearby points are kept however close, at any distance from the
+/// origin. The cleaned loop must be **weakly simple**, which here means:
 /// - two edges meet only at a shared endpoint, or run along each other only as the same edge
 ///   traversed both ways (a zero-width bridge, as in a keyhole);
 /// - at a point the boundary passes through more than once (two tiles meeting at a corner, a
@@ -64,31 +71,48 @@ fn to64(v: Vec2) -> P {
 ///
 /// Anything else, a proper crossing, a vertex inside another edge, edges overlapping otherwise
 /// or passes crossing at a shared point, is [`GeometryError::SelfIntersecting`]. A point
-/// visited twice must be a corner of each pass: welding drops a vertex where the boundary runs
-/// straight, which leaves the other pass's vertex inside that edge. No piece reaches across a
-/// bridge or from one pass's wedge into another's.
+/// visited twice must be a vertex of each pass (a pass may run straight through it: such a
+/// vertex is kept); a corner of one pass lying inside an edge of another is refused. No piece
+/// reaches across a bridge or from one pass's wedge into another's.
 ///
-/// Every piece passes [`Polygon::is_valid`] with vertices taken from the welded polygon, and
-/// the pieces tile it: no overlap, and areas summing to its area (in `f64`, to rounding). A
-/// piece's edge may pass through a vertex where its neighbours meet (a corner exactly straight
-/// in the piece is left out of it). The one exception is a sliver too thin for
-/// [`Polygon::is_valid`] in `f32` that no valid piece can take in: it becomes its hull
-/// ([`Polygon::new`]), or is left out when its area is below 1e-6 of the polygon's.
+/// Every piece passes [`Polygon::is_valid`] with vertices taken from the input points, and
+/// the pieces tile the polygon: no overlap, and areas summing to its area (in `f64`, to
+/// rounding: a relative 1e-9 covers it in the tests, at origins up to 1e7). A piece's edge may
+/// pass through a vertex where its neighbours meet (a corner exactly straight in the piece is
+/// left out of it). The one exception is a sliver too thin for [`Polygon::is_valid`] in `f32`
+/// (a corner turning by less than about 1e-7 rad) that no valid piece can take in: it becomes
+/// its hull ([`Polygon::new`], which may drop such a corner), or is left out when its area is
+/// below 1e-6 of the polygon's.
 ///
 /// The count is the fewest convex pieces of at most 6 triangles the triangulation allows,
-/// then reduced by merging pieces greedily: a convex polygon of n vertices gives
-/// `ceil((n − 2) / 6)` pieces.
+/// then reduced by merging pieces greedily, so at most `n − 2` for n cleaned points (one per
+/// triangle); a strictly convex polygon of n vertices gives `ceil((n − 2) / 6)` pieces, the
+/// fewest possible.
 ///
 /// Time O(n log n) and working memory O(n) for n points. Errors:
 /// [`GeometryError::NonFinite`], [`GeometryError::OutOfRange`],
-/// [`GeometryError::TooFewPoints`] (fewer than 3 points after welding),
+/// [`GeometryError::TooFewPoints`] (fewer than 3 points after the clean-up, or two
+/// consecutive points too close for a direction, about 1e-19 apart, as in a chain),
 /// [`GeometryError::SelfIntersecting`], and [`GeometryError::OutOfMemory`] when the allocator
 /// cannot provide the working memory (all of it freed again).
 pub fn decompose(points: &[Vec2]) -> Result<Vec<Polygon>, GeometryError> {
-    let chain = Chain::closed(points)?;
-    let area_sign = chain.signed_area();
-    let loop_pts = chain.into_points();
+    if points.iter().any(|p| !p.is_finite()) {
+        return Err(GeometryError::NonFinite);
+    }
+    if points.len() < 3 {
+        return Err(GeometryError::TooFewPoints);
+    }
+    finite_extent(points)?;
+    let loop_pts = clean_loop(points)?;
     let n = loop_pts.len();
+    // Every edge must have a direction, as a chain's segments must.
+    let edges = (0..n).map(|i| loop_pts[(i + 1) % n] - loop_pts[i]);
+    if n < 3 || edges.into_iter().any(|e| e.try_normalize().is_none()) {
+        return Err(GeometryError::TooFewPoints);
+    }
+    let area_sign: f64 = (1..n - 1)
+        .map(|i| orient_area(to64(loop_pts[0]), to64(loop_pts[i]), to64(loop_pts[i + 1])))
+        .sum();
     // Indices are `u32` (and an edge's triangle slot takes 2 more bits).
     if n >= (u32::MAX >> 3) as usize {
         return Err(GeometryError::OutOfMemory);
@@ -190,6 +214,94 @@ fn next_run(v: &[P], order: &[u32], mut g: usize) -> Option<(usize, usize)> {
         }
     }
     None
+}
+
+/// Drops from a polyline (a loop when `closed`), in place and without allocating, every point
+/// equal to the one before it and every point lying exactly on the segment between its
+/// neighbours (by the exact orientation) for which `pinned` is false, repeatedly, so that no
+/// such point is left (for a loop, across its seam too). The boundary is unchanged point for
+/// point: the kept points are input points in input order, and every dropped point lies on a
+/// kept segment. A point where the polyline doubles back (a spike) is kept. O(n) calls of
+/// `pinned`.
+pub(in crate::level) fn drop_straight(pts: &mut Vec<Vec2>, closed: bool, pinned: impl Fn(Vec2) -> bool) {
+    if pts.is_empty() {
+        return;
+    }
+    // `c` strictly inside the segment `p`–`q`: collinear, with `p` and `q` on either side of
+    // it in the (total) sweep order.
+    let inside = |p: Vec2, c: Vec2, q: Vec2| {
+        let (p, c, q) = (to64(p), to64(c), to64(q));
+        exact::orient(p, c, q) == 0 && exact::above(p, c) != exact::above(q, c)
+    };
+    let mut kept = 0;
+    for i in 0..pts.len() {
+        let c = pts[i];
+        if kept > 0 && pts[kept - 1] == c {
+            continue;
+        }
+        while kept >= 2 && inside(pts[kept - 2], pts[kept - 1], c) && !pinned(pts[kept - 1]) {
+            kept -= 1;
+        }
+        pts[kept] = c;
+        kept += 1;
+    }
+    pts.truncate(kept);
+    if !closed {
+        return;
+    }
+    // The seam: the last point against the first, and the first against its neighbours.
+    let mut head = 0;
+    loop {
+        let last = pts.len() - 1;
+        let n = pts.len() - head;
+        let duplicate = n >= 2 && pts[last] == pts[head];
+        if duplicate || (n >= 3 && inside(pts[last - 1], pts[last], pts[head]) && !pinned(pts[last])) {
+            pts.pop();
+        } else if n >= 3 && inside(pts[last], pts[head], pts[head + 1]) && !pinned(pts[head]) {
+            head += 1;
+        } else {
+            break;
+        }
+    }
+    pts.drain(..head);
+}
+
+/// The order of points used to find repeated ones: by `x`, then `y` (finite values; `-0.0`
+/// and `0.0` are one point, as `==` has it).
+fn point_cmp(a: &Vec2, b: &Vec2) -> core::cmp::Ordering {
+    let key = |f: f32| if f == 0.0 { 0.0 } else { f };
+    key(a.x).total_cmp(&key(b.x)).then(key(a.y).total_cmp(&key(b.y)))
+}
+
+/// The loop `points` cleaned for [`decompose`]: consecutive duplicates dropped, then every
+/// point exactly inside the segment between its neighbours, unless the loop visits that point
+/// more than once (each pass through a shared point keeps its vertex there).
+fn clean_loop(points: &[Vec2]) -> Result<Vec<Vec2>, GeometryError> {
+    let mut pts: Vec<Vec2> = try_vec(points.len())?;
+    pts.extend_from_slice(points);
+    drop_straight(&mut pts, true, |_| true);
+    // The points visited more than once, sorted (each listed once).
+    let mut repeated: Vec<Vec2> = try_vec(pts.len())?;
+    repeated.extend_from_slice(&pts);
+    repeated.sort_unstable_by(point_cmp);
+    let mut k = 0;
+    let mut i = 0;
+    while i < repeated.len() {
+        let mut j = i + 1;
+        while j < repeated.len() && repeated[j] == repeated[i] {
+            j += 1;
+        }
+        if j - i > 1 {
+            repeated[k] = repeated[i];
+            k += 1;
+        }
+        i = j;
+    }
+    repeated.truncate(k);
+    drop_straight(&mut pts, true, |c| {
+        repeated.binary_search_by(|r| point_cmp(r, &c)).is_ok()
+    });
+    Ok(pts)
 }
 
 /// Twice the signed area of triangle `a`, `b`, `c` (rounded).
