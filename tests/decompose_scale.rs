@@ -4,7 +4,10 @@
 //! at scales 0.01 … 1e4 that the pieces are valid, made of the polygon's vertices,
 //! pairwise disjoint (separating axes in `f64`) and cover its area. Times are reported by an
 //! ignored test, never asserted.
+mod common;
+
 use collide2d::*;
+use common::{comb_polygon, regular_polygon, regular_star};
 use quickcheck::{QuickCheck, TestResult};
 use std::collections::HashSet;
 
@@ -30,39 +33,6 @@ type Outline<'a> = &'a [(i32, i32)];
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
-}
-
-/// A regular `n`-gon of radius `r` about `c`, counter-clockwise (angles in `f64`, rounded once).
-fn regular(n: usize, r: f64, c: (f64, f64)) -> Vec<Vec2> {
-    (0..n)
-        .map(|k| {
-            let a = core::f64::consts::TAU * k as f64 / n as f64;
-            v((c.0 + r * a.cos()) as f32, (c.1 + r * a.sin()) as f32)
-        })
-        .collect()
-}
-
-/// A regular star of `n` (even) vertices alternating between radii `r` and `inner · r`.
-fn star(n: usize, inner: f64, r: f64) -> Vec<Vec2> {
-    (0..n)
-        .map(|k| {
-            let a = core::f64::consts::TAU * k as f64 / n as f64;
-            let r = if k % 2 == 0 { r } else { inner * r };
-            v((r * a.cos()) as f32, (r * a.sin()) as f32)
-        })
-        .collect()
-}
-
-/// A comb: a base `2 · teeth` wide and 2 deep under `teeth` teeth 1 wide and 4 tall, 1 apart
-/// (`4 · teeth + 1` vertices after welding: the first tooth's left side continues the base's).
-fn comb(teeth: usize) -> Vec<Vec2> {
-    let right = 2.0 * teeth as f32;
-    let mut pts = vec![v(0.0, -2.0), v(right, -2.0)];
-    for t in (0..teeth).rev() {
-        let x = 2.0 * t as f32;
-        pts.extend([v(x + 2.0, 0.0), v(x + 1.0, 0.0), v(x + 1.0, 4.0), v(x, 4.0)]);
-    }
-    pts
 }
 
 /// Twice the signed area of a loop, measured from `o` (so that far from the origin the terms
@@ -162,7 +132,7 @@ fn convex_polygons_give_the_fewest_pieces() {
             (1000.0, (-3000.0, 500.0)),
             (0.01, (0.05, -0.02)),
         ] {
-            let poly = regular(n, r, c);
+            let poly = regular_polygon(n, r, c);
             let pieces = decompose(&poly).unwrap();
             if strictly_convex(&poly) {
                 assert_eq!(pieces.len(), (n - 2).div_ceil(6), "{n}-gon, radius {r}");
@@ -192,7 +162,7 @@ fn stars_give_a_piece_per_tip_and_few_more() {
         (16_384, 0.9),
     ] {
         {
-            let poly = star(n, inner, 1.0);
+            let poly = regular_star(n, inner, 1.0);
             let pieces = decompose(&poly).unwrap();
             let tips = n / 2;
             assert!(
@@ -212,7 +182,7 @@ fn stars_give_a_piece_per_tip_and_few_more() {
 #[test]
 fn combs_give_a_piece_per_tooth_and_one_for_the_base() {
     for teeth in [1usize, 2, 3, 5, 17, 100, 4095] {
-        let poly = comb(teeth);
+        let poly = comb_polygon(teeth);
         let pieces = decompose(&poly).unwrap();
         assert_eq!(pieces.len(), teeth + 1, "comb of {teeth}");
         check_tiling(&poly, &pieces, 500).unwrap_or_else(|e| panic!("comb of {teeth}: {e}"));
@@ -740,9 +710,9 @@ fn prop_pieces_are_valid_disjoint_and_cover_the_polygon() {
 fn report_piece_counts_and_times() {
     for n in [64usize, 1024, 16_384, 100_000] {
         let shapes: [(&str, Vec<Vec2>); 3] = [
-            ("circle", regular(n, 1.0, (0.0, 0.0))),
-            ("star", star(n, 0.5, 1.0)),
-            ("comb", comb((n - 1) / 4)),
+            ("circle", regular_polygon(n, 1.0, (0.0, 0.0))),
+            ("star", regular_star(n, 0.5, 1.0)),
+            ("comb", comb_polygon((n - 1) / 4)),
         ];
         for (name, poly) in shapes {
             let t = std::time::Instant::now();

@@ -181,6 +181,41 @@ pub fn random_star_polygon(rng: &mut Rng, n: usize, s: f32) -> Vec<Vec2> {
         .collect()
 }
 
+/// A regular `n`-gon of radius `r` about `c`, counter-clockwise (angles in `f64`, rounded once).
+pub fn regular_polygon(n: usize, r: f64, c: (f64, f64)) -> Vec<Vec2> {
+    (0..n)
+        .map(|k| {
+            let a = core::f64::consts::TAU * k as f64 / n as f64;
+            v((c.0 + r * a.cos()) as f32, (c.1 + r * a.sin()) as f32)
+        })
+        .collect()
+}
+
+/// A regular star of `n` (even) vertices alternating between radii `r` and `inner · r`,
+/// counter-clockwise.
+pub fn regular_star(n: usize, inner: f64, r: f64) -> Vec<Vec2> {
+    (0..n)
+        .map(|k| {
+            let a = core::f64::consts::TAU * k as f64 / n as f64;
+            let r = if k % 2 == 0 { r } else { inner * r };
+            v((r * a.cos()) as f32, (r * a.sin()) as f32)
+        })
+        .collect()
+}
+
+/// A comb: a base `2 · teeth` wide and 2 deep under `teeth` teeth 1 wide and 4 tall, 1 apart,
+/// counter-clockwise (`4 · teeth + 1` vertices after welding: the first tooth's left side
+/// continues the base's).
+pub fn comb_polygon(teeth: usize) -> Vec<Vec2> {
+    let right = 2.0 * teeth as f32;
+    let mut pts = vec![v(0.0, -2.0), v(right, -2.0)];
+    for t in (0..teeth).rev() {
+        let x = 2.0 * t as f32;
+        pts.extend([v(x + 2.0, 0.0), v(x + 1.0, 0.0), v(x + 1.0, 4.0), v(x, 4.0)]);
+    }
+    pts
+}
+
 /// A random thick spiral at scale `s` (a simple, very concave polygon): an outer arm out and
 /// an inner arm back, `n` vertices in all.
 pub fn random_spiral_polygon(rng: &mut Rng, n: usize, s: f32) -> Vec<Vec2> {
