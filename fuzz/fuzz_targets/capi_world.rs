@@ -429,11 +429,40 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_world_query_aabb(w, &b, Some(on_body), pc);
                 }
                 8 => {
-                    // A step of ordinary length, then the event lists as the docs promise them
-                    // right after a step.
-                    let sub = 1 + u32::from(take::<u8>(&mut data) % 8);
-                    if c2d_world_step(w, 1.0 / 60.0, sub) == Status::Ok {
-                        check_events(w, &book.removed, true);
+                    // A scene that makes events: a static ground (with a sensor circle on it
+                    // when `flags & 1`) and a box just above it, at a place a byte chooses,
+                    // then ordinary steps (the box removed after the first when
+                    // `flags & 2`, so that the next step ends its contacts); after each step
+                    // the event lists as the docs promise them right after a step.
+                    let (place, flags): (u8, u8) = (take(&mut data), take(&mut data));
+                    let at = Vec2::new(f32::from(place) * 4.0 - 512.0, -3.0);
+                    let ground = BodyDef::new(
+                        BodyKind::Static,
+                        Transform::from_translation(at),
+                        Shape::rect(1.5, 0.25),
+                    );
+                    let above = Transform::from_translation(at + Vec2::new(0.0, 0.76));
+                    let crate_def = BodyDef::new(BodyKind::Dynamic, above, Shape::rect(0.5, 0.5));
+                    let (mut g, mut b) = (BodyId::default(), BodyId::default());
+                    if c2d_world_add_body(w, &ground, &mut g) == Status::Ok {
+                        ids.push(g);
+                        if flags & 1 != 0 {
+                            let mut sensor = ShapeDef::new(Shape::circle(1.0));
+                            sensor.sensor = true;
+                            let _ = c2d_world_add_shape_def(w, g, &sensor, core::ptr::null_mut());
+                        }
+                    }
+                    if c2d_world_add_body(w, &crate_def, &mut b) == Status::Ok {
+                        ids.push(b);
+                    }
+                    for k in 0..1 + flags % 4 {
+                        if k == 1 && flags & 2 != 0 && c2d_world_remove_body(w, b) == Status::Ok {
+                            book.body_removed(&mut ids, b);
+                        }
+                        let sub = 1 + u32::from(flags % 8);
+                        if c2d_world_step(w, 1.0 / 60.0, sub) == Status::Ok {
+                            check_events(w, &book.removed, true);
+                        }
                     }
                 }
                 7 => {
