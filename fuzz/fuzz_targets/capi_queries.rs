@@ -5,8 +5,11 @@
 //! finite points and depths, ray fractions within [0, max_fraction]).
 //!
 //! A selector byte then picks one group of the remaining query entry points, all fed from the
-//! same bytes: the typed pair functions and chain segments, the makers and point / box / proxy
-//! queries, debug drawing and the plane solver, or the process-wide hooks.
+//! same bytes: the typed pair functions, chain segments and the level builders (weld,
+//! decomposition, tile and slope outlines, heightfields: each with its allocations failing
+//! from a chosen one on, which must write nothing), the makers and point / box / proxy
+//! queries, debug drawing and the plane solver, or the process-wide hooks. `c2d_shape_validate`
+//! must refuse a shape with the status another entry point refuses it with.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::*;

@@ -2,14 +2,19 @@
 //! kinds and shape tags, garbage polygons, NaN everywhere), removals with arbitrary ids, steps
 //! with arbitrary dt and sub-step counts, velocity and transform changes, ray casts, AABB
 //! queries and events, extra shapes from raw bytes, chains, decompositions and tile outlines from
-//! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
+//! raw numbers, the character mover from raw bytes and with the makers' shapes; a scene that
+//! makes contact and sensor events; then the immediate-mode functions on raw body
 //! and constraint arrays, including the solver's split entry points and body makers; the world
 //! settings (recycle distance, internal-edge removal, a profile clock, non-default solver
 //! settings, custom filter and pre-solve hooks that try to change the world, and destroyed
 //! ids in a second world), body definitions from `c2d_body_def`, debug drawing, and every
-//! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`).
+//! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`;
+//! out of memory must leave every body, its shapes and their definitions as they were).
 //! Nothing may panic; errors must be status codes; after every operation the world passes
-//! `c2d_world_validate` (its invariants, every body finite).
+//! `c2d_world_validate` (its invariants, every body finite) and the event lists name live
+//! bodies and shapes or ones the target removed (right after a step, begin events name live
+//! ones only); query and ray callbacks name live bodies, ray hits have a fraction in [0, 1]
+//! and a unit normal, and mover results are finite.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::solver::{Body, ContactConstraint};
