@@ -2780,7 +2780,9 @@ c2d_Status c2d_world_add_chain(struct c2d_WorldId world,
                                struct c2d_ChainId *out_id);
 
 // Removes a chain: its body, every segment and their contacts (end events with the next
-// step's). `C2D_STATUS_INVALID_CHAIN_ID` for a stale id.
+// step's). `C2D_STATUS_INVALID_CHAIN_ID` for a stale id. Allocates nothing, as
+// `c2d_world_remove_body`: `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out
+// of memory (the world is then unchanged).
 //
 // # Safety
 // Every argument is a value; ids are checked.
@@ -2802,6 +2804,9 @@ c2d_Status c2d_world_chain_body(struct c2d_WorldId world,
 c2d_Status c2d_world_is_awake(struct c2d_WorldId world, struct c2d_BodyId id, bool *out);
 
 // Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
+// Stale ids: `C2D_STATUS_INVALID_BODY`. Putting to sleep allocates: `C2D_STATUS_OUT_OF_MEMORY`
+// when the memory is not there (the bodies then stay awake as they were); waking allocates
+// nothing.
 //
 // # Safety
 // Every argument is a value; ids are checked.

@@ -947,7 +947,7 @@ mod c_entry_points {
     }
 
     /// The allocating entry points this module fails allocation by allocation.
-    const FAILED_IN_TURN: [&str; 20] = [
+    const FAILED_IN_TURN: [&str; 22] = [
         "c2d_chain_weld",
         "c2d_decompose",
         "c2d_heightfield",
@@ -962,8 +962,10 @@ mod c_entry_points {
         "c2d_world_add_shape_def",
         "c2d_world_create",
         "c2d_world_remove_body",
+        "c2d_world_remove_chain",
         "c2d_world_remove_shape",
         "c2d_world_reserve",
+        "c2d_world_set_awake",
         "c2d_world_set_filter",
         "c2d_world_set_shape_filter",
         "c2d_world_set_shape_sensor",
@@ -1048,22 +1050,56 @@ mod c_entry_points {
         (w, ids)
     }
 
+    /// [`pile_with_fresh_boxes`] with a chain between the pile and the fresh boxes (they land
+    /// on it), the chain's body last in the list.
+    fn pile_with_fresh_boxes_and_a_chain() -> (World, Vec<BodyId>) {
+        let (mut w, mut ids) = pile_with_fresh_boxes();
+        let chain = Chain::open(&[Vec2::new(-6.0, 2.7), Vec2::new(0.0, 2.65), Vec2::new(6.0, 2.7)]).unwrap();
+        let id = w.add_chain(&ChainDef::new(&chain)).unwrap();
+        ids.push(w.chain_body(id).unwrap());
+        (w, ids)
+    }
+
+    /// The id of the chain whose body is `body`.
+    fn chain_of(body: BodyId) -> ChainId {
+        ChainId {
+            index: body.index,
+            generation: body.generation,
+        }
+    }
+
     /// [`pile_with_fresh_boxes`] after a step that ran out of memory late, once the narrow
     /// phase had begun new contacts: removals and filter changes then need room for the ends
     /// of those contacts, which the failed step could not reserve. The latest allocation whose
     /// failure leaves that need (found by trying from the last one down).
     fn pile_after_a_failed_step() -> (World, Vec<BodyId>) {
         static LATE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        after_a_failed_step(pile_with_fresh_boxes, &LATE)
+    }
+
+    /// [`pile_with_fresh_boxes_and_a_chain`] after a failed step, as
+    /// [`pile_after_a_failed_step`].
+    fn pile_with_a_chain_after_a_failed_step() -> (World, Vec<BodyId>) {
+        static LATE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        after_a_failed_step(pile_with_fresh_boxes_and_a_chain, &LATE)
+    }
+
+    /// `make`'s world after a step that ran out of memory at the latest allocation whose
+    /// failure leaves removals and filter changes needing memory (found once, in `late`).
+    fn after_a_failed_step(
+        make: fn() -> (World, Vec<BodyId>),
+        late: &std::sync::OnceLock<usize>,
+    ) -> (World, Vec<BodyId>) {
         let fail_at = |n: usize| {
-            let (mut w, ids) = pile_with_fresh_boxes();
+            let (mut w, ids) = make();
             arm(n);
             let r = w.step(1.0 / 60.0, 4);
             disarm();
             assert_eq!(r, Err(SolverError::OutOfMemory), "allocation {n}");
             (w, ids)
         };
-        let n = *LATE.get_or_init(|| {
-            let (mut w, _) = pile_with_fresh_boxes();
+        let n = *late.get_or_init(|| {
+            let (mut w, _) = make();
             arm(usize::MAX);
             w.step(1.0 / 60.0, 4).unwrap();
             let total = disarm();
@@ -1286,6 +1322,45 @@ mod c_entry_points {
             );
             assert!(total > 0, "{name}");
         }
+    }
+
+    #[test]
+    fn c_world_remove_chain_reports_running_out_of_memory_after_a_failed_step() {
+        let total = world_op_failing_each(
+            "c2d_world_remove_chain",
+            pile_with_a_chain_after_a_failed_step,
+            |w, ids| {
+                let chain = chain_of(*ids.last().unwrap());
+                // SAFETY: a live world.
+                lend_world(w, |w| unsafe { c2d_world_remove_chain(w, chain) }).unwrap()
+            },
+            |w, ids| {
+                let chain = chain_of(*ids.last().unwrap());
+                assert_eq!(w.chain_body(chain), Err(SolverError::InvalidChainId));
+                w.step(1.0 / 60.0, 4).unwrap();
+            },
+        );
+        assert!(total > 0);
+    }
+
+    /// Putting a body to sleep gathers the bodies touching it into a new island, which
+    /// allocates; out of memory leaves them awake and moving as before.
+    #[test]
+    fn c_world_set_awake_reports_running_out_of_memory() {
+        let total = world_op_failing_each(
+            "c2d_world_set_awake",
+            world_with_a_pile,
+            |w, ids| {
+                assert!(w.is_awake(ids[3]).unwrap());
+                // SAFETY: a live world.
+                lend_world(w, |w| unsafe { c2d_world_set_awake(w, ids[3], false) }).unwrap()
+            },
+            |w, ids| {
+                assert!(!w.is_awake(ids[3]).unwrap());
+                w.step(1.0 / 60.0, 4).unwrap();
+            },
+        );
+        assert!(total > 0);
     }
 
     #[test]

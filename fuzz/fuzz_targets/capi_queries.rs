@@ -5,8 +5,11 @@
 //! finite points and depths, ray fractions within [0, max_fraction]).
 //!
 //! A selector byte then picks one group of the remaining query entry points, all fed from the
-//! same bytes: the typed pair functions and chain segments, the makers and point / box / proxy
-//! queries, debug drawing and the plane solver, or the process-wide hooks.
+//! same bytes: the typed pair functions, chain segments and the level builders (weld,
+//! decomposition, tile and slope outlines, heightfields: each with its allocations failing
+//! from a chosen one on, which must write nothing), the makers and point / box / proxy
+//! queries, debug drawing and the plane solver, or the process-wide hooks. `c2d_shape_validate`
+//! must refuse a shape with the status another entry point refuses it with.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::*;
@@ -69,6 +72,44 @@ unsafe extern "C" fn on_assert(message: *const c_char, _file: *const c_char, _li
     // SAFETY: the hook's contract: a NUL-terminated message valid during the call.
     let text = unsafe { core::ffi::CStr::from_ptr(message) };
     panic!("internal error reported to the assert hook: {text:?}");
+}
+
+/// Runs `call` (which writes its outputs into the value it gets) with every allocation granted,
+/// then into a `fresh()` value with the allocations from the `budget`-th on failing: out of memory
+/// writes nothing (the value is still as `fresh()` made it), any other outcome is the one with
+/// memory, status and outputs. Only the call itself is failed.
+fn fails_cleanly<O: PartialEq + core::fmt::Debug>(
+    budget: u8,
+    fresh: impl Fn() -> O,
+    call: impl Fn(&mut O) -> Status,
+) {
+    let mut with = fresh();
+    let s = call(&mut with);
+    let mut without = fresh();
+    match failing(budget, || call(&mut without)) {
+        Status::OutOfMemory => assert!(without == fresh(), "out of memory wrote an output: {without:?}"),
+        s2 => {
+            assert_eq!(s2, s, "a status changed with less memory");
+            assert!(
+                without == with,
+                "an output changed with less memory: {without:?} {with:?}"
+            );
+        }
+    }
+}
+
+/// Loops as `c2d_tile_outlines` writes them: the points, each loop's point count, the two
+/// totals.
+type Loops = (Vec<Vec2>, Vec<u32>, u32, u32);
+
+/// Empty [`Loops`] buffers (sentinels) with room for 64 points in 16 loops.
+fn fresh_loops() -> Loops {
+    (
+        vec![Vec2::new(-7.0, 7.0); 64],
+        vec![u32::MAX; 16],
+        u32::MAX,
+        u32::MAX,
+    )
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -183,6 +224,14 @@ fuzz_target!(|data: &[u8]| {
         let _ = c2d_shape_inflate(a, margin, sh.as_mut_ptr());
         let mut mass = MassData::default();
         let _ = c2d_shape_mass(a, v[13], &mut mass);
+        // The door's check alone: a shape it refuses is refused with the same status by an
+        // entry point given nothing else to refuse.
+        let checked = c2d_shape_validate(a);
+        let mut bb = Aabb::new(Vec2::ZERO, Vec2::ZERO);
+        let boxed = c2d_shape_aabb(a, &Transform::IDENTITY, &mut bb);
+        if checked != Status::Ok {
+            assert_eq!(boxed, checked, "c2d_shape_validate and c2d_shape_aabb disagree");
+        }
 
         // The selector byte: the group in its low two bits, which pointers are NULL above them.
         let sel = data[data.len() - 1];
@@ -267,6 +316,75 @@ fuzz_target!(|data: &[u8]| {
                     Status::OutOfMemory => assert!(wn == 0 && welded == [Vec2::ZERO; 9]),
                     _ => {}
                 }
+                // The level builders on the same numbers, each with its allocations failing
+                // from the `budget`-th on: out of memory writes nothing, and any other outcome
+                // is the one with memory.
+                let budget = rest[3] % 16;
+                let count = u32::from(rest[1] % 10).min(pts.len() as u32);
+                let sentinel = Polygon::make_box(123.0, 45.0).unwrap();
+                fails_cleanly(
+                    budget,
+                    || ([sentinel; 8], u32::MAX),
+                    |(out, n)| c2d_decompose(pts.as_ptr(), count, out.as_mut_ptr(), 8, n),
+                );
+                // A grid of up to 8 x 8 cells from shape b's bytes, on cells of a raw size or
+                // of 0.5 (so that most grids are taken).
+                let (gw, gh) = (u32::from(rest[1] % 9), u32::from(rest[2] % 9));
+                let cells: Vec<u8> = (0..(gw * gh) as usize).map(|i| raw_b[i % SHAPE]).collect();
+                let size = if null(1) { g(0) } else { 0.5 };
+                let tiles: Vec<u8> = cells.iter().map(|c| c % 13).collect();
+                let cell = if null(1) { p(0) } else { Vec2::new(0.5, 0.25) };
+                let cells: Vec<u8> = cells.iter().map(|c| c & 1).collect();
+                let loops = |(pts, counts, np, nl): &mut Loops| {
+                    (
+                        pts.as_mut_ptr(),
+                        pts.len() as u32,
+                        counts.as_mut_ptr(),
+                        counts.len() as u32,
+                        np as *mut u32,
+                        nl as *mut u32,
+                    )
+                };
+                fails_cleanly(budget, fresh_loops, |out| {
+                    let (pts, pc, counts, lc, np, nl) = loops(out);
+                    c2d_tile_outlines(cells.as_ptr(), gw, gh, size, p(2), pts, pc, counts, lc, np, nl)
+                });
+                fails_cleanly(budget, fresh_loops, |out| {
+                    let (pts, pc, counts, lc, np, nl) = loops(out);
+                    c2d_slope_outlines(tiles.as_ptr(), gw, gh, cell, p(2), pts, pc, counts, lc, np, nl)
+                });
+                // A heightfield of up to 12 raw heights (a third of the time with a bottom
+                // below them all).
+                let heights: Vec<f32> = v
+                    .iter()
+                    .skip(4)
+                    .take(usize::from(rest[2] % 13))
+                    .copied()
+                    .collect();
+                let low = heights.iter().copied().fold(0.0f32, f32::min) - 1.0;
+                let bottom = if rest[3] % 3 == 0 { low } else { g(3) };
+                let spacing = if null(1) { g(1) } else { 0.25 };
+                fails_cleanly(
+                    budget,
+                    || ([Vec2::new(-7.0, 7.0); 26], u32::MAX),
+                    |(out, n)| {
+                        let hs = heights.as_ptr();
+                        let kind = u32::from(rest[1] % 4);
+                        let count = heights.len() as u32;
+                        c2d_heightfield(
+                            p(2),
+                            spacing,
+                            hs,
+                            count,
+                            kind,
+                            null(2),
+                            bottom,
+                            out.as_mut_ptr(),
+                            26,
+                            n,
+                        )
+                    },
+                );
             }
             1 => {
                 // The makers and the point, box, proxy and sweep queries.

@@ -79,6 +79,13 @@ fuzz_target!(|data: &[u8]| {
         Shape::Polygon(broken),
     ]);
     let ctx = &shapes as *const Shapes as *mut c_void;
+    // The callback's shapes: three that pass the door's check, and the broken polygon.
+    for (k, shape) in shapes.0.iter().enumerate() {
+        // SAFETY: a live shape.
+        let status = unsafe { c2d_shape_validate(shape) };
+        let expected = if k == 3 { Status::InvalidShape } else { Status::Ok };
+        assert_eq!(status, expected, "shape {k}");
+    }
     let mut mem = vec![0u64; 512];
     let mut t: *mut Tree = core::ptr::null_mut();
     let size = c2d_tree_memory_size(40).min(mem.len() * 8);
@@ -286,17 +293,30 @@ fuzz_target!(|data: &[u8]| {
                         &mut h
                     };
                     // With `op[3] & 2`, allocations from the `op[5]`-th on fail: creation
-                    // and insertion report running out, and the tree stays whole.
+                    // and insertion (with the tree's margin, or with a margin of its own when
+                    // `op[3] & 8`) report running out, write no id, and the tree stays whole.
                     let budget = if op[3] & 2 != 0 { op[5] } else { u8::MAX };
                     let made = failing(budget, || c2d_tree_create(out));
                     assert!(made == Status::Ok || made == Status::OutOfMemory || out.is_null());
                     if made == Status::Ok {
                         let mut count = 0u32;
                         for k in 0..u64::from(op[4] % 8) + 16 * u64::from(op[3] & 4) {
-                            let mut pid = 0;
-                            match failing(budget, || c2d_tree_create_proxy(h, &aabb, k, k, &mut pid)) {
+                            let mut pid = u32::MAX;
+                            let made = if op[3] & 8 != 0 {
+                                failing(budget, || {
+                                    c2d_tree_create_proxy_with_margin(h, &aabb, f(13), k, k, &mut pid)
+                                })
+                            } else {
+                                failing(budget, || c2d_tree_create_proxy(h, &aabb, k, k, &mut pid))
+                            };
+                            match made {
                                 Status::Ok => count += 1,
-                                // Out of memory, or a box the tree refuses.
+                                Status::OutOfMemory => {
+                                    assert_eq!(pid, u32::MAX, "out of memory wrote an id");
+                                    assert_eq!(c2d_tree_proxy_count(h), count, "out of memory kept a proxy");
+                                    assert_eq!(c2d_tree_validate(h), Status::Ok);
+                                }
+                                // A box or margin the tree refuses.
                                 _ => {}
                             }
                         }

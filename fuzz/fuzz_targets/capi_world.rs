@@ -2,14 +2,19 @@
 //! kinds and shape tags, garbage polygons, NaN everywhere), removals with arbitrary ids, steps
 //! with arbitrary dt and sub-step counts, velocity and transform changes, ray casts, AABB
 //! queries and events, extra shapes from raw bytes, chains, decompositions and tile outlines from
-//! raw numbers, the character mover from raw bytes; then the immediate-mode functions on raw body
+//! raw numbers, the character mover from raw bytes and with the makers' shapes; a scene that
+//! makes contact and sensor events; then the immediate-mode functions on raw body
 //! and constraint arrays, including the solver's split entry points and body makers; the world
 //! settings (recycle distance, internal-edge removal, a profile clock, non-default solver
 //! settings, custom filter and pre-solve hooks that try to change the world, and destroyed
 //! ids in a second world), body definitions from `c2d_body_def`, debug drawing, and every
-//! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`).
+//! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`;
+//! out of memory must leave every body, its shapes and their definitions as they were).
 //! Nothing may panic; errors must be status codes; after every operation the world passes
-//! `c2d_world_validate` (its invariants, every body finite).
+//! `c2d_world_validate` (its invariants, every body finite) and the event lists name live
+//! bodies and shapes or ones the target removed (right after a step, begin events name live
+//! ones only); query and ray callbacks name live bodies, ray hits have a fraction in [0, 1]
+//! and a unit normal, and mover results are finite.
 #![no_main]
 use collide2d::capi::*;
 use collide2d::solver::{Body, ContactConstraint};
@@ -18,6 +23,7 @@ use core::ffi::c_void;
 use core::mem::size_of;
 use draw_table::{draw_table, Seen};
 use libfuzzer_sys::fuzz_target;
+use std::collections::HashSet;
 
 #[path = "draw_table.rs"]
 mod draw_table;
@@ -32,18 +38,208 @@ extern "C" fn tick() -> u64 {
     TICKS.fetch_add(7, Ordering::Relaxed)
 }
 
-unsafe extern "C" fn on_body(_b: BodyId, c: *mut c_void) -> bool {
-    // SAFETY: the context is the target's live counter.
-    unsafe { *(c as *mut u64) += 1 };
+/// What the query callbacks get: the world they query (every body they are handed must be
+/// live in it) and a call counter.
+struct Probe {
+    world: WorldId,
+    calls: u64,
+}
+
+unsafe extern "C" fn on_body(b: BodyId, c: *mut c_void) -> bool {
+    // SAFETY: the context is the target's live `Probe`.
+    let p = unsafe { &mut *(c as *mut Probe) };
+    p.calls += 1;
+    // SAFETY: the world is live (it is being queried; reading is allowed in its callbacks).
+    assert!(
+        unsafe { live_body(p.world, b) },
+        "a query named a body that is not live: {b:?}"
+    );
     true
 }
 
 unsafe extern "C" fn on_ray(hit: *const WorldRayHit, c: *mut c_void) -> f32 {
-    // SAFETY: the context is the target's live counter; `hit` is valid during the call.
+    // SAFETY: the context is the target's live `Probe`; `hit` is valid during the call.
+    let (p, hit) = unsafe { (&mut *(c as *mut Probe), &*hit) };
+    p.calls += 1;
+    // SAFETY: as in `on_body`.
+    unsafe { check_ray_hit(p.world, hit) };
+    hit.hit.fraction
+}
+
+/// Whether `id` names a live body of `w`.
+///
+/// # Safety
+/// `w` live (or being queried).
+unsafe fn live_body(w: WorldId, id: BodyId) -> bool {
+    // SAFETY: the caller's contract; `b` is a local of a plain-data type.
     unsafe {
-        *(c as *mut u64) += 1;
-        (*hit).hit.fraction
+        let mut b = core::mem::zeroed::<Body>();
+        c2d_world_get_body(w, id, &mut b) == Status::Ok
     }
+}
+
+/// Whether `shape` is a live shape of the live body `body`.
+///
+/// # Safety
+/// `w` live.
+unsafe fn owns(w: WorldId, body: BodyId, shape: ShapeId) -> bool {
+    let mut owner = BodyId::default();
+    // SAFETY: the caller's contract; `owner` is a local.
+    unsafe { c2d_world_shape_body(w, shape, &mut owner) == Status::Ok && owner == body }
+}
+
+/// A world ray hit as the docs promise it: a live body, a fraction of the translation in
+/// [0, 1], a unit normal and a finite point.
+///
+/// # Safety
+/// `w` live (or being queried).
+unsafe fn check_ray_hit(w: WorldId, hit: &WorldRayHit) {
+    // SAFETY: the caller's contract.
+    assert!(
+        unsafe { live_body(w, hit.body) },
+        "a ray hit a body that is not live: {hit:?}"
+    );
+    assert!(hit.hit.fraction >= 0.0 && hit.hit.fraction <= 1.0, "{hit:?}");
+    assert!((hit.hit.normal.length() - 1.0).abs() < 1e-3, "{hit:?}");
+    assert!(hit.hit.point.is_finite(), "{hit:?}");
+}
+
+/// The ids the target removed: bodies (removed alone or as a chain's body) and shapes removed
+/// from a body. End events name them with the ids as they were, and the event lists keep the
+/// last step's events until the next step, so an event may name these once they are stale.
+#[derive(Default)]
+struct Removed {
+    bodies: HashSet<BodyId>,
+    shapes: HashSet<ShapeId>,
+}
+
+/// The event lists against what the docs promise. Always: every contact and sensor event names,
+/// on each side, a live body with its live shape, or a body or shape the caller removed. Right
+/// after a step that succeeded (`fresh`): every begin event names live bodies and their live
+/// shapes (nothing was removed since), and every contact begin carries a manifold of 1 or 2
+/// points with a unit normal.
+///
+/// # Safety
+/// `w` live.
+unsafe fn check_events(w: WorldId, removed: &Removed, fresh: bool) {
+    // SAFETY (whole body): the caller's contract; every pointer is a local.
+    unsafe {
+        let named = |body: BodyId, shape: ShapeId| {
+            owns(w, body, shape) || removed.bodies.contains(&body) || removed.shapes.contains(&shape)
+        };
+        let mut contacts = [ContactEvent::default(); 32];
+        let mut n = 0usize;
+        for begin in [true, false] {
+            let read = if begin {
+                c2d_world_begin_events
+            } else {
+                c2d_world_end_events
+            };
+            assert_eq!(read(w, contacts.as_mut_ptr(), 32, &mut n), Status::Ok);
+            for e in &contacts[..n.min(32)] {
+                if begin && fresh {
+                    assert!(
+                        owns(w, e.body_a, e.shape_a) && owns(w, e.body_b, e.shape_b),
+                        "a begin event right after its step names a body or shape that is not live: {e:?}"
+                    );
+                    assert!(e.manifold.count >= 1 && e.manifold.count <= 2, "{e:?}");
+                    assert!((e.manifold.normal.length() - 1.0).abs() < 1e-3, "{e:?}");
+                }
+                assert!(
+                    named(e.body_a, e.shape_a) && named(e.body_b, e.shape_b),
+                    "a contact event (begin: {begin}) names an id that is neither live nor removed: {e:?}"
+                );
+            }
+        }
+        let mut sensors = [SensorEvent::default(); 32];
+        for begin in [true, false] {
+            let read = if begin {
+                c2d_world_sensor_begin_events
+            } else {
+                c2d_world_sensor_end_events
+            };
+            assert_eq!(read(w, sensors.as_mut_ptr(), 32, &mut n), Status::Ok);
+            for e in &sensors[..n.min(32)] {
+                if begin && fresh {
+                    assert!(
+                        owns(w, e.sensor, e.sensor_shape) && owns(w, e.visitor, e.visitor_shape),
+                        "a sensor begin event right after its step names a body or shape that is not live: {e:?}"
+                    );
+                }
+                assert!(
+                    named(e.sensor, e.sensor_shape) && named(e.visitor, e.visitor_shape),
+                    "a sensor event (begin: {begin}) names an id that is neither live nor removed: {e:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A mover's result, from a start at `xf`, as the docs promise it: a finite velocity and step
+/// height, at most `MAX_MOVER_CONTACTS` contacts, each with a finite plane, point and velocity,
+/// and a finite position unless the start's is not (invalid input leaves the mover where it
+/// is: the result's position is `xf.p`).
+fn check_move(r: &MoveResult, xf: &Transform) {
+    assert!(r.velocity.is_finite() && r.stepped_up.is_finite(), "{r:?}");
+    assert!(r.position.is_finite() || !xf.p.is_finite(), "{r:?} from {xf:?}");
+    assert!(r.contact_count as usize <= MAX_MOVER_CONTACTS, "{r:?}");
+    for c in r.contacts() {
+        let finite = c.plane.normal.is_finite() && c.plane.offset.is_finite();
+        assert!(finite && c.point.is_finite() && c.velocity.is_finite(), "{r:?}");
+    }
+}
+
+/// What a body is, as far as out of memory must leave it: its status, pose, motion, mass and
+/// accumulated force, whether it is awake, and its shapes with their definitions.
+#[derive(Debug, PartialEq)]
+struct BodyState {
+    status: Status,
+    motion: (Transform, Vec2, f32, f32, f32, Vec2, f32),
+    awake: bool,
+    shape_count: u32,
+    shapes: Vec<(ShapeId, ShapeDef)>,
+}
+
+/// Every listed body's [`BodyState`].
+///
+/// # Safety
+/// `w` live.
+unsafe fn snapshot(w: WorldId, ids: &[BodyId]) -> Vec<BodyState> {
+    ids.iter()
+        .map(|&id| {
+            let (mut awake, mut list, mut n) = (false, [ShapeId::default(); 16], 0u32);
+            // SAFETY: the caller's contract; every pointer is a local of a plain-data type.
+            unsafe {
+                let mut b = core::mem::zeroed::<Body>();
+                let status = c2d_world_get_body(w, id, &mut b);
+                let _ = c2d_world_is_awake(w, id, &mut awake);
+                let _ = c2d_world_body_shapes(w, id, list.as_mut_ptr(), 16, &mut n);
+                let shapes = list[..n.min(16) as usize]
+                    .iter()
+                    .map(|&s| {
+                        let mut def = core::mem::zeroed::<ShapeDef>();
+                        let _ = c2d_world_get_shape_def(w, s, &mut def);
+                        (s, def)
+                    })
+                    .collect();
+                BodyState {
+                    status,
+                    motion: (
+                        b.transform,
+                        b.linear_velocity,
+                        b.angular_velocity,
+                        b.inv_mass,
+                        b.inv_inertia,
+                        b.force,
+                        b.torque,
+                    ),
+                    awake,
+                    shape_count: n,
+                    shapes,
+                }
+            }
+        })
+        .collect()
 }
 
 /// What the hooks of the second world get: its id and a call counter.
@@ -100,29 +296,63 @@ fn chain_def(raw: &[u8; size_of::<CChainDef>()], pts: &[Vec2], closed: bool) -> 
     d
 }
 
-/// Adds a chain; its body joins `ids`, or with `remove` the chain is removed again (after
-/// which its id is refused everywhere).
+/// The bodies and chains the target added, and the ids it removed.
+#[derive(Default)]
+struct Book {
+    chains: Vec<ChainId>,
+    removed: Removed,
+}
+
+impl Book {
+    /// Notes that `body` was removed (alone or as a chain's body).
+    fn body_removed(&mut self, ids: &mut Vec<BodyId>, body: BodyId) {
+        ids.retain(|&b| b != body);
+        self.chains
+            .retain(|c| (c.index, c.generation) != (body.index, body.generation));
+        self.removed.bodies.insert(body);
+    }
+}
+
+/// Adds a chain; it joins `book` and its body `ids`, or with `remove` the chain is removed
+/// again (after which its id is refused everywhere).
 ///
 /// # Safety
 /// `w` live; `d.points` readable for `d.count` points.
-unsafe fn add_chain(w: WorldId, d: &CChainDef, remove: bool, ids: &mut Vec<BodyId>) -> Status {
+unsafe fn add_chain(
+    w: WorldId,
+    d: &CChainDef,
+    remove: bool,
+    ids: &mut Vec<BodyId>,
+    book: &mut Book,
+) -> Status {
     let mut chain = ChainId::default();
     // SAFETY: the caller's contract; locals are writable.
+    let s = unsafe { c2d_world_add_chain(w, d, &mut chain) };
+    if s == Status::Ok {
+        // SAFETY: as above.
+        unsafe { chain_added(w, chain, remove, ids, book) };
+    }
+    s
+}
+
+/// Books a chain `c2d_world_add_chain` made, or with `remove` removes it again.
+///
+/// # Safety
+/// `w` live.
+unsafe fn chain_added(w: WorldId, chain: ChainId, remove: bool, ids: &mut Vec<BodyId>, book: &mut Book) {
+    let mut body = BodyId::default();
+    // SAFETY: the caller's contract; locals are writable.
     unsafe {
-        let s = c2d_world_add_chain(w, d, &mut chain);
-        if s != Status::Ok {
-            return s;
-        }
-        let mut body = BodyId::default();
         assert_eq!(c2d_world_chain_body(w, chain, &mut body), Status::Ok);
         if remove {
             assert_eq!(c2d_world_remove_chain(w, chain), Status::Ok);
+            book.body_removed(ids, body);
             assert_eq!(c2d_world_remove_chain(w, chain), Status::InvalidChainId);
             assert_eq!(c2d_world_chain_body(w, chain, &mut body), Status::InvalidChainId);
         } else {
             ids.push(body);
+            book.chains.push(chain);
         }
-        s
     }
 }
 
@@ -144,7 +374,9 @@ fuzz_target!(|data: &[u8]| {
     // SAFETY: `w` is a valid out-parameter.
     unsafe { assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok) };
     let mut ids: Vec<BodyId> = Vec::new();
-    let mut hits = 0u64;
+    let mut book = Book::default();
+    let mut probe = Probe { world: w, calls: 0 };
+    let pc = &mut probe as *mut Probe as *mut c_void;
     while let Some((&op, rest)) = data.split_first() {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
@@ -158,18 +390,26 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
                 2 => {
+                    // Any id: a live one (which the fuzzer may learn) is removed.
                     let id: BodyId = take(&mut data);
-                    let _ = c2d_world_remove_body(w, id);
+                    if c2d_world_remove_body(w, id) == Status::Ok {
+                        book.body_removed(&mut ids, id);
+                    }
                 }
                 3 if !ids.is_empty() => {
                     let k: u32 = take(&mut data);
-                    let _ = c2d_world_remove_body(w, ids[k as usize % ids.len()]);
+                    let id = ids[k as usize % ids.len()];
+                    if c2d_world_remove_body(w, id) == Status::Ok {
+                        book.body_removed(&mut ids, id);
+                    }
                 }
                 4 => {
                     let dt: f32 = take(&mut data);
                     let sub: u32 = take(&mut data);
                     // Keep each run short: sub-steps beyond 64 are rejected anyway.
-                    let _ = c2d_world_step(w, dt, sub % 80);
+                    if c2d_world_step(w, dt, sub % 80) == Status::Ok {
+                        check_events(w, &book.removed, true);
+                    }
                 }
                 5 if !ids.is_empty() => {
                     let k: u32 = take(&mut data);
@@ -187,9 +427,50 @@ fuzz_target!(|data: &[u8]| {
                     let t: Vec2 = take(&mut data);
                     let mut hit = false;
                     let mut out = WorldRayHit::default();
-                    let _ = c2d_world_ray_cast(w, &o, &t, &mut hit, &mut out);
+                    if c2d_world_ray_cast(w, &o, &t, &mut hit, &mut out) == Status::Ok && hit {
+                        check_ray_hit(w, &out);
+                    }
                     let b: Aabb = take(&mut data);
-                    let _ = c2d_world_query_aabb(w, &b, Some(on_body), &mut hits as *mut u64 as *mut c_void);
+                    let _ = c2d_world_query_aabb(w, &b, Some(on_body), pc);
+                }
+                8 => {
+                    // A scene that makes events: a static ground (with a sensor circle on it
+                    // when `flags & 1`) and a box just above it, at a place a byte chooses,
+                    // then an ordinary step (and with `flags & 2` a second one after the box
+                    // is removed, which ends its contacts); after each step the event lists as
+                    // the docs promise them right after a step.
+                    let (place, flags): (u8, u8) = (take(&mut data), take(&mut data));
+                    let at = Vec2::new(f32::from(place) * 4.0 - 512.0, -3.0);
+                    let ground = BodyDef::new(
+                        BodyKind::Static,
+                        Transform::from_translation(at),
+                        Shape::rect(1.5, 0.25),
+                    );
+                    let above = Transform::from_translation(at + Vec2::new(0.0, 0.76));
+                    let crate_def = BodyDef::new(BodyKind::Dynamic, above, Shape::rect(0.5, 0.5));
+                    let (mut g, mut b) = (BodyId::default(), BodyId::default());
+                    if c2d_world_add_body(w, &ground, &mut g) == Status::Ok {
+                        ids.push(g);
+                        if flags & 1 != 0 {
+                            let mut sensor = ShapeDef::new(Shape::circle(1.0));
+                            sensor.sensor = true;
+                            let _ = c2d_world_add_shape_def(w, g, &sensor, core::ptr::null_mut());
+                        }
+                    }
+                    if c2d_world_add_body(w, &crate_def, &mut b) == Status::Ok {
+                        ids.push(b);
+                    }
+                    // One step, or two with the box removed between them (a short op: steps
+                    // dominate the target's time).
+                    for k in 0..1 + u8::from(flags & 2 != 0) {
+                        if k == 1 && c2d_world_remove_body(w, b) == Status::Ok {
+                            book.body_removed(&mut ids, b);
+                        }
+                        let sub = 1 + u32::from((flags >> 2) % 4);
+                        if c2d_world_step(w, 1.0 / 60.0, sub) == Status::Ok {
+                            check_events(w, &book.removed, true);
+                        }
+                    }
                 }
                 7 => {
                     let mut n = 0usize;
@@ -283,27 +564,27 @@ fuzz_target!(|data: &[u8]| {
                     };
                     let mut hit = false;
                     let mut out = WorldRayHit::default();
-                    let _ = c2d_world_ray_cast_filtered(w, &o, &t, &filter, &mut hit, &mut out);
-                    let _ = c2d_world_ray_cast_all(
-                        w,
-                        &o,
-                        &t,
-                        &filter,
-                        Some(on_ray),
-                        &mut hits as *mut u64 as *mut c_void,
-                    );
+                    if c2d_world_ray_cast_filtered(w, &o, &t, &filter, &mut hit, &mut out) == Status::Ok
+                        && hit
+                    {
+                        check_ray_hit(w, &out);
+                        assert!(!ids[..n].contains(&out.body), "an ignored body was hit");
+                    }
+                    let _ = c2d_world_ray_cast_all(w, &o, &t, &filter, Some(on_ray), pc);
                     let shape: Shape = Shape::circle(1.0);
                     let xf: Transform = take(&mut data);
-                    let _ = c2d_world_overlap_shape(
-                        w,
-                        &shape,
-                        &xf,
-                        &filter,
-                        Some(on_body),
-                        &mut hits as *mut u64 as *mut c_void,
-                    );
+                    let _ = c2d_world_overlap_shape(w, &shape, &xf, &filter, Some(on_body), pc);
                     let mut cast = core::mem::zeroed::<WorldCastHit>();
-                    let _ = c2d_world_cast_shape(w, &shape, &xf, &t, &filter, &mut hit, &mut cast);
+                    if c2d_world_cast_shape(w, &shape, &xf, &t, &filter, &mut hit, &mut cast) == Status::Ok
+                        && hit
+                    {
+                        assert!(
+                            live_body(w, cast.body),
+                            "a cast hit a body that is not live: {cast:?}"
+                        );
+                        let f = cast.output.fraction;
+                        assert!((0.0..=1.0).contains(&f), "{cast:?}");
+                    }
                 }
                 12 => {
                     // Another shape (raw bytes: any tag, garbage payload) on a body, or on any id.
@@ -325,7 +606,13 @@ fuzz_target!(|data: &[u8]| {
                     let n = (take::<u8>(&mut data) % 24) as usize;
                     let pts: Vec<Vec2> = (0..n).map(|_| take::<Vec2>(&mut data)).collect();
                     let def_bytes: [u8; size_of::<CChainDef>()] = take(&mut data);
-                    let _ = add_chain(w, &chain_def(&def_bytes, &pts, op & 0x40 != 0), op & 0x10 != 0, &mut ids);
+                    let _ = add_chain(
+                        w,
+                        &chain_def(&def_bytes, &pts, op & 0x40 != 0),
+                        op & 0x10 != 0,
+                        &mut ids,
+                        &mut book,
+                    );
                     let mut pieces = [Polygon::make_box(1.0, 1.0).unwrap(); 24];
                     let mut count = 0u32;
                     let _ = c2d_decompose(pts.as_ptr(), n as u32, pieces.as_mut_ptr(), 24, &mut count);
@@ -376,7 +663,13 @@ fuzz_target!(|data: &[u8]| {
                         for &count in &loops[..nl as usize] {
                             let at = out_pts[first..].as_ptr();
                             let loop_points = core::slice::from_raw_parts(at, count as usize);
-                            let _ = add_chain(w, &chain_def(&def_bytes, loop_points, true), false, &mut ids);
+                            let _ = add_chain(
+                                w,
+                                &chain_def(&def_bytes, loop_points, true),
+                                false,
+                                &mut ids,
+                                &mut book,
+                            );
                             first += count as usize;
                         }
                     }
@@ -400,7 +693,13 @@ fuzz_target!(|data: &[u8]| {
                     ) == Status::Ok
                     {
                         let closed = op & 0x20 != 0;
-                        let _ = add_chain(w, &chain_def(&def_bytes, &surface[..ns as usize], closed), false, &mut ids);
+                        let _ = add_chain(
+                            w,
+                            &chain_def(&def_bytes, &surface[..ns as usize], closed),
+                            false,
+                            &mut ids,
+                            &mut book,
+                        );
                     }
                 }
                 14 | 15 => {
@@ -418,7 +717,11 @@ fuzz_target!(|data: &[u8]| {
                     };
                     let shape = shape_bytes.as_ptr() as *const Shape;
                     let mut r = core::mem::zeroed::<MoveResult>();
-                    let _ = c2d_world_move_and_slide(w, shape, &xf, t, v, opts, core::ptr::null(), &mut r);
+                    if c2d_world_move_and_slide(w, shape, &xf, t, v, opts, core::ptr::null(), &mut r)
+                        == Status::Ok
+                    {
+                        check_move(&r, &xf);
+                    }
                     // Pushing the world's dynamic bodies: default or raw push settings.
                     let mut push = core::mem::zeroed::<MoverPush>();
                     let _ = c2d_mover_push_default(&mut push);
@@ -428,17 +731,25 @@ fuzz_target!(|data: &[u8]| {
                         0x20 => &push,
                         _ => &raw_push,
                     };
-                    let _ =
-                        c2d_world_move_and_push(w, shape, &xf, t, v, opts, core::ptr::null(), push, &mut r);
+                    if c2d_world_move_and_push(w, shape, &xf, t, v, opts, core::ptr::null(), push, &mut r)
+                        == Status::Ok
+                    {
+                        check_move(&r, &xf);
+                    }
                     let obstacles: [[u8; size_of::<MoverObstacle>()]; 2] = take(&mut data);
                     let ob = obstacles.as_ptr() as *const MoverObstacle;
-                    let _ = c2d_move_and_slide(ob, 2, shape, &xf, t, v, opts, &mut r);
+                    if c2d_move_and_slide(ob, 2, shape, &xf, t, v, opts, &mut r) == Status::Ok {
+                        check_move(&r, &xf);
+                    }
                     let mut planes = [MoverPlane::default(); 4];
                     let mut n = 0u32;
                     let margin: f32 = take(&mut data);
                     let _ = c2d_collide_mover(ob, 2, shape, &xf, margin, planes.as_mut_ptr(), 4, &mut n);
                     let (mut hit, mut h) = (false, MoverHit::default());
-                    let _ = c2d_cast_mover(ob, 2, shape, &xf, t, margin, &mut hit, &mut h);
+                    if c2d_cast_mover(ob, 2, shape, &xf, t, margin, &mut hit, &mut h) == Status::Ok && hit {
+                        assert!((0.0..=1.0).contains(&h.fraction), "{h:?}");
+                        assert!(h.point.is_finite() && h.normal.is_finite(), "{h:?}");
+                    }
                 }
                 16 => {
                     // World settings and per-world getters with arbitrary values.
@@ -547,7 +858,10 @@ fuzz_target!(|data: &[u8]| {
                         let ctx = &mut hook as *mut Hook as *mut c_void;
                         let mode = take::<u8>(&mut data);
                         if mode & 1 != 0 {
-                            assert_eq!(c2d_world_set_custom_filter(w2, Some(hook_filter), ctx), Status::Ok);
+                            assert_eq!(
+                                c2d_world_set_custom_filter(w2, Some(hook_filter), ctx),
+                                Status::Ok
+                            );
                         }
                         if mode & 2 != 0 {
                             assert_eq!(c2d_world_set_pre_solve(w2, Some(hook_pre_solve), ctx), Status::Ok);
@@ -608,24 +922,74 @@ fuzz_target!(|data: &[u8]| {
                     let _ = c2d_world_set_shape_filter(w, shape, &filter);
                     let _ = c2d_world_set_shape_sensor(w, shape, flags & 1 != 0);
                     let _ = c2d_world_set_shape_user_data(w, shape, u64::from(flags));
-                    if flags & 2 != 0 {
-                        let _ = c2d_world_remove_shape(w, shape);
+                    if flags & 2 != 0 && c2d_world_remove_shape(w, shape) == Status::Ok {
+                        book.removed.shapes.insert(shape);
+                    }
+                }
+                22 => {
+                    // The mover with a shape the makers give (sized from a byte), from a raw
+                    // transform or just above a live body, with a raw translation and velocity
+                    // (NaN, 1e30 and f32::MAX included) and sometimes a raw iteration count:
+                    // refused, or a finite result; pushed bodies stay finite (validated below).
+                    let (kind, size): (u8, u8) = (take(&mut data), take(&mut data));
+                    let r0 = 0.05 + f32::from(size) / 64.0;
+                    let shape = match kind % 3 {
+                        0 => Shape::circle(r0),
+                        1 => Shape::rect(r0, 0.5 * r0 + 0.05),
+                        _ => Shape::capsule(Vec2::new(0.0, -r0), Vec2::new(0.0, r0), 0.5 * r0),
+                    };
+                    let mut xf: Transform = take(&mut data);
+                    if kind & 0x80 == 0 && !ids.is_empty() {
+                        let mut b = core::mem::zeroed::<Body>();
+                        let id = ids[take::<u32>(&mut data) as usize % ids.len()];
+                        if c2d_world_get_body(w, id, &mut b) == Status::Ok {
+                            xf = Transform::from_translation(b.transform.p + Vec2::new(0.0, 3.0 * r0 + 0.5));
+                        }
+                    }
+                    let (t, v): (Vec2, Vec2) = (take(&mut data), take(&mut data));
+                    let mut opts = MoveOptions::default();
+                    if kind & 0x40 != 0 {
+                        opts.max_iterations = take(&mut data);
+                    }
+                    let mut r = core::mem::zeroed::<MoveResult>();
+                    if c2d_world_move_and_slide(w, &shape, &xf, t, v, &opts, core::ptr::null(), &mut r)
+                        == Status::Ok
+                    {
+                        check_move(&r, &xf);
+                    }
+                    let mut push = core::mem::zeroed::<MoverPush>();
+                    assert_eq!(c2d_mover_push_default(&mut push), Status::Ok);
+                    if c2d_world_move_and_push(w, &shape, &xf, t, v, &opts, core::ptr::null(), &push, &mut r)
+                        == Status::Ok
+                    {
+                        check_move(&r, &xf);
                     }
                 }
                 24 => {
                     // Out of memory: one allocating entry point with its allocations from the
                     // `budget`-th on failing. It succeeds or reports running out (or refuses
-                    // its input), and out of memory leaves the world's bodies as they were.
+                    // its input); out of memory adds and removes nothing, writes no id, and
+                    // leaves every body as it was (pose, motion, mass, force, sleep, shapes
+                    // and their definitions).
                     let budget: u8 = take(&mut data);
                     let which: u8 = take(&mut data);
                     let (mut before, mut contacts) = (0u32, 0u32);
                     let _ = c2d_world_counts(w, &mut before, &mut contacts);
+                    let was = snapshot(w, &ids);
                     let def_bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let def = def_bytes.as_ptr() as *const BodyDef;
                     let k: u32 = take(&mut data);
                     let live = |ids: &Vec<BodyId>| ids[k as usize % ids.len()];
+                    // A body's most recent shape (its first when it has no other).
+                    let last_shape = |id: BodyId| {
+                        let (mut list, mut n) = ([ShapeId::default(); 2], 0u32);
+                        let _ = c2d_world_body_shapes(w, id, list.as_mut_ptr(), 2, &mut n);
+                        list[usize::from(n >= 2)]
+                    };
                     let mut id = BodyId::default();
-                    let s = match which % 6 {
+                    let mut made = ShapeId::default();
+                    let mut chain = ChainId::default();
+                    let s = match which % 13 {
                         0 => {
                             let s = failing(budget, || c2d_world_add_body(w, def, &mut id));
                             if s == Status::Ok {
@@ -639,38 +1003,101 @@ fuzz_target!(|data: &[u8]| {
                             let shape = Circle::new(take(&mut data), 0.25)
                                 .map(Shape::Circle)
                                 .unwrap_or(Shape::circle(0.25));
-                            let id = live(&ids);
-                            failing(budget, || {
-                                c2d_world_add_shape(w, id, &shape, core::ptr::null_mut())
-                            })
+                            let on = live(&ids);
+                            failing(budget, || c2d_world_add_shape(w, on, &shape, &mut made))
                         }
                         2 => {
                             let n = (take::<u8>(&mut data) % 24) as usize;
                             let pts: Vec<Vec2> = (0..n).map(|_| take::<Vec2>(&mut data)).collect();
                             let chain_bytes: [u8; size_of::<CChainDef>()] = take(&mut data);
                             let d = chain_def(&chain_bytes, &pts, which & 0x80 != 0);
-                            failing(budget, || add_chain(w, &d, false, &mut ids))
+                            let s = failing(budget, || c2d_world_add_chain(w, &d, &mut chain));
+                            if s == Status::Ok {
+                                chain_added(w, chain, false, &mut ids, &mut book);
+                                chain = ChainId::default();
+                            }
+                            s
                         }
                         3 if !ids.is_empty() => {
-                            let id = live(&ids);
-                            let s = failing(budget, || c2d_world_remove_body(w, id));
+                            let gone = live(&ids);
+                            let s = failing(budget, || c2d_world_remove_body(w, gone));
                             if s == Status::Ok {
-                                ids.retain(|&b| b != id);
+                                book.body_removed(&mut ids, gone);
                             }
                             s
                         }
                         4 if !ids.is_empty() => {
-                            let id = live(&ids);
-                            failing(budget, || c2d_world_set_filter(w, id, &Filter::DEFAULT))
+                            let on = live(&ids);
+                            failing(budget, || c2d_world_set_filter(w, on, &Filter::DEFAULT))
                         }
-                        _ => failing(budget, || c2d_world_step(w, 1.0 / 60.0, 1 + u32::from(which % 8))),
+                        5 if !ids.is_empty() => {
+                            let mut sd = ShapeDef::new(Shape::circle(0.25));
+                            sd.sensor = which & 0x80 != 0;
+                            let on = live(&ids);
+                            failing(budget, || c2d_world_add_shape_def(w, on, &sd, &mut made))
+                        }
+                        6 if !ids.is_empty() => {
+                            let shape = last_shape(live(&ids));
+                            let s = failing(budget, || c2d_world_remove_shape(w, shape));
+                            if s == Status::Ok {
+                                book.removed.shapes.insert(shape);
+                            }
+                            s
+                        }
+                        7 if !ids.is_empty() => {
+                            let filter: Filter = take(&mut data);
+                            let shape = last_shape(live(&ids));
+                            failing(budget, || c2d_world_set_shape_filter(w, shape, &filter))
+                        }
+                        8 if !ids.is_empty() => {
+                            let shape = last_shape(live(&ids));
+                            failing(budget, || c2d_world_set_shape_sensor(w, shape, which & 0x80 != 0))
+                        }
+                        9 => {
+                            // Capacity hints, small enough that the run's memory stays bounded.
+                            let (m, f, c) = (
+                                usize::from(take::<u16>(&mut data) % 4096),
+                                usize::from(take::<u16>(&mut data) % 4096),
+                                usize::from(take::<u16>(&mut data) % 4096),
+                            );
+                            failing(budget, || c2d_world_reserve(w, m, f, c))
+                        }
+                        10 if !ids.is_empty() => {
+                            let on = live(&ids);
+                            failing(budget, || c2d_world_set_awake(w, on, which & 0x80 != 0))
+                        }
+                        11 if !book.chains.is_empty() => {
+                            let gone = book.chains[k as usize % book.chains.len()];
+                            let s = failing(budget, || c2d_world_remove_chain(w, gone));
+                            if s == Status::Ok {
+                                let body = BodyId {
+                                    index: gone.index,
+                                    generation: gone.generation,
+                                };
+                                book.body_removed(&mut ids, body);
+                            }
+                            s
+                        }
+                        _ => {
+                            let s =
+                                failing(budget, || c2d_world_step(w, 1.0 / 60.0, 1 + u32::from(which % 8)));
+                            if s == Status::Ok {
+                                check_events(w, &book.removed, true);
+                            }
+                            s
+                        }
                     };
                     let mut after = 0u32;
                     let _ = c2d_world_counts(w, &mut after, &mut contacts);
-                    match s {
-                        Status::OutOfMemory => assert_eq!(after, before, "out of memory changed the bodies"),
-                        // Success, or a refusal of the input or of a stale id.
-                        _ => {}
+                    // Otherwise success, or a refusal of the input or of a stale id.
+                    if s == Status::OutOfMemory {
+                        assert_eq!(after, before, "out of memory changed the body count");
+                        assert_eq!((id, made, chain), Default::default(), "out of memory wrote an id");
+                        assert!(
+                            snapshot(w, &ids) == was,
+                            "out of memory (entry point {}) changed a body",
+                            which % 13
+                        );
                     }
                     // A world made with too little memory is refused whole.
                     let mut w2 = WorldId::default();
@@ -679,7 +1106,7 @@ fuzz_target!(|data: &[u8]| {
                         s => assert!(s == Status::OutOfMemory && w2 == WorldId::default(), "{s:?}"),
                     }
                 }
-                _ => {
+                23 => {
                     // Immediate mode on raw arrays.
                     let mut bodies: [Body; 3] = take(&mut data);
                     let m: Manifold = take(&mut data);
@@ -703,10 +1130,14 @@ fuzz_target!(|data: &[u8]| {
                     let dt: f32 = take(&mut data);
                     let _ = c2d_solver_step(bodies.as_mut_ptr(), 3, raw.as_mut_ptr(), 2, &s, dt);
                 }
+                // The arms above that need a live body (3, 5, 9, 21), when there is none.
+                _ => {}
             }
-            // What the docs promise after every call: the world's invariants hold, and every
-            // live body is finite (`c2d_world_validate` checks both).
+            // What the docs promise after every call: the world's invariants hold, every live
+            // body is finite (`c2d_world_validate` checks both), and the events name live ids
+            // or ids the target removed.
             assert_eq!(c2d_world_validate(w), Status::Ok);
+            check_events(w, &book.removed, false);
             // Bodies the last step stopped (containment) are finite, or removed since.
             let mut faults = [BodyId::default(); 8];
             let mut n = 0usize;

@@ -123,7 +123,9 @@ pub unsafe extern "C" fn c2d_world_add_chain(
 }
 
 /// Removes a chain: its body, every segment and their contacts (end events with the next
-/// step's). `C2D_STATUS_INVALID_CHAIN_ID` for a stale id.
+/// step's). `C2D_STATUS_INVALID_CHAIN_ID` for a stale id. Allocates nothing, as
+/// `c2d_world_remove_body`: `C2D_STATUS_OUT_OF_MEMORY` only after a step that itself ran out
+/// of memory (the world is then unchanged).
 ///
 /// # Safety
 /// Every argument is a value; ids are checked.

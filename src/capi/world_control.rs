@@ -23,6 +23,9 @@ pub unsafe extern "C" fn c2d_world_is_awake(world: WorldId, id: BodyId, out: *mu
 }
 
 /// Wakes the body's island (`awake`), or puts the body and everything touching it to sleep.
+/// Stale ids: `C2D_STATUS_INVALID_BODY`. Putting to sleep allocates: `C2D_STATUS_OUT_OF_MEMORY`
+/// when the memory is not there (the bodies then stay awake as they were); waking allocates
+/// nothing.
 ///
 /// # Safety
 /// Every argument is a value; ids are checked.

@@ -117,8 +117,9 @@ impl World {
     /// The impulses take effect in the next [`World::step`] (the bodies move then, and the
     /// character is stopped by them in this frame's move): call it after stepping, as for
     /// moving platforms. Bodies pushed are woken. A push that would take a body beyond the
-    /// world's speed limit is left out. Errors: [`SolverError::InvalidInput`] for a
-    /// non-finite or negative mass or maximum force (nothing moved).
+    /// world's speed limit is left out. Errors: [`SolverError::InvalidInput`] for a NaN or
+    /// negative mass or maximum force (nothing moved; `f32::INFINITY` is valid for both, see
+    /// [`MoverPush`]).
     ///
     /// [`SolverError::InvalidInput`]: crate::solver::SolverError::InvalidInput
     #[allow(clippy::too_many_arguments)]

@@ -236,6 +236,11 @@ impl World {
     /// and every body connected to it through touching contacts between non-static bodies
     /// (`false`, Box2D's `b2Body_SetAwake(false)`). No-op for static bodies; `false` is
     /// ignored when sleeping is disabled for the world or for one of those bodies.
+    ///
+    /// Errors with [`SolverError::InvalidBody`] for a stale id. Putting to sleep allocates
+    /// (the list of connected bodies and their island): it errors with
+    /// [`SolverError::OutOfMemory`] when that memory is not there, and the bodies then stay
+    /// awake as they were. Waking allocates nothing.
     pub fn set_awake(&mut self, id: BodyId, awake: bool) -> Result<(), SolverError> {
         let i = self.slot(id)? as u32;
         if self.slots[i as usize].kind == BodyKind::Static {
