@@ -92,6 +92,11 @@ pub(crate) struct Carried {
 }
 
 impl Carried {
+    /// Whether last step's constraint pushed at any point (a normal impulse above zero).
+    pub(crate) fn pushed(&self) -> bool {
+        self.points[..self.count as usize].iter().any(|p| p.2 > 0.0)
+    }
+
     pub(crate) fn new(prev: &ContactConstraint) -> Carried {
         let p = |cp: &ConstraintPoint| (cp.id, cp.anchor_a, cp.normal_impulse, cp.tangent_impulse);
         Carried {
