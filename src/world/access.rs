@@ -185,8 +185,9 @@ impl World {
     /// (stable while no contact begins or ends): the two shapes and their bodies
     /// (`shape_a`, the one with the smaller slot index, on `body_a`) and the manifold, normal
     /// from shape A to shape B (world). An awake contact's manifold is the one the last step
-    /// solved, its points placed at the bodies' current centres of mass; a sleeping contact's
-    /// is the last one computed in full. Sensor overlaps are not contacts
+    /// solved, its points placed at the bodies' current centres of mass (on the step a face
+    /// lands nearly flat, the near point's depth is the far one's, as the solver took it; see
+    /// the module docs); a sleeping contact's is the last one computed in full. Sensor overlaps are not contacts
     /// ([`World::sensor_begin_events`]). O(contacts ever made, live or free).
     pub fn contacts(&self) -> impl Iterator<Item = ContactEvent> + '_ {
         (0..self.contacts.len() as u32).filter_map(move |c| {

@@ -83,7 +83,11 @@
 //! unbounded `dt × speed` margin puts them metres ahead). Beyond the cap, fast bodies are
 //! kept from passing through static geometry by the continuous phase; two fast *dynamic*
 //! bodies can pass through each other unless one is a [bullet](BodyDef::bullet) (Box2D's
-//! rule).
+//! rule). A face that lands nearly flat on a face (two points, no push in the last step, both
+//! closing within this one, under about 0.2 rad) lands on both points together: for that step
+//! the near point is taken to be as far as the far one, so it sinks in by the difference and
+//! is pushed out softly; landing on the near point alone would spin the body onto the far
+//! one and throw it up.
 //!
 //! **Sleeping** (Box2D's behaviour, with per-step islands). Islands are found afresh every
 //! step, rather than kept persistently as in Box2D v3 (which needs deferred island splitting
