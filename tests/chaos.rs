@@ -101,8 +101,8 @@ fn material(rng: &mut Rng) -> (Material, bool) {
     };
     let coefficient = |x: f32, bound: f32| x >= 0.0 && x <= bound;
     let good = coefficient(m.density, limits::MAX_DENSITY)
-        && coefficient(m.friction, limits::MAX_MATERIAL_COEFFICIENT)
-        && coefficient(m.restitution, limits::MAX_MATERIAL_COEFFICIENT);
+        && coefficient(m.friction, limits::MAX_FRICTION)
+        && coefficient(m.restitution, limits::MAX_RESTITUTION);
     (m, !good)
 }
 
