@@ -1241,7 +1241,8 @@ typedef struct c2d_ChainDef {
   const struct c2d_Vec2 *points;
   // Number of points at `points`.
   uint32_t count;
-  // Non-zero: a loop, counter-clockwise around a solid; zero: an open polyline.
+  // Non-zero: a loop, counter-clockwise around a solid, clockwise around a room (open space
+  // inside); zero: an open polyline.
   uint32_t closed;
   // `C2D_BODY_KIND_STATIC` or `C2D_BODY_KIND_KINEMATIC` (dynamic: `C2D_STATUS_UNSUPPORTED`).
   uint32_t kind;

@@ -87,6 +87,7 @@ SCENE_NOTES = {
     "tumbler": "boxes outside the tumbler",
     "spinner": "bodies outside the ring",
     "pile": "bodies outside the ring",
+    "tile_slide": "largest rise of a body above its start (m)",
 }
 
 

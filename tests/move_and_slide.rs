@@ -1229,6 +1229,12 @@ fn a_rising_one_way_platform_carries_the_mover() {
 /// A star-shaped room: a closed chain through `2 n` points alternating between radii
 /// `r_out` and `r_in`, rotated by `rot`, clockwise so every segment's front faces inward.
 fn star_room(n: usize, r_out: f32, r_in: f32, rot: f32) -> Vec<Shape> {
+    star_loop(n, r_out, r_in, rot, false)
+}
+
+/// The star of [`star_room`] wound counter-clockwise (`ccw`: a solid star, every front facing
+/// outward) or clockwise (a room).
+fn star_loop(n: usize, r_out: f32, r_in: f32, rot: f32, ccw: bool) -> Vec<Shape> {
     let turn = Transform::new(Vec2::ZERO, rot);
     let mut pts: Vec<Vec2> = (0..2 * n)
         .map(|i| {
@@ -1237,7 +1243,9 @@ fn star_room(n: usize, r_out: f32, r_in: f32, rot: f32) -> Vec<Shape> {
             turn.apply(v(r * a.cos(), r * a.sin()))
         })
         .collect();
-    pts.reverse();
+    if !ccw {
+        pts.reverse();
+    }
     (0..pts.len())
         .map(|i| Shape::ChainSegment(ChainSegment::from_polyline(&pts, true, i).unwrap()))
         .collect()
@@ -1311,6 +1319,66 @@ fn a_fast_slide_along_a_closed_chain_room_keeps_its_speed() {
             }
         }
     }
+}
+
+/// A counter-clockwise loop encloses a solid: its fronts face outward. Outside it (the star
+/// as a solid block) a fast slide keeps its speed as inside a clockwise room. Inside it (the
+/// loop taken for a room with the wrong winding) the mover is behind every one-sided edge, so
+/// by the one-way rule it passes through the wall it is driven into: it moves the whole
+/// commanded translation, touching nothing. A room is a clockwise loop.
+#[test]
+fn inside_a_counter_clockwise_loop_the_mover_passes_through_its_walls() {
+    let opts = MoveOptions {
+        up: Vec2::ZERO,
+        ..MoveOptions::default()
+    };
+    let solid = star_loop(5, 8.0, 5.0, 0.0, true);
+    let obstacles: Vec<Obstacle<'_>> = solid
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Obstacle::fixed(s, Transform::IDENTITY, i as u64))
+        .collect();
+    let mut checked = 0;
+    for (name, mover, _) in movers() {
+        for speed in [64.0f32, 200.0] {
+            for edge in 0..solid.len() {
+                for s in [0.3f32, 0.5] {
+                    // Outside: slides along the edge's front as in a clockwise room.
+                    if let Some((slid, along)) =
+                        slide_along_loop(&solid, edge, &mover, s, 71f32.to_radians(), speed, &opts)
+                    {
+                        assert!(
+                            (slid - along).abs() <= 0.01 * along,
+                            "outside: {name} {speed} m/s edge {edge} at {s}: slid {slid} of {along}"
+                        );
+                        checked += 1;
+                    }
+                    // Inside, 0.01 behind the edge's line, driven out through it at 71° from
+                    // its tangent.
+                    let Shape::ChainSegment(seg) = &solid[edge] else {
+                        unreachable!()
+                    };
+                    let (e, n) = (seg.point2 - seg.point1, seg.normal());
+                    let lone = Shape::ChainSegment(ChainSegment::lone(seg.point2, seg.point1).unwrap());
+                    let mut pos = seg.point1 + e * s - n * 3.0;
+                    for _ in 0..3 {
+                        let d = surface_distance(&lone, Transform::IDENTITY, &mover, at(pos.x, pos.y)) as f32;
+                        pos += n * (d - 0.01);
+                    }
+                    let a = 71f32.to_radians();
+                    let tr = (e * (a.cos() / e.length()) + n * a.sin()) * (speed / 60.0);
+                    let r = move_and_slide(&obstacles[..], &mover, at(pos.x, pos.y), tr, tr * 60.0, &opts);
+                    let moved = r.position - pos;
+                    assert!(
+                        (moved - tr).length() <= 1e-4 * tr.length() && r.contact_count == 0,
+                        "inside: {name} {speed} m/s edge {edge} at {s}: moved {moved:?} of {tr:?}, {r:?}"
+                    );
+                    assert!(moved.dot(n) > 0.0);
+                }
+            }
+        }
+    }
+    assert!(checked > 0);
 }
 
 fn p_slide_along_loop(seed: u64, kind: u8, edge: u8, gravity: bool) -> quickcheck::TestResult {

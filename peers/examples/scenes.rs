@@ -13,10 +13,12 @@
 //! tumbler's four walls are four bodies), motors are kinematic bodies turning at the
 //! motor's speed (tumbler, spinner), the spinner's chain loop is 360 static bodies of one
 //! chain segment each (one-sided, facing in, with the loop's ghost vertices), and the
-//! many-pyramids ground is one static body per segment row.
+//! many-pyramids ground is one static body per segment row. `tile_slide` is ours: bodies
+//! sliding over a floor of separate static boxes, where internal-edge removal works.
 //!
 //! `SCENES_PROFILE=1` prints each engine's phase times; `SCENES_BAR_SPEED` (rad/s) perturbs the
-//! spinner's bar, and `SCENES_RING=segments` builds its ring of two-sided segments.
+//! spinner's bar, `SCENES_RING=segments` builds its ring of two-sided segments, and
+//! `SCENES_NO_EDGE_REMOVAL=1` switches our `World`'s internal-edge removal off (on by default).
 use collide2d::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -118,6 +120,8 @@ enum Measure {
     OutsideBox(f32),
     /// Bodies farther than 40 m from (0, 32).
     OutsideRing,
+    /// Largest rise (m) of a dynamic body above its start: a hop or a snag on a seam.
+    Rise,
 }
 
 struct Scene {
@@ -177,6 +181,30 @@ fn many_pyramids() -> Scene {
         name: "many_pyramids_20x20",
         bodies: b,
         measure: Measure::Displacement,
+    }
+}
+
+/// Not one of Box2D's scenes: 900 bodies (boxes, capsules lying down and circles, about half a
+/// metre across, friction 0) sliding at 4 m/s over a floor of 1000 separate static unit boxes,
+/// so that nearly every contact is with a tile and crosses a seam every quarter second: the
+/// scene where internal-edge removal works (`SCENES_NO_EDGE_REMOVAL=1` for its cost).
+fn tile_slide() -> Scene {
+    let mut b: Vec<Spec> = (0..1000)
+        .map(|i| spec(BodyKind::Static, Vec2::new(i as f32 - 499.5, -0.5), square(0.5)))
+        .collect();
+    let capsule = Shape::Capsule(Capsule::new(Vec2::new(-0.15, 0.0), Vec2::new(0.15, 0.0), 0.1).unwrap());
+    let circle = Shape::Circle(Circle::new(Vec2::ZERO, 0.25).unwrap());
+    for i in 0..900 {
+        let (shape, low) = [(square(0.25), 0.25), (capsule, 0.1), (circle, 0.25)][i % 3];
+        let mut s = spec(BodyKind::Dynamic, Vec2::new(i as f32 - 480.0 + 0.3, low), shape);
+        s.v = Vec2::new(4.0, 0.0);
+        s.material.friction = 0.0;
+        b.push(s);
+    }
+    Scene {
+        name: "tile_slide",
+        bodies: b,
+        measure: Measure::Rise,
     }
 }
 
@@ -301,6 +329,8 @@ impl Ours {
     fn new(scene: &Scene, sleep: bool) -> Ours {
         let mut world = World::default();
         world.set_sleep_enabled(sleep);
+        // `SCENES_NO_EDGE_REMOVAL=1` switches internal-edge removal off, to measure its cost.
+        world.set_internal_edge_removal(std::env::var_os("SCENES_NO_EDGE_REMOVAL").is_none());
         if std::env::var_os("SCENES_PROFILE").is_some() {
             world.set_profile_clock(Some(clock_ns));
         }
@@ -499,6 +529,9 @@ fn measure(scene: &Scene, e: &dyn Engine, steps: usize) -> f64 {
         Measure::OutsideRing => dynamic
             .filter(|(k, _)| e.transform(*k).p.distance(Vec2::new(0.0, 32.0)) > 40.0)
             .count() as f64,
+        Measure::Rise => dynamic
+            .map(|(k, s)| f64::from(e.transform(k).p.y - s.xf.p.y))
+            .fold(0.0, f64::max),
     }
 }
 
@@ -629,6 +662,7 @@ fn main() {
         tumbler,
         || spinner(true),
         || spinner(false),
+        tile_slide,
     ];
     println!("# scene bodies engine sleep step0_ms mean_ms_100_299 worst_ms end_measure peak_bytes");
     for make in scenes {

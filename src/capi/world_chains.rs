@@ -18,7 +18,8 @@ pub struct CChainDef {
     pub points: *const Vec2,
     /// Number of points at `points`.
     pub count: u32,
-    /// Non-zero: a loop, counter-clockwise around a solid; zero: an open polyline.
+    /// Non-zero: a loop, counter-clockwise around a solid, clockwise around a room (open space
+    /// inside); zero: an open polyline.
     pub closed: u32,
     /// `C2D_BODY_KIND_STATIC` or `C2D_BODY_KIND_KINEMATIC` (dynamic: `C2D_STATUS_UNSUPPORTED`).
     pub kind: u32,

@@ -211,8 +211,9 @@ impl Chain {
     }
 
     /// A closed loop through `points` (at least 3 points after welding; the last point
-    /// connects back to the first, do not repeat it). Counter-clockwise encloses a solid.
-    /// Errors as [`Chain::open`].
+    /// connects back to the first, do not repeat it). Counter-clockwise encloses a solid (its
+    /// fronts face out); clockwise encloses open space, so a room that bodies and movers stay
+    /// inside is a clockwise loop (negative [`Chain::signed_area`]). Errors as [`Chain::open`].
     pub fn closed(points: &[Vec2]) -> Result<Chain, GeometryError> {
         Chain::build(points, true)
     }
