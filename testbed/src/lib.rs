@@ -26,6 +26,7 @@ pub struct Testbed {
     pub name: String,
     draw: Vec<f32>,
     results: Vec<f32>,
+    labels: Vec<f32>,
     view: [f32; 4],
 }
 
@@ -53,6 +54,7 @@ impl Testbed {
             name: name.to_string(),
             draw: Vec::new(),
             results: Vec::new(),
+            labels: Vec::new(),
             view: [0.0; 4],
         };
         tb.configure(query);
@@ -81,6 +83,13 @@ impl Testbed {
         self.draw.clear();
         self.scene.draw(&mut Recorder { out: &mut self.draw });
         &self.draw
+    }
+
+    /// The scene's text labels ([`Scene::labels`]), refreshed.
+    pub fn labels(&mut self) -> &[f32] {
+        self.labels.clear();
+        self.scene.labels(&mut self.labels);
+        &self.labels
     }
 
     /// The world rectangle to show: `[min x, min y, max x, max y]`.
@@ -135,10 +144,10 @@ pub extern "C" fn tb_configure() {
 }
 
 /// A pointer event at world point (x, y): `kind` 0 down, 1 move, 2 up; `button` 0 primary,
-/// 2 secondary.
+/// 2 secondary. Returns 1 when the scene took a down (the page pans the camera otherwise).
 #[no_mangle]
-pub extern "C" fn tb_pointer(kind: u32, x: f32, y: f32, button: u32) {
-    with(|tb| tb.scene.pointer(kind, Vec2::new(x, y), button));
+pub extern "C" fn tb_pointer(kind: u32, x: f32, y: f32, button: u32) -> u32 {
+    with(|tb| u32::from(tb.scene.pointer(kind, Vec2::new(x, y), button)))
 }
 
 /// The wheel turned by `delta` notches (positive: counter-clockwise).
@@ -187,6 +196,19 @@ pub extern "C" fn tb_results() -> *const f32 {
 #[no_mangle]
 pub extern "C" fn tb_results_len() -> u32 {
     with(|tb| tb.results.len() as u32)
+}
+
+/// Computes the scene's text labels; returns their address ([`tb_labels_len`] floats,
+/// `x, y, label` triples, `label` a [`scenes`] `LABEL_*` code).
+#[no_mangle]
+pub extern "C" fn tb_labels() -> *const f32 {
+    with(|tb| tb.labels().as_ptr())
+}
+
+/// Floats in the last [`tb_labels`] list.
+#[no_mangle]
+pub extern "C" fn tb_labels_len() -> u32 {
+    with(|tb| tb.labels.len() as u32)
 }
 
 /// The view rectangle's address: 4 floats, min x, min y, max x, max y.

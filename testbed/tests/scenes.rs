@@ -145,3 +145,38 @@ fn world_scenes_are_deterministic_and_the_character_walks() {
     let still = results("scene=tiles&steps=30");
     assert!((still[8] - 2.5).abs() < 1e-3, "{still:?}");
 }
+
+#[test]
+fn a_world_scenes_view_holds_every_moving_body_at_load() {
+    for q in [
+        "scene=pyramid",
+        "scene=pyramid&size=1",
+        "scene=pyramid&size=10",
+        "scene=pyramid&size=40",
+        "scene=pyramid&size=100",
+        "scene=tumbler",
+        "scene=tumbler&size=100",
+        "scene=tiles",
+    ] {
+        let tb = Testbed::load(q);
+        let view = tb.scene.view();
+        let collide2d_testbed::scenes::Scene::World(w) = &tb.scene else {
+            panic!("{q}: not a world scene");
+        };
+        let b = w.moving_bounds().expect(q);
+        assert!(
+            view.min.x <= b.min.x && view.min.y <= b.min.y && view.max.x >= b.max.x && view.max.y >= b.max.y,
+            "{q}: view {view:?} does not hold the bodies {b:?}"
+        );
+    }
+}
+
+#[test]
+fn the_pair_and_toi_scenes_label_their_poses() {
+    let mut tb = Testbed::load("scene=pair&bx=1.5&by=-0.5");
+    assert_eq!(tb.labels(), &[0.0, 0.0, 0.0, 1.5, -0.5, 1.0]);
+    let mut tb = Testbed::load("scene=toi");
+    let l = tb.labels().to_vec();
+    assert_eq!(l.len(), 12);
+    assert_eq!([l[2], l[5], l[8], l[11]], [2.0, 3.0, 4.0, 5.0]);
+}

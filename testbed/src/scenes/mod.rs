@@ -37,6 +37,19 @@ pub const KEY_ROTATE_CW: u32 = 4;
 /// Remove the selected box (Delete).
 pub const KEY_DELETE: u32 = 5;
 
+/// Labels the page writes on the canvas ([`Scene::labels`]): shape A.
+pub const LABEL_A: u32 = 0;
+/// Shape B.
+pub const LABEL_B: u32 = 1;
+/// A's sweep start, "A t = 0".
+pub const LABEL_A_START: u32 = 2;
+/// A's sweep end, "A t = 1".
+pub const LABEL_A_END: u32 = 3;
+/// B's sweep start, "B t = 0".
+pub const LABEL_B_START: u32 = 4;
+/// B's sweep end, "B t = 1".
+pub const LABEL_B_END: u32 = 5;
+
 /// The shape kinds the pair explorer, casts and time of impact offer, by name.
 pub const SHAPE_KINDS: [&str; 6] = ["circle", "capsule", "box", "rounded", "polygon", "segment"];
 
@@ -114,13 +127,14 @@ impl PoseDrag {
     }
 
     /// A pointer event: down picks the pose whose origin is nearest `p` within `reach`, move
-    /// drags it, up lets go.
-    pub fn pointer(&mut self, poses: &mut [Transform], kind: u32, p: Vec2, reach: f32) {
+    /// drags it, up lets go. Returns whether a down picked a pose.
+    pub fn pointer(&mut self, poses: &mut [Transform], kind: u32, p: Vec2, reach: f32) -> bool {
         match kind {
             POINTER_DOWN => {
                 if let Some(i) = nearest(poses.iter().map(|x| x.p), p, reach) {
                     self.selected = i;
                     self.offset = Some(poses[i].p - p);
+                    return true;
                 }
             }
             POINTER_MOVE => {
@@ -130,6 +144,7 @@ impl PoseDrag {
             }
             _ => self.offset = None,
         }
+        false
     }
 
     /// Turns the selected pose by `angle` (radians, counter-clockwise).
@@ -188,14 +203,42 @@ impl Scene {
     }
 
     /// A pointer event at world point `p` (`kind`: [`POINTER_DOWN`], [`POINTER_MOVE`],
-    /// [`POINTER_UP`]; `button`: 0 primary, 2 secondary).
-    pub fn pointer(&mut self, kind: u32, p: Vec2, button: u32) {
+    /// [`POINTER_UP`]; `button`: 0 primary, 2 secondary). Returns whether the scene took a
+    /// down (picked, grabbed or started something); the page pans the camera when it did not.
+    pub fn pointer(&mut self, kind: u32, p: Vec2, button: u32) -> bool {
         match self {
             Scene::Pair(s) => s.pointer(kind, p),
-            Scene::Cast(s) => s.pointer(kind, p),
+            Scene::Cast(s) => {
+                s.pointer(kind, p);
+                true
+            }
             Scene::Toi(s) => s.pointer(kind, p),
-            Scene::Tree(s) => s.pointer(kind, p, button),
+            Scene::Tree(s) => {
+                s.pointer(kind, p, button);
+                true
+            }
             Scene::World(s) => s.pointer(kind, p),
+        }
+    }
+
+    /// Text labels at world points, appended to `out` as `x, y, label` triples (`label` one
+    /// of the `LABEL_*` codes): the pair explorer's shapes, the time of impact's sweep ends.
+    pub fn labels(&self, out: &mut Vec<f32>) {
+        let mut put = |p: Vec2, label: u32| out.extend([p.x, p.y, label as f32]);
+        match self {
+            Scene::Pair(s) => {
+                put(s.xf[0].p, LABEL_A);
+                put(s.xf[1].p, LABEL_B);
+            }
+            Scene::Toi(s) => {
+                for (i, label) in [LABEL_A_START, LABEL_A_END, LABEL_B_START, LABEL_B_END]
+                    .into_iter()
+                    .enumerate()
+                {
+                    put(s.poses[i].p, label);
+                }
+            }
+            _ => {}
         }
     }
 

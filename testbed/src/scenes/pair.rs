@@ -7,7 +7,7 @@ use super::*;
 /// The pair explorer: shapes A and B, each dragged and rotated.
 pub struct Pair {
     shapes: [Shape; 2],
-    xf: [Transform; 2],
+    pub(super) xf: [Transform; 2],
     /// The shape being dragged or last picked.
     drag: PoseDrag,
 }
@@ -47,8 +47,8 @@ impl Pair {
         }
     }
 
-    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
-        self.drag.pointer(&mut self.xf, kind, p, 1.5);
+    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) -> bool {
+        self.drag.pointer(&mut self.xf, kind, p, 1.5)
     }
 
     pub(super) fn rotate(&mut self, angle: f32) {

@@ -8,7 +8,7 @@ use super::*;
 pub struct Toi {
     shapes: [Shape; 2],
     /// A start, A end, B start, B end.
-    poses: [Transform; 4],
+    pub(super) poses: [Transform; 4],
     /// The pose being dragged or last picked.
     drag: PoseDrag,
 }
@@ -64,8 +64,8 @@ impl Toi {
         }
     }
 
-    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
-        self.drag.pointer(&mut self.poses, kind, p, 1.0);
+    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) -> bool {
+        self.drag.pointer(&mut self.poses, kind, p, 1.0)
     }
 
     pub(super) fn rotate(&mut self, angle: f32) {

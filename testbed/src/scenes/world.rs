@@ -124,10 +124,11 @@ impl WorldScene {
                 ));
             }
         }
-        let w = base as f32 * 0.6 + 2.0;
+        // The boxes span x in [-base h, base h] and y in [0, 2 base h]; a margin around them.
+        let w = base as f32 * h + 2.0;
         self.view = Aabb {
             min: Vec2::new(-w, -2.0),
-            max: Vec2::new(w, base as f32 * 0.75 + 2.0),
+            max: Vec2::new(w, 2.0 * base as f32 * h + 1.5),
         };
     }
 
@@ -319,7 +320,8 @@ impl WorldScene {
         }
     }
 
-    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) {
+    /// Returns whether a down grabbed a body.
+    pub(super) fn pointer(&mut self, kind: u32, p: Vec2) -> bool {
         match kind {
             POINTER_DOWN => {
                 let mut found = None;
@@ -336,6 +338,7 @@ impl WorldScene {
                     },
                 );
                 self.grab = found.map(|id| (id, p));
+                return self.grab.is_some();
             }
             POINTER_MOVE => {
                 if let Some((_, target)) = &mut self.grab {
@@ -344,6 +347,30 @@ impl WorldScene {
             }
             _ => self.grab = None,
         }
+        false
+    }
+
+    /// The union of the bounds of every body that is not static (for checking the view holds
+    /// them), or `None` if there is none.
+    pub fn moving_bounds(&self) -> Option<Aabb> {
+        let mut out: Option<Aabb> = None;
+        for &id in &self.bodies {
+            if self.world.kind(id) == Ok(BodyKind::Static) {
+                continue;
+            }
+            let (Ok(shape), Ok(xf)) = (self.world.shape(id), self.world.transform(id)) else {
+                continue;
+            };
+            let b = shape.aabb(xf);
+            out = Some(match out {
+                None => b,
+                Some(o) => Aabb {
+                    min: o.min.min(b.min),
+                    max: o.max.max(b.max),
+                },
+            });
+        }
+        out
     }
 
     pub(super) fn step(&mut self) {
