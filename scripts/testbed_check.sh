@@ -6,6 +6,9 @@
 #   - the numbers it wrote into <pre id="result"> are bit for bit those of the same query run
 #     natively (x86-64 code against WebAssembly, both through libm),
 #   - a screenshot of the page is not blank (the canvas has drawn pixels in several colours).
+# Then it drives the page's own input handlers (ui_checks, below), and loads every scene at
+# 1280 x 800 and 1920 x 1080 (and at device pixel ratio 2) to check the camera's fit
+# (camera_checks).
 # The browser part runs with no network (a fresh network namespace with only loopback) when
 # the machine allows it, to show the page needs nothing from outside.
 #
@@ -36,7 +39,15 @@ queries=(
 )
 
 # The page's own input handlers, driven by events it dispatches to itself (`ui=`, see
-# testbed.js): QUERY @@ a Python condition on the scene's numbers `v` afterwards @@ what it shows.
+# testbed.js): QUERY @@ a Python condition @@ what it shows. The condition sees the scene's
+# numbers afterwards `v`, the page's state `st` (`st["search"]` the URL's query string,
+# `st["focus"]` the focused element's id, `st["checked"]` the checked boxes' ids, `st["hud"]`
+# the text on the canvas, its lines joined by ` | `), the camera
+# `cam` (visible world rectangle x0 y0 x1 y1, the scene's view rectangle, canvas width and
+# height in device pixels, device pixel ratio, CSS width and height) and `cam0` (the same
+# before the commands), `dx`, `dy` (how far the camera's centre moved), `fx`, `fy` (a world
+# point's fractions across the visible rectangle, `fx(c, x)`), the side panel's note
+# `note`, and, when it names it, `drawn` (a screenshot of the page shows a drawn canvas).
 # Screen pixels round the world coordinates, so these check effects, not bits.
 ui_checks=(
     "scene=pair&ui=drag:1:0.6:3:2.5 @@ v[0] == 0 and v[12] > 1.0 @@ dragging B away separates the pair"
@@ -46,7 +57,28 @@ ui_checks=(
     "scene=tiles&ui=key:ArrowRight:45 @@ v[8] > 4.0 and v[10] == 1 @@ holding the right arrow walks the character right"
     "scene=tiles&ui=key:ArrowUp:2 @@ v[9] > 2.7 @@ the up arrow makes the character jump"
     "scene=pair&a=box%zz&ui=wheel:0 @@ len(v) > 10 @@ a stray % in the URL still starts the page"
+    "scene=pyramid&size=%zz&draw=7%&b=%E0%A4%A&pause=1&ui=wheel:0 @@ drawn and v[1] == 211 and 'size=%zz' in note and 'draw=7%' in note @@ malformed escapes are left out with a note, and the rest loads and draws"
+    "scene=pair&ui=select:scene:tumbler @@ st['search'] == '?scene=tumbler' and v[1] > 2000 and st['focus'] == 'canvas' @@ choosing a scene writes it into the URL and gives focus back to the canvas"
+    "scene=pair&ui=select:ctl-b:circle @@ 'b=circle' in st['search'] and st['focus'] == 'canvas' @@ a shape chosen in a control is written into the URL"
+    "scene=pyramid&pause=1&ui=toggle:draw-bounds;toggle:sleeping;button:reset @@ 'draw=7' in st['search'] and 'sleep=0' in st['search'] and st['checked'] == 'draw-shapes,draw-bounds,draw-contacts' and v[0] == 0 @@ Reset keeps the draw options"
+    "scene=pair&ui=select:scene:tiles;key:ArrowRight:45 @@ v[8] > 4.0 and st['search'] == '?scene=tiles' @@ after choosing a scene the arrow keys act on the scene, not on the dropdown"
+    "scene=pair&ui=zoom:2:1:5 @@ (cam[2] - cam[0]) < 0.7 * (cam0[2] - cam0[0]) and abs(fx(cam, 2) - fx(cam0, 2)) < 0.01 and abs(fy(cam, 1) - fy(cam0, 1)) < 0.01 @@ the wheel zooms in at the pointer (the point under it stays put)"
+    "scene=pyramid&pause=1&ui=drag:12:15:10:14 @@ abs(dx - 2) < 0.05 and abs(dy - 1) < 0.05 and v[0] == 0 @@ dragging empty space pans the camera"
+    "scene=pair&ui=drag:1:0.6:3:2.5:1 @@ abs(dx + 2) < 0.05 and abs(dy + 1.9) < 0.05 and v[0] == 1 @@ a middle-button drag pans, even over a shape"
+    "scene=cast&ui=drag:0:0:1:0.5:2 @@ abs(dx + 1) < 0.05 and abs(dy + 0.5) < 0.05 @@ a right-button drag pans the cast scene"
+    "scene=pyramid&ui=advance:0.04 @@ v[0] == 2 and 'behind' not in st['hud'] and 'fps' in st['hud'] and 'draw' in st['hud'] @@ a 40 ms frame takes two 1/60 s steps, and the canvas shows fps and the step and draw times"
+    "scene=pyramid&ui=advance:0.04;advance:1 @@ v[0] == 6 and st['hud'].endswith('behind') @@ a 1 s frame takes at most 4 steps and shows 'behind'"
+    "scene=pair&ui=zoom:0:0:4;key:KeyF:0 @@ cam == cam0 @@ F fits the scene again after a zoom"
 )
+
+# The camera's fit: every scene at these window sizes (WIDTHxHEIGHT[@device pixel ratio]) must
+# show its whole view rectangle, on a canvas of the window's size less the side panel, in
+# device pixels.
+camera_scenes=(
+    "scene=pair" "scene=cast" "scene=toi" "scene=tree" "scene=pyramid&pause=1"
+    "scene=pyramid&size=40&pause=1" "scene=tumbler&pause=1" "scene=tiles&pause=1"
+)
+camera_windows=("1280x800" "1920x1080" "1280x800@2")
 
 if [ "${TESTBED_CHECK_INNER:-}" != 1 ]; then
     chromium_bin=$(command -v chromium || command -v chromium-browser || true)
@@ -86,10 +118,12 @@ for _ in $(seq 50); do
 done
 
 profile=$(mktemp -d)
+# WINDOW (WIDTH,HEIGHT) and SCALE (device pixel ratio) set the browser's window.
 browser() {
     "$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
         --disable-background-networking --user-data-dir="$profile" --hide-scrollbars \
-        --window-size=1100,700 --virtual-time-budget=20000 "$@" 2> /dev/null
+        --window-size="${WINDOW:-1100,700}" --force-device-scale-factor="${SCALE:-1}" \
+        --virtual-time-budget=20000 "$@" 2> /dev/null
 }
 
 # The page's DOM for query $1 into file $2. Virtual time can (rarely) run out before the page's
@@ -116,13 +150,41 @@ j=0
 for check in "${ui_checks[@]}"; do
     j=$((j + 1))
     dump "${check%% @@ *}" "$out/ui-$j.html"
+    case "$check" in
+        *" @@ "*drawn*" @@ "*)
+            browser --screenshot="$out/ui-$j.png" "http://127.0.0.1:$port/?${check%% @@ *}" > /dev/null ;;
+    esac
 done
 
-python3 - "$out" "${#queries[@]}" "${queries[@]}" "${ui_checks[@]}" << 'EOF'
-import html, re, struct, sys, zlib
+# Headless Chromium's viewport is its window less a browser bar of some height: each window
+# size is first loaded once to measure the bar, then the window is made that much taller so
+# the page's viewport is the size named.
+camera_checks=()
+for window in "${camera_windows[@]}"; do
+    size=${window%@*}
+    scale=1
+    [ "$size" != "$window" ] && scale=${window#*@}
+    width=${size%x*}
+    height=${size#*x}
+    WINDOW=$width,$height SCALE=$scale dump "scene=pair" "$out/camera-bar.html"
+    css_h=$(python3 -c 'import re, sys; print(round(float(re.search(r"<pre id=\"camera\">([^<]*)</pre>", open(sys.argv[1]).read()).group(1).split()[-1])))' \
+        "$out/camera-bar.html" 2> /dev/null || echo "$height")
+    outer=$((2 * height - css_h))
+    for q in "${camera_scenes[@]}"; do
+        k=${#camera_checks[@]}
+        camera_checks+=("$size $scale $q")
+        WINDOW=$width,$outer SCALE=$scale dump "$q" "$out/camera-$k.html"
+    done
+done
 
-out, count = sys.argv[1], int(sys.argv[2])
-queries, ui_checks = sys.argv[3:3 + count], sys.argv[3 + count:]
+python3 - "$out" "${#queries[@]}" "${#ui_checks[@]}" "${queries[@]}" "${ui_checks[@]}" \
+    "${camera_checks[@]}" << 'EOF'
+import html, os, re, struct, sys, zlib
+
+out, count, ui_count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+queries = sys.argv[4:4 + count]
+ui_checks = sys.argv[4 + count:4 + count + ui_count]
+camera_checks = sys.argv[4 + count + ui_count:]
 native = {}
 for line in open(f"{out}/native.txt"):
     q, _, bits = line.strip().partition(" ")
@@ -169,6 +231,25 @@ def png_pixels(path):
     return w, h, bpp, rows
 
 
+def drawn_share(path):
+    """The share of the canvas's pixels drawn (not its background #111216), and in how many
+    colours; the canvas starts right of the 300 px side panel."""
+    w, h, bpp, rows = png_pixels(path)
+    drawn, colours = 0, set()
+    for row in rows[::2]:
+        for x in range(310, w, 2):
+            px = row[x * bpp:x * bpp + 3]
+            if px != b"\x11\x12\x16":
+                drawn += 1
+                colours.add(px)
+    return drawn / (((w - 310) // 2) * (h // 2)), len(colours)
+
+
+def element(dom, tag, name):
+    m = re.search(rf'<{tag} id="{name}"[^>]*>(.*?)</{tag}>', dom, re.S)
+    return html.unescape(m.group(1)) if m else None
+
+
 failures = 0
 for i, q in enumerate(queries, 1):
     dom = open(f"{out}/dom-{i}.html").read()
@@ -183,34 +264,62 @@ for i, q in enumerate(queries, 1):
         problems.append(f"the page ran {page_q!r}")
     if page_bits != native.get(q):
         problems.append(f"results differ:\n    page   {page_bits}\n    native {native.get(q)}")
-    # The canvas starts right of the 300 px side panel; its background is #111216.
-    w, h, bpp, rows = png_pixels(f"{out}/shot-{i}.png")
-    drawn, colours = 0, set()
-    for row in rows[::2]:
-        for x in range(310, w, 2):
-            px = row[x * bpp:x * bpp + 3]
-            if px != b"\x11\x12\x16":
-                drawn += 1
-                colours.add(px)
-    share = drawn / (((w - 310) // 2) * (h // 2))
-    if share < 0.002 or len(colours) < 3:
-        problems.append(f"blank screenshot ({share:.4%} drawn, {len(colours)} colours)")
+    share, colours = drawn_share(f"{out}/shot-{i}.png")
+    if share < 0.002 or colours < 3:
+        problems.append(f"blank screenshot ({share:.4%} drawn, {colours} colours)")
     values = len(page_bits.split()) if page_bits else 0
     same = " equal to native" if page_bits == native.get(q) else ""
     print(f"{'ok ' if not problems else 'FAIL'} {q}: {values} values{same}, "
-          f"canvas {share:.2%} drawn in {len(colours)} colours")
+          f"canvas {share:.2%} drawn in {colours} colours")
     for p in problems:
         print("    " + p)
     failures += bool(problems)
 for j, check in enumerate(ui_checks, 1):
     q, expect, what = check.split(" @@ ")
     dom = open(f"{out}/ui-{j}.html").read()
-    status = re.search(r'<div id="status">(.*?)</div>', dom, re.S)
-    ui = re.search(r'<pre id="ui">(.*?)</pre>', dom, re.S)
-    v = [float(x) for x in ui.group(1).split()] if ui and ui.group(1).strip() else []
-    ok = bool(status) and status.group(1) == "done" and bool(v) and eval(expect, {"v": v})
-    print(f"{'ok ' if ok else 'FAIL'} {q}: {what}" + ("" if ok else f"\n    {expect} with v = {v}"))
+    status = element(dom, "div", "status")
+    ui = element(dom, "pre", "ui") or ""
+    v = [float(x) for x in ui.split()]
+    st = dict((line.split(" ", 1) + [""])[:2] for line in (element(dom, "pre", "state") or "").splitlines())
+    cam = [float(x) for x in st.get("camera", "").split()]
+    cam0 = [float(x) for x in st.get("camera0", "").split()]
+    env = {"v": v, "st": st, "cam": cam, "cam0": cam0, "note": element(dom, "div", "note") or "",
+           "fx": lambda c, x: (x - c[0]) / (c[2] - c[0]), "fy": lambda c, y: (y - c[1]) / (c[3] - c[1])}
+    if len(cam) > 3 and len(cam0) > 3:
+        env["dx"] = (cam[0] + cam[2] - cam0[0] - cam0[2]) / 2
+        env["dy"] = (cam[1] + cam[3] - cam0[1] - cam0[3]) / 2
+    if os.path.exists(f"{out}/ui-{j}.png"):
+        share, colours = drawn_share(f"{out}/ui-{j}.png")
+        env["drawn"] = share >= 0.002 and colours >= 3
+    try:
+        ok = status == "done" and bool(v) and bool(eval(expect, env))
+    except Exception as e:  # a missing value: the page did not get that far
+        ok = False
+        expect += f" ({e!r})"
+    print(f"{'ok ' if ok else 'FAIL'} {q}: {what}" + ("" if ok else
+          f"\n    {expect} with v = {v}, st = {st}, note = {env['note']!r}, status = {status!r}"))
     failures += not ok
+for k, check in enumerate(camera_checks):
+    size, scale, q = check.split(" ", 2)
+    width, height = map(int, size.split("x"))
+    dom = open(f"{out}/camera-{k}.html").read()
+    cam = [float(x) for x in (element(dom, "pre", "camera") or "").split()]
+    problems = []
+    if len(cam) != 13:
+        problems.append(f"no camera in the DOM: {cam}")
+    else:
+        x0, y0, x1, y1, bx0, by0, bx1, by1, cw, ch, dpr, css_w, css_h = cam
+        if not (x0 <= bx0 and y0 <= by0 and x1 >= bx1 and y1 >= by1):
+            problems.append(f"the view {cam[:4]} does not hold the scene {cam[4:8]}")
+        if (css_w, css_h) != (width - 300, height) or dpr != float(scale):
+            problems.append(f"canvas of {css_w} x {css_h} CSS px at ratio {dpr}, not {width - 300} x {height} at {scale}")
+        if (cw, ch) != (round(css_w * dpr), round(css_h * dpr)):
+            problems.append(f"canvas of {cw} x {ch} device px for {css_w} x {css_h} CSS px at ratio {dpr}")
+    print(f"{'ok ' if not problems else 'FAIL'} {size} at ratio {scale} {q}: the camera shows the whole scene")
+    for p in problems:
+        print("    " + p)
+    failures += bool(problems)
 sys.exit(1 if failures else 0)
 EOF
-echo "testbed_check: all ${#queries[@]} queries and ${#ui_checks[@]} input checks passed"
+echo "testbed_check: all ${#queries[@]} queries, ${#ui_checks[@]} input checks and" \
+    "$((${#camera_scenes[@]} * ${#camera_windows[@]})) camera fits passed"

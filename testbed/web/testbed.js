@@ -6,6 +6,12 @@
 // parameters and the interaction they script; the numbers the scene reports are written into
 // <pre id="result"> as `QUERY HEX…` (each f32 as its bits) and <div id="status"> says `done`,
 // which scripts/testbed_check.sh compares with the native run. `pause=1` starts paused.
+//
+// Camera: the scene's view rectangle (tb_view) is fitted into the canvas at any size and
+// aspect; the wheel zooms at the pointer, a drag that grabs nothing (or with the middle or
+// right button) pans, F fits again. Canvas pixels are device pixels (devicePixelRatio), so
+// lines, points and text keep their CSS size on high-DPI screens. World scenes step 1/60 s per
+// tick of a fixed-timestep loop, at most MAX_STEPS per frame.
 "use strict";
 
 const SHAPES = ["circle", "capsule", "box", "rounded", "polygon", "segment"];
@@ -15,12 +21,26 @@ const readout = document.getElementById("readout");
 let wasm = null;
 let paused = false;
 let stepTimes = [];
+let drawTimes = [];
+let frameTimes = [];
 let loadMs = 0;
-let view = [-4, -3, 4, 3];
-let scale = 1, originX = 0, originY = 0;
-let pointerDown = false;
 let sceneName = "pair";
-let config = {};
+// The query the page runs: `[key, value]` pairs, decoded; controls edit it and write it back
+// into the URL, and Reset loads it again.
+let current = [];
+
+// The fixed-timestep loop: one step is DT seconds; a frame runs at most MAX_STEPS of them and
+// drops the rest of the time it owes ("behind" shows for BEHIND_MS after that happens).
+const DT = 1 / 60;
+const MAX_STEPS = 4;
+const BEHIND_MS = 500;
+let owed = 0;
+let lastFrame = null;
+let behindUntil = -Infinity;
+let stepsLastFrame = 0;
+// Set while a `ui=` script runs: the script alone steps the world (Step, `advance`), so what it
+// checks does not depend on how many animation frames ran meanwhile.
+let scripted = false;
 
 function writeInput(text) {
   const bytes = new TextEncoder().encode(text);
@@ -38,24 +58,73 @@ function hex(values) {
 }
 
 // ---- camera -------------------------------------------------------------------------------
+// The camera: the world point at the canvas centre and the zoom in device pixels per world
+// unit. `fitted` keeps the scene's view fitted while the canvas changes size, until the user
+// zooms or pans.
+let dpr = 1;
+let view = [-4, -3, 4, 3];
+let cam = { x: 0, y: 0, zoom: 1, fitted: true };
+let scale = 1, originX = 0, originY = 0;
+// The share of the canvas left around a fitted view.
+const FIT_MARGIN = 0.02;
+
+function applyCamera() {
+  scale = cam.zoom;
+  originX = canvas.width / 2 - cam.zoom * cam.x;
+  originY = canvas.height / 2 + cam.zoom * cam.y;
+  // The visible world rectangle and the scene's, for scripts/testbed_check.sh.
+  const hw = canvas.width / 2 / cam.zoom, hh = canvas.height / 2 / cam.zoom;
+  document.getElementById("camera").textContent = [
+    cam.x - hw, cam.y - hh, cam.x + hw, cam.y + hh, ...view, canvas.width, canvas.height, dpr,
+    canvas.clientWidth, canvas.clientHeight,
+  ].join(" ");
+}
+function fitView() {
+  view = Array.from(floats(wasm.tb_view(), 4));
+  const w = canvas.width, h = canvas.height;
+  cam.zoom = (1 - 2 * FIT_MARGIN) * Math.min(w / (view[2] - view[0]), h / (view[3] - view[1]));
+  cam.x = (view[0] + view[2]) / 2;
+  cam.y = (view[1] + view[3]) / 2;
+  cam.fitted = true;
+  applyCamera();
+}
+// Matches the canvas's pixel size to its CSS size times the device pixel ratio.
 function fit() {
-  const dpr = window.devicePixelRatio || 1;
+  dpr = window.devicePixelRatio || 1;
   const w = Math.max(1, Math.round(canvas.clientWidth * dpr));
   const h = Math.max(1, Math.round(canvas.clientHeight * dpr));
-  if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
-  const v = floats(wasm.tb_view(), 4);
-  view = Array.from(v);
-  scale = Math.min(w / (view[2] - view[0]), h / (view[3] - view[1]));
-  originX = w / 2 - scale * (view[0] + view[2]) / 2;
-  originY = h / 2 + scale * (view[1] + view[3]) / 2;
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w; canvas.height = h;
+    if (cam.fitted) fitView(); else applyCamera();
+  }
 }
 const sx = (x) => originX + scale * x;
 const sy = (y) => originY - scale * y;
-function toWorld(e) {
+// A pointer event's position in canvas (device) pixels.
+function toPixels(e) {
   const r = canvas.getBoundingClientRect();
-  const dpr = canvas.width / r.width;
-  const px = (e.clientX - r.left) * dpr, py = (e.clientY - r.top) * dpr;
+  const k = canvas.width / r.width;
+  return [(e.clientX - r.left) * k, (e.clientY - r.top) * k];
+}
+function toWorld(e) {
+  const [px, py] = toPixels(e);
   return [(px - originX) / scale, (originY - py) / scale];
+}
+// Zooms by `factor` keeping the world point under canvas pixel (px, py) where it is.
+function zoomAt(px, py, factor) {
+  const wx = (px - originX) / scale, wy = (originY - py) / scale;
+  cam.zoom = Math.min(1e5, Math.max(1e-3, cam.zoom * factor));
+  cam.x = wx - (px - canvas.width / 2) / cam.zoom;
+  cam.y = wy + (py - canvas.height / 2) / cam.zoom;
+  cam.fitted = false;
+  applyCamera();
+}
+// Moves the view by (dx, dy) canvas pixels (the content follows the pointer).
+function panBy(dx, dy) {
+  cam.x -= dx / cam.zoom;
+  cam.y += dy / cam.zoom;
+  cam.fitted = false;
+  applyCamera();
 }
 
 // ---- painting the draw list ---------------------------------------------------------------
@@ -76,7 +145,7 @@ function pathPolygon(d, i, n) {
 function solid(path, radiusPx, color) {
   ctx.lineJoin = "round"; ctx.lineCap = "round";
   path();
-  ctx.strokeStyle = rgb(color, 1); ctx.lineWidth = 2 * radiusPx + 2; ctx.stroke();
+  ctx.strokeStyle = rgb(color, 1); ctx.lineWidth = 2 * radiusPx + 2 * dpr; ctx.stroke();
   ctx.strokeStyle = rgb(color, 0.45); ctx.lineWidth = Math.max(0, 2 * radiusPx); 
   if (radiusPx > 0) ctx.stroke();
   ctx.fillStyle = rgb(color, 0.45); ctx.fill();
@@ -88,7 +157,7 @@ function paint(d) {
   while (i < d.length) {
     const op = d[i], c = d[i + 1];
     i += 2;
-    ctx.lineWidth = 1.5;
+    ctx.lineWidth = 1.5 * dpr;
     switch (op) {
       case 1: { const n = d[i]; pathPolygon(d, i + 1, n); ctx.strokeStyle = rgb(c, 1); ctx.stroke(); i += 1 + 2 * n; break; }
       case 2: { const r = d[i], n = d[i + 1]; solid(() => pathPolygon(d, i + 2, n), r * scale, c); i += 2 + 2 * n; break; }
@@ -116,12 +185,64 @@ function paint(d) {
         i += 4; break;
       }
       case 8: {
-        const s = d[i + 2];
+        const s = d[i + 2] * dpr;
         ctx.fillStyle = rgb(c, 1); ctx.fillRect(sx(d[i]) - s / 2, sy(d[i + 1]) - s / 2, s, s); i += 3; break;
       }
       default: return; // unknown op: stop rather than misread the rest
     }
   }
+}
+
+// The scene's labels (tb_labels: x, y, code triples) next to their points.
+const LABELS = ["A", "B", "A t = 0", "A t = 1", "B t = 0", "B t = 1"];
+function paintLabels(d) {
+  ctx.font = `${13 * dpr}px system-ui, sans-serif`;
+  ctx.textBaseline = "bottom";
+  ctx.lineWidth = 3 * dpr;
+  ctx.strokeStyle = "#111216";
+  ctx.fillStyle = "#f2f2f2";
+  for (let i = 0; i + 2 < d.length; i += 3) {
+    const text = LABELS[d[i + 2]] ?? "?";
+    const x = sx(d[i]) + 6 * dpr, y = sy(d[i + 1]) - 6 * dpr;
+    ctx.strokeText(text, x, y);
+    ctx.fillText(text, x, y);
+  }
+}
+const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+// Frame rate, frame time, step and draw time in the canvas's top-left corner; "behind" when
+// the loop dropped time it could not step.
+function paintHud(now) {
+  const frameMs = mean(frameTimes);
+  const lines = [
+    `${frameMs > 0 ? (1000 / frameMs).toFixed(0) : "--"} fps   frame ${frameMs.toFixed(1)} ms`,
+  ];
+  if (wasm.tb_simulates()) {
+    lines.push(`step ${mean(stepTimes).toFixed(2)} ms × ${stepsLastFrame}   draw ${mean(drawTimes).toFixed(2)} ms`);
+  } else {
+    lines.push(`draw ${mean(drawTimes).toFixed(2)} ms`);
+  }
+  if (paused) lines.push("paused");
+  const behind = now < behindUntil;
+  if (behind) lines.push("behind");
+  document.getElementById("hud").textContent = lines.join("\n");
+  ctx.font = `${12 * dpr}px ui-monospace, monospace`;
+  ctx.textBaseline = "top";
+  const pad = 8 * dpr, lh = 16 * dpr;
+  ctx.fillStyle = "rgba(17,18,22,0.7)";
+  ctx.fillRect(0, 0, pad * 2 + Math.max(...lines.map((l) => ctx.measureText(l).width)), pad + lh * lines.length);
+  lines.forEach((l, k) => {
+    ctx.fillStyle = l === "behind" ? "#f66" : "#cfc";
+    ctx.fillText(l, pad, pad + k * lh);
+  });
+}
+function paintAll(now) {
+  const t0 = performance.now();
+  const p = wasm.tb_draw();
+  paint(floats(p, wasm.tb_draw_len()));
+  paintLabels(floats(wasm.tb_labels(), wasm.tb_labels_len()));
+  drawTimes.push(performance.now() - t0);
+  if (drawTimes.length > 60) drawTimes.shift();
+  paintHud(now);
 }
 
 // ---- readouts -----------------------------------------------------------------------------
@@ -154,7 +275,7 @@ function describe(r) {
       const time = stepTimes.length
         ? `${ms.toFixed(3)} ms (mean of last ${stepTimes.length})`
         : `-- (loading and ${r[0]} scripted steps: ${loadMs.toFixed(1)} ms)`;
-      let s = `step      ${r[0]}\nstep time ${time}\n` +
+      let s = `step      ${r[0]}\nstep time ${time}\ndraw time ${mean(drawTimes).toFixed(3)} ms\n` +
         `bodies    ${r[1]}\nawake     ${r[2]}\ncontacts  ${r[3]}\nhash      ${hash}`;
       if (sceneName === "tiles") s += `\ncharacter (${f(r[8])}, ${f(r[9])}) ${r[10] ? "on ground" : "in the air"}`;
       return s;
@@ -162,30 +283,75 @@ function describe(r) {
   }
 }
 
+// ---- the query and the URL ----------------------------------------------------------------
+const queryText = (pairs) => pairs.map(([k, v]) => (v === null ? k : `${k}=${v}`)).join("&");
+// Escapes only what would change how the query splits or decodes.
+const escape = (v) => String(v).replace(/[%&#+\s]/g, encodeURIComponent);
+// The page's query string, each parameter decoded on its own: one with a malformed escape (a
+// stray `%`, which decodeURIComponent throws on) is left out and named in the side panel's
+// note, and the rest run.
+function pageQuery() {
+  const pairs = [], bad = [];
+  for (const part of location.search.replace(/^\?/, "").split("&")) {
+    if (!part) continue;
+    try {
+      const text = decodeURIComponent(part);
+      const eq = text.indexOf("=");
+      pairs.push(eq < 0 ? [text, null] : [text.slice(0, eq), text.slice(eq + 1)]);
+    } catch (_) {
+      bad.push(part);
+    }
+  }
+  const note = document.getElementById("note");
+  note.textContent = bad.length ? `Ignored in the URL (malformed % escape): ${bad.join(", ")}` : "";
+  note.style.display = bad.length ? "" : "none";
+  return pairs;
+}
+// Sets one parameter of the running query (appended if new) and writes the query into the URL.
+function setParam(key, value) {
+  const at = current.findIndex(([k]) => k === key);
+  if (at >= 0) current[at] = [key, String(value)]; else current.push([key, String(value)]);
+  writeUrl();
+}
+function writeUrl() {
+  const text = current.map(([k, v]) => (v === null ? escape(k) : `${escape(k)}=${escape(v)}`)).join("&");
+  history.replaceState(null, "", "?" + text);
+}
+
 // ---- controls -----------------------------------------------------------------------------
 const HELP = {
-  pair: "Drag a shape to move it; wheel or Q / E rotates the one picked last.",
-  cast: "Drag to set the ray or cast (start → end); wheel rotates the cast shape.",
-  toi: "Drag any of the four poses (A start/end, B start/end); wheel rotates the one picked.",
+  pair: "Drag a shape to move it; Shift + wheel or Q / E rotates the one picked last.",
+  cast: "Drag to set the ray or cast (start → end); Shift + wheel rotates the cast shape.",
+  toi: "Drag any of the four poses (A start/end, B start/end); Shift + wheel or Q / E rotates the one picked.",
   tree: "Drag a box to move it; drag on empty space for a query box; right-click adds or removes a box; Delete removes the selected one.",
   pyramid: "Drag a box to pull it.",
   tumbler: "Drag a box to pull it.",
   tiles: "Arrows or A / D walk, W / Up / Space jumps; drag a prop to pull it.",
 };
+const CAMERA_HELP = {
+  cast: "Wheel zooms at the pointer; middle or right drag pans; F fits the scene.",
+  tree: "Wheel zooms at the pointer; middle drag pans; F fits the scene.",
+};
+const DEFAULT_CAMERA_HELP = "Wheel zooms at the pointer; drag empty space (or middle / right drag) pans; F fits the scene.";
+// Gives the keyboard back to the canvas after a control, so arrow keys and hotkeys act on the
+// scene rather than on the control.
+const refocus = () => canvas.focus({ preventScroll: true });
 function select(label, key, options, value) {
   const wrap = document.createElement("div");
-  wrap.innerHTML = `<label>${label}</label>`;
+  wrap.innerHTML = `<label for="ctl-${key}">${label}</label>`;
   const s = document.createElement("select");
+  s.id = `ctl-${key}`;
   for (const o of options) { const e = document.createElement("option"); e.value = e.textContent = o; s.appendChild(e); }
   s.value = value;
-  s.onchange = () => { config[key] = s.value; configure(`${key}=${s.value}`); };
+  s.onchange = () => { setParam(key, s.value); configure(`${key}=${s.value}`); refocus(); };
   wrap.appendChild(s);
   return wrap;
 }
-function checkbox(label, onchange, checked) {
+function checkbox(id, label, onchange, checked) {
   const l = document.createElement("label");
   const c = document.createElement("input");
-  c.type = "checkbox"; c.checked = checked; c.onchange = () => onchange(c.checked);
+  c.type = "checkbox"; c.id = id; c.checked = checked;
+  c.onchange = () => { onchange(c.checked); refocus(); };
   l.appendChild(c); l.append(" " + label);
   return l;
 }
@@ -203,16 +369,27 @@ function buildControls(params) {
     const names = ["shapes", "bounds", "contacts", "transforms", "tree"];
     let bits = Number(p("draw", 5));
     for (let k = 0; k < names.length; k++) {
-      box.appendChild(checkbox(names[k], (on) => { bits = on ? bits | (1 << k) : bits & ~(1 << k); configure(`draw=${bits}`); }, (bits >> k) & 1));
+      box.appendChild(checkbox(`draw-${names[k]}`, names[k], (on) => {
+        bits = on ? bits | (1 << k) : bits & ~(1 << k);
+        setParam("draw", bits);
+        configure(`draw=${bits}`);
+      }, (bits >> k) & 1));
     }
-    box.appendChild(checkbox("sleeping", (on) => configure(`sleep=${on ? 1 : 0}`), p("sleep", "1") !== "0"));
+    box.appendChild(checkbox("sleeping", "sleeping", (on) => {
+      setParam("sleep", on ? 1 : 0);
+      configure(`sleep=${on ? 1 : 0}`);
+    }, p("sleep", "1") !== "0"));
   }
-  document.getElementById("help").textContent = HELP[sceneName] ?? "";
+  document.getElementById("help").textContent =
+    (HELP[sceneName] ?? "") + " " + (CAMERA_HELP[sceneName] ?? DEFAULT_CAMERA_HELP);
   document.getElementById("sim").style.display = wasm.tb_simulates() ? "" : "none";
 }
 
-function start(query) {
-  const params = new URLSearchParams(query);
+// Loads the scene of `pairs` (the running query from then on) and fits the camera to it.
+function start(pairs) {
+  current = pairs.map(([k, v]) => [k, v]);
+  const query = queryText(current);
+  const params = new URLSearchParams(current.map(([k, v]) => [k, v ?? ""]));
   sceneName = params.get("scene") ?? "pair";
   if (!HELP[sceneName]) sceneName = "pair";
   document.getElementById("scene").value = sceneName;
@@ -220,34 +397,55 @@ function start(query) {
   load(query);
   loadMs = performance.now() - t0;
   stepTimes = [];
+  drawTimes = [];
+  owed = 0;
   paused = params.get("pause") === "1";
   document.getElementById("pause").textContent = paused ? "Play" : "Pause";
   buildControls(params);
+  fit();
+  fitView();
+  return query;
 }
 
-function frame() {
-  fit();
-  if (wasm.tb_simulates() && !paused) {
-    const t0 = performance.now();
-    wasm.tb_step();
-    stepTimes.push(performance.now() - t0);
-    if (stepTimes.length > 60) stepTimes.shift();
+function stepOnce() {
+  const t0 = performance.now();
+  wasm.tb_step();
+  stepTimes.push(performance.now() - t0);
+  if (stepTimes.length > 60) stepTimes.shift();
+}
+
+// Steps a running world scene for `elapsed` seconds of real time at the frame time `now`.
+function advance(elapsed, now) {
+  stepsLastFrame = 0;
+  if (!wasm.tb_simulates() || paused) {
+    owed = 0;
+    return;
   }
-  const p = wasm.tb_draw();
-  paint(floats(p, wasm.tb_draw_len()));
+  owed += elapsed;
+  while (owed >= DT && stepsLastFrame < MAX_STEPS) {
+    stepOnce();
+    owed -= DT;
+    stepsLastFrame++;
+  }
+  if (owed >= DT) {
+    // More owed than a frame may step: drop it rather than fall further behind.
+    owed = 0;
+    behindUntil = now + BEHIND_MS;
+  }
+}
+
+function frame(now) {
+  fit();
+  const elapsed = lastFrame === null ? 0 : (now - lastFrame) / 1000;
+  if (lastFrame !== null) {
+    frameTimes.push(now - lastFrame);
+    if (frameTimes.length > 60) frameTimes.shift();
+  }
+  lastFrame = now;
+  if (!scripted) advance(elapsed, now);
+  paintAll(now);
   readout.textContent = describe(results());
   requestAnimationFrame(frame);
-}
-
-// The page's query string, decoded; a malformed escape (a stray `%`) is kept as it is rather
-// than stopping the page (decodeURIComponent throws on it).
-function pageQuery() {
-  const raw = location.search.replace(/^\?/, "");
-  try {
-    return decodeURIComponent(raw);
-  } catch (_) {
-    return raw;
-  }
 }
 
 async function main() {
@@ -261,39 +459,75 @@ async function main() {
     instance = (await WebAssembly.instantiate(bytes, {})).instance;
   }
   wasm = instance.exports;
-  const query = pageQuery();
-  start(query);
+  const query = start(pageQuery());
   if (query) {
     // Scripted: the numbers right after the scripted interaction, before any frame steps.
     document.getElementById("result").textContent = query + " " + hex(results()).join(" ");
     document.getElementById("timing").textContent = loadMs.toFixed(3);
   }
-  fit();
-  paint(floats(wasm.tb_draw(), wasm.tb_draw_len()));
+  paintAll(performance.now());
   readout.textContent = describe(results());
 
   document.getElementById("scene").onchange = (e) => {
-    history.replaceState(null, "", "?scene=" + e.target.value);
-    start("scene=" + e.target.value);
+    start([["scene", e.target.value]]);
+    writeUrl();
+    refocus();
   };
-  document.getElementById("pause").onclick = (e) => { paused = !paused; e.target.textContent = paused ? "Play" : "Pause"; };
+  document.getElementById("pause").onclick = (e) => {
+    paused = !paused; e.target.textContent = paused ? "Play" : "Pause"; refocus();
+  };
   document.getElementById("stepone").onclick = () => {
     paused = true; document.getElementById("pause").textContent = "Play";
-    const t0 = performance.now(); wasm.tb_step(); stepTimes.push(performance.now() - t0);
+    stepOnce();
+    refocus();
   };
-  document.getElementById("reset").onclick = () => start(pageQuery() || "scene=" + sceneName);
+  document.getElementById("reset").onclick = () => { start(current); refocus(); };
+  document.getElementById("fit").onclick = () => { fitView(); refocus(); };
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+  // A drag the scene did not take pans: `pan` is the last pointer position in canvas pixels.
+  let pan = null;
   canvas.addEventListener("pointerdown", (e) => {
-    pointerDown = true;
+    refocus();
     try { canvas.setPointerCapture(e.pointerId); } catch (_) { /* a synthetic pointer */ }
-    const [x, y] = toWorld(e); wasm.tb_pointer(0, x, y, e.button);
+    const [x, y] = toWorld(e);
+    if (e.button === 1 || !wasm.tb_pointer(0, x, y, e.button)) {
+      e.preventDefault();
+      pan = toPixels(e);
+    }
   });
-  canvas.addEventListener("pointermove", (e) => { const [x, y] = toWorld(e); wasm.tb_pointer(1, x, y, 0); });
-  canvas.addEventListener("pointerup", (e) => { pointerDown = false; const [x, y] = toWorld(e); wasm.tb_pointer(2, x, y, e.button); });
-  canvas.addEventListener("wheel", (e) => { e.preventDefault(); wasm.tb_wheel(e.deltaY < 0 ? 1 : -1); }, { passive: false });
+  canvas.addEventListener("pointermove", (e) => {
+    if (pan) {
+      const p = toPixels(e);
+      panBy(p[0] - pan[0], p[1] - pan[1]);
+      pan = p;
+      return;
+    }
+    const [x, y] = toWorld(e); wasm.tb_pointer(1, x, y, 0);
+  });
+  canvas.addEventListener("pointerup", (e) => {
+    if (pan) { pan = null; return; }
+    const [x, y] = toWorld(e); wasm.tb_pointer(2, x, y, e.button);
+  });
+  // The wheel zooms at the pointer; with Shift (or Alt) it turns the selected shape.
+  canvas.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    const delta = e.deltaY || e.deltaX;
+    if (e.shiftKey || e.altKey) {
+      if (delta) wasm.tb_wheel(delta < 0 ? 1 : -1);
+      return;
+    }
+    const lines = e.deltaMode === 1 ? 33 : e.deltaMode === 2 ? 800 : 1;
+    const [px, py] = toPixels(e);
+    zoomAt(px, py, Math.exp(-Math.max(-300, Math.min(300, delta * lines)) * 0.002));
+  }, { passive: false });
   const KEYS = { ArrowLeft: 0, KeyA: 0, ArrowRight: 1, KeyD: 1, ArrowUp: 2, KeyW: 2, Space: 2, KeyQ: 3, KeyE: 4, Delete: 5, Backspace: 5 };
   const key = (down) => (e) => {
-    if (e.target instanceof HTMLSelectElement) return;
+    if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+    if (e.code === "KeyF" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      if (down) fitView();
+      e.preventDefault();
+      return;
+    }
     const code = KEYS[e.code];
     if (code === undefined) return;
     e.preventDefault();
@@ -301,46 +535,97 @@ async function main() {
   };
   window.addEventListener("keydown", key(true));
   window.addEventListener("keyup", key(false));
+  refocus();
   requestAnimationFrame(frame);
   const ui = new URLSearchParams(query).get("ui");
+  scripted = Boolean(ui);
   if (ui) await runUi(ui);
+  scripted = false;
   document.getElementById("status").textContent = "done";
 }
 
-// `ui=drag:x0:y0:x1:y1;click:x:y:button;wheel:n;key:Code:steps` (world coordinates): input
-// events dispatched to the page's own listeners, as a user's would arrive (`key` holds the key
-// down while the Step button is clicked `steps` times), then the scene's numbers into
-// <pre id="ui"> (scripts/testbed_check.sh checks what they did). Timers, not animation frames:
-// a headless browser's virtual time does not wait for frames.
+// `ui=` commands, `;`-separated, world coordinates:
+//   drag:x0:y0:x1:y1[:button]   a pointer drag (button 0 unless given)
+//   click:x:y:button            a press and release
+//   wheel:n                     n notches of Shift + wheel (turns the selected shape)
+//   zoom:x:y:n                  n notches of the wheel at world point (x, y) (in if n > 0)
+//   key:Code:steps              the key held down while the Step button is clicked `steps`
+//                               times (sent to the focused element, as a user's would be)
+//   select:id:value             a control (a <select>) set to `value`, as if chosen
+//   toggle:id                   a checkbox clicked
+//   button:id                   a button clicked
+//   advance:seconds             one frame of the fixed-timestep loop that took `seconds`
+// Events are dispatched to the page's own listeners, then the scene's numbers go into
+// <pre id="ui"> and the page's state (URL, focus, camera after and before, checkboxes) into
+// <pre id="state">
+// (scripts/testbed_check.sh checks what they did). Timers, not animation frames: a headless
+// browser's virtual time does not wait for frames.
 async function runUi(script) {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   const at = (x, y) => {
-    const r = canvas.getBoundingClientRect(), dpr = canvas.width / r.width;
-    return { clientX: r.left + sx(x) / dpr, clientY: r.top + sy(y) / dpr, pointerId: 1, bubbles: true };
+    const r = canvas.getBoundingClientRect(), k = canvas.width / r.width;
+    return { clientX: r.left + sx(x) / k, clientY: r.top + sy(y) / k, pointerId: 1, bubbles: true, cancelable: true };
   };
   const pointer = (type, x, y, button) => canvas.dispatchEvent(new PointerEvent(type, { ...at(x, y), button }));
+  const camera0 = document.getElementById("camera").textContent;
   for (const cmd of script.split(";")) {
     const [op, ...args] = cmd.split(":");
     const a = args.map(Number);
     if (op === "drag") {
-      pointer("pointerdown", a[0], a[1], 0);
-      for (let k = 1; k <= 8; k++) pointer("pointermove", a[0] + (a[2] - a[0]) * k / 8, a[1] + (a[3] - a[1]) * k / 8, 0);
-      pointer("pointerup", a[2], a[3], 0);
+      const button = a[4] || 0;
+      pointer("pointerdown", a[0], a[1], button);
+      // The path is fixed in screen pixels: a pan moves the world under the pointer.
+      const from = at(a[0], a[1]), to = at(a[2], a[3]);
+      for (let k = 1; k <= 8; k++) {
+        canvas.dispatchEvent(new PointerEvent("pointermove", {
+          ...from, button,
+          clientX: from.clientX + (to.clientX - from.clientX) * k / 8,
+          clientY: from.clientY + (to.clientY - from.clientY) * k / 8,
+        }));
+      }
+      canvas.dispatchEvent(new PointerEvent("pointerup", { ...to, button }));
     } else if (op === "click") {
       pointer("pointerdown", a[0], a[1], a[2]);
       pointer("pointerup", a[0], a[1], a[2]);
     } else if (op === "wheel") {
       for (let k = 0; k < Math.abs(a[0]); k++) {
-        canvas.dispatchEvent(new WheelEvent("wheel", { deltaY: a[0] > 0 ? -100 : 100, cancelable: true, bubbles: true }));
+        canvas.dispatchEvent(new WheelEvent("wheel", { deltaY: a[0] > 0 ? -100 : 100, shiftKey: true, cancelable: true, bubbles: true }));
+      }
+    } else if (op === "zoom") {
+      for (let k = 0; k < Math.abs(a[2]); k++) {
+        canvas.dispatchEvent(new WheelEvent("wheel", { ...at(a[0], a[1]), deltaY: a[2] > 0 ? -100 : 100 }));
       }
     } else if (op === "key") {
-      window.dispatchEvent(new KeyboardEvent("keydown", { code: args[0], bubbles: true, cancelable: true }));
+      const target = document.activeElement ?? document.body;
+      target.dispatchEvent(new KeyboardEvent("keydown", { code: args[0], bubbles: true, cancelable: true }));
       for (let k = 0; k < Number(args[1]); k++) document.getElementById("stepone").click();
-      window.dispatchEvent(new KeyboardEvent("keyup", { code: args[0], bubbles: true, cancelable: true }));
+      (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent("keyup", { code: args[0], bubbles: true, cancelable: true }));
+    } else if (op === "select") {
+      const el = document.getElementById(args[0]);
+      el.focus();
+      el.value = args[1];
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+    } else if (op === "advance") {
+      const now = performance.now();
+      advance(a[0], now);
+      paintAll(now);
+    } else if (op === "toggle" || op === "button") {
+      const el = document.getElementById(args[0]);
+      el.focus();
+      el.click();
     }
     await settle();
   }
   document.getElementById("ui").textContent = Array.from(results()).join(" ");
+  const checked = Array.from(document.querySelectorAll("#controls input:checked"), (c) => c.id);
+  document.getElementById("state").textContent = [
+    `search ${location.search}`,
+    `focus ${document.activeElement?.id ?? ""}`,
+    `camera ${document.getElementById("camera").textContent}`,
+    `camera0 ${camera0}`,
+    `checked ${checked.join(",")}`,
+    `hud ${document.getElementById("hud").textContent.replace(/\n/g, " | ")}`,
+  ].join("\n");
 }
 
 main().catch((err) => {

@@ -208,6 +208,8 @@ impl Scene {
     pub fn pointer(&mut self, kind: u32, p: Vec2, button: u32) -> bool {
         match self {
             Scene::Pair(s) => s.pointer(kind, p),
+            // The secondary button is left to the page (it pans).
+            Scene::Cast(_) if kind == POINTER_DOWN && button == 2 => false,
             Scene::Cast(s) => {
                 s.pointer(kind, p);
                 true
