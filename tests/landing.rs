@@ -105,9 +105,10 @@ fn a_tilted_box_gets_its_far_corner_once_within_the_margin() {
 /// from 0.5 m/s on, 0.05 and 0.1 rad from 5 m/s on), both points land together and the
 /// lander settles flat: the box and the rounded box within the flat bound (`FLAT_BOUND`) for
 /// spin and hop (0.05 rad/s of spin at 0.1 rad), the hexagon (whose face is short against its
-/// width) within 0.5 rad/s and the flat bound of hop. The capsule, whose smallest extent is its radius, is swept by
-/// the continuous phase from 5 m/s on, which puts it back on its near end (a known gap:
-/// 0.71–1.8 rad/s there, where Box2D 3.2-dev reaches 0.01–0.3). Slower drops at larger
+/// width) within 0.5 rad/s and the flat bound of hop. The capsule at 0.1 rad from 5 m/s on is
+/// the known gap: its near end sinks in deeper than the continuous phase accepts (the core
+/// distance, a quarter of its radius), so it is put back on that end and tips onto the other
+/// (1.8 rad/s, where Box2D 3.2-dev reaches 0.04–0.3). Slower drops at larger
 /// tilts land on the near point first, as a rigid body does (`peers/tests/landing.rs` holds
 /// them to Box2D's figures).
 #[test]
@@ -115,7 +116,7 @@ fn landing_nearly_flat_lands_flat() {
     for (name, shape) in landers() {
         for (angle, speeds) in [(0.02f32, &SPEEDS[..]), (0.05, &SPEEDS[2..]), (0.1, &SPEEDS[2..])] {
             for &speed in speeds {
-                if name == "capsule" && speed >= 5.0 {
+                if name == "capsule" && angle >= 0.1 && speed >= 5.0 {
                     continue;
                 }
                 let ours = drop_ours(Floor::OneBox, &shape, 0.0, angle, speed);

@@ -129,9 +129,29 @@ impl SweepContext<'_> {
             }
         }
         let hit = matches!(out.state, ToiState::Hit | ToiState::Failed);
-        if hit && 0.0 < out.fraction && out.fraction < *fraction {
+        if hit && 0.0 < out.fraction && out.fraction < *fraction && !self.ends_sunk_in_front(target_shape, xf)
+        {
             *fraction = out.fraction;
         }
+    }
+
+    /// Whether the step's end pose leaves the shape at most the core distance into the
+    /// target (pose `xf`), with the centroid in front of the contact at both ends of the
+    /// sweep: the solver's contact stopped the approach, and the next step's contact pushes
+    /// the surface out. Pausing the body at the time of impact instead would undo what the
+    /// solver did: a capsule landing nearly flat, both of its points taken together, would be
+    /// put back on its near end and tip onto the far one.
+    fn ends_sunk_in_front(&self, target_shape: &Shape, xf: Transform) -> bool {
+        let end = self.sweep.transform_at(1.0);
+        let m = collide_with_margin(target_shape, xf, self.shape, end, 0.0);
+        let Some(first) = m.points().first() else {
+            return false;
+        };
+        let (c1, c2) = self.centroids;
+        let p = first.point;
+        m.points().iter().all(|q| q.depth <= self.core_radius)
+            && (c1 - p).dot(m.normal) > 0.0
+            && (c2 - p).dot(m.normal) > 0.0
     }
 }
 

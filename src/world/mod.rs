@@ -47,7 +47,11 @@
 //! 5. **continuous** — a dynamic body that moved more than half its smallest extent is swept
 //!    from its old pose to its new one against static and kinematic shapes (bullets: also
 //!    against dynamic ones) with [`time_of_impact`](crate::time_of_impact) and stopped at
-//!    the first impact, keeping its velocity, as Box2D's continuous phase does. Box2D sweeps
+//!    the first impact, keeping its velocity, as Box2D's continuous phase does, unless the
+//!    step's end pose leaves it at most its core distance (a quarter of its smallest extent)
+//!    into the shape with its centroid in front at both ends: the solver's contact stopped
+//!    it there (a capsule landing nearly flat on both ends at once), and pausing it at the
+//!    impact would undo that. Box2D sweeps
 //!    non-bullets against static shapes only; kinematic ones are included here (taken at
 //!    their pose after the step) so that a fast body does not pass through a thin moving
 //!    platform or a turning container wall, as the issue asks and a game expects. In the
