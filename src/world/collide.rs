@@ -588,8 +588,8 @@ pub(super) fn recycle_into(
 /// Box2D's constant margin lets a landing body sink in) and the soft contact pushes it out
 /// over the next steps, with both points pushing. Solved as they are, the near point lands
 /// first, its impulse spins the body onto the far one, and that second impact throws it up:
-/// a box tilted 0.05 rad landing at 5 m/s spun at 7.9 rad/s and hopped at 1.2 m/s, where it
-/// now lands without either (`tests/landing.rs`).
+/// a box tilted 0.05 rad landing at 5 m/s spins at 7.9 rad/s and hops at 1.2 m/s that way,
+/// and lands flat this way (`tests/landing.rs`).
 fn land_together(points: &mut [ConstraintPoint; 2], n: Vec2, dt: f32) {
     let gap = |p: &ConstraintPoint| p.base_separation + (p.anchor_b - p.anchor_a).dot(n);
     let reach = |p: &ConstraintPoint| -p.relative_velocity * dt;
