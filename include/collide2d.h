@@ -1731,6 +1731,9 @@ c2d_Status c2d_move_options_default(struct c2d_MoveOptions *out);
 // and the number found to `*out_count`; more than `capacity` is `C2D_STATUS_BUFFER_TOO_SMALL`
 // (the first `capacity` are written).
 //
+// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+// `C2D_STATUS_NON_FINITE` (nothing is written).
+//
 // # Safety
 // `obstacles` NULL (only with `count` 0) or `count` readable obstacles; `out` NULL (only with
 // `capacity` 0) or `capacity` writable planes; the other pointers NULL or valid.
@@ -1748,6 +1751,9 @@ c2d_Status c2d_collide_mover(const c2d_MoverObstacle *obstacles,
 // ignored (resolve them with `c2d_collide_mover`'s planes). Writes whether it hits one to
 // `*out_hit` and the hit (fraction, feature normal toward the mover, point, user data) to
 // `*out` when it does.
+//
+// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+// `C2D_STATUS_NON_FINITE` (nothing is written).
 //
 // # Safety
 // `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
@@ -1771,6 +1777,9 @@ c2d_Status c2d_cast_mover(const c2d_MoverObstacle *obstacles,
 // platforms). `velocity` is clipped against what blocked it. `options` NULL means the
 // defaults. Writes `*out` (Rust: `move_and_slide`, whose docs give the algorithm).
 //
+// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+// `C2D_STATUS_NON_FINITE` (nothing is written).
+//
 // # Safety
 // `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
 // NULL (options only) or valid.
@@ -1786,6 +1795,9 @@ c2d_Status c2d_move_and_slide(const c2d_MoverObstacle *obstacles,
 // `c2d_move_and_slide` over a level of the caller's: `query` is called with a world box and
 // fills a buffer of up to `C2D_LEVEL_QUERY_CAPACITY` (64) obstacles near it (a tile map's
 // cells, a spatial hash), `context` passed through.
+//
+// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+// `C2D_STATUS_NON_FINITE` (nothing is written).
 //
 // # Safety
 // `query` must be safe to call with `context` for the duration of the call; the other
@@ -3147,6 +3159,9 @@ c2d_Status c2d_world_cast_shape(struct c2d_WorldId world,
 // (`c2d_body_id_from_bits` unpacks one);
 // a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
 //
+// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+// `C2D_STATUS_NON_FINITE` (nothing is written).
+//
 // # Safety
 // the other pointers NULL (options, filter) or valid.
 c2d_Status c2d_world_move_and_slide(struct c2d_WorldId world,
@@ -3169,6 +3184,9 @@ c2d_Status c2d_mover_push_default(struct c2d_MoverPush *out);
 // defaults), when `options->time_step` > 0 (Rust: `World::move_and_push`). The impulses take
 // effect in the next `c2d_world_step`. `C2D_STATUS_INVALID_INPUT` for a negative or NaN mass
 // or maximum force (nothing moved).
+//
+// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+// `C2D_STATUS_NON_FINITE` (nothing is written).
 //
 // # Safety
 // the other pointers NULL (options, filter, push) or valid.

@@ -2343,6 +2343,50 @@ fn mover_through_the_c_abi_matches_rust_and_rejects_bad_input() {
             ),
             Status::NonFinite
         );
+        // A mover transform that is not finite, or whose rotation is not unit length, in
+        // every mover entry point.
+        let bad_xfs = [
+            Transform::from_translation(Vec2::new(f32::NAN, 0.6)),
+            Transform {
+                p: Vec2::new(2.0, 0.6),
+                q: Rot { c: 2.0, s: 0.0 },
+            },
+        ];
+        for bad_xf in &bad_xfs {
+            assert_eq!(
+                c2d_move_and_slide(
+                    level.as_ptr(),
+                    2,
+                    &mover,
+                    bad_xf,
+                    t,
+                    t,
+                    core::ptr::null(),
+                    &mut untouched
+                ),
+                Status::NonFinite
+            );
+            assert_eq!(
+                c2d_move_and_slide_query(
+                    Some(two_obstacle_query),
+                    ctx,
+                    &mover,
+                    bad_xf,
+                    t,
+                    t,
+                    &opts,
+                    &mut untouched
+                ),
+                Status::NonFinite
+            );
+            let mut w = WorldId::default();
+            assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+            assert_eq!(
+                c2d_world_move_and_slide(w, &mover, bad_xf, t, t, &opts, core::ptr::null(), &mut untouched),
+                Status::NonFinite
+            );
+            assert_eq!(c2d_world_destroy(w), Status::Ok);
+        }
         let mut bad = level;
         core::ptr::write(&mut bad[1].shape as *mut Shape as *mut u32, 9);
         assert_eq!(

@@ -208,6 +208,9 @@ pub(super) unsafe fn read_mover(
 ) -> Result<(Shape, Transform, MoveOptions), Status> {
     // SAFETY: checked by the helpers; readability is the caller's contract.
     let (s, x) = unsafe { (read_shape(mover)?, read(xf)?) };
+    if !x.is_valid() {
+        return Err(Status::NonFinite);
+    }
     let opts = if options.is_null() {
         MoveOptions::default()
     } else {
@@ -259,6 +262,9 @@ pub unsafe extern "C" fn c2d_move_options_default(out: *mut MoveOptions) -> Stat
 /// and the number found to `*out_count`; more than `capacity` is `C2D_STATUS_BUFFER_TOO_SMALL`
 /// (the first `capacity` are written).
 ///
+/// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+/// `C2D_STATUS_NON_FINITE` (nothing is written).
+///
 /// # Safety
 /// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; `out` NULL (only with
 /// `capacity` 0) or `capacity` writable planes; the other pointers NULL or valid.
@@ -306,6 +312,9 @@ pub unsafe extern "C" fn c2d_collide_mover(
 /// `*out_hit` and the hit (fraction, feature normal toward the mover, point, user data) to
 /// `*out` when it does.
 ///
+/// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+/// `C2D_STATUS_NON_FINITE` (nothing is written).
+///
 /// # Safety
 /// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
 /// NULL or valid.
@@ -351,6 +360,9 @@ pub unsafe extern "C" fn c2d_cast_mover(
 /// platforms). `velocity` is clipped against what blocked it. `options` NULL means the
 /// defaults. Writes `*out` (Rust: `move_and_slide`, whose docs give the algorithm).
 ///
+/// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+/// `C2D_STATUS_NON_FINITE` (nothing is written).
+///
 /// # Safety
 /// `obstacles` NULL (only with `count` 0) or `count` readable obstacles; the other pointers
 /// NULL (options only) or valid.
@@ -384,6 +396,9 @@ pub unsafe extern "C" fn c2d_move_and_slide(
 /// `c2d_move_and_slide` over a level of the caller's: `query` is called with a world box and
 /// fills a buffer of up to `C2D_LEVEL_QUERY_CAPACITY` (64) obstacles near it (a tile map's
 /// cells, a spatial hash), `context` passed through.
+///
+/// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+/// `C2D_STATUS_NON_FINITE` (nothing is written).
 ///
 /// # Safety
 /// `query` must be safe to call with `context` for the duration of the call; the other

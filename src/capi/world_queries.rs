@@ -287,6 +287,9 @@ pub unsafe extern "C" fn c2d_world_cast_shape(
 /// (`c2d_body_id_from_bits` unpacks one);
 /// a kinematic or dynamic body the mover stands on carries it when `options->time_step` > 0.
 ///
+/// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+/// `C2D_STATUS_NON_FINITE` (nothing is written).
+///
 /// # Safety
 /// the other pointers NULL (options, filter) or valid.
 #[no_mangle]
@@ -368,6 +371,9 @@ pub unsafe extern "C" fn c2d_mover_push_default(out: *mut crate::world::MoverPus
 /// defaults), when `options->time_step` > 0 (Rust: `World::move_and_push`). The impulses take
 /// effect in the next `c2d_world_step`. `C2D_STATUS_INVALID_INPUT` for a negative or NaN mass
 /// or maximum force (nothing moved).
+///
+/// A mover transform `*xf` that is not finite, or whose rotation is not unit length, is
+/// `C2D_STATUS_NON_FINITE` (nothing is written).
 ///
 /// # Safety
 /// the other pointers NULL (options, filter, push) or valid.
