@@ -7,46 +7,15 @@
 //! with `World::reserve`), counted by a global allocator for collide2d and by
 //! `b2GetByteCount` for Box2D.
 use collide2d::*;
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::mem::size_of;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use collide2d_peers::memory::{box2d_world_bytes, collide2d_world_bytes, WorldBytes};
+use collide2d_peers::memory::{box2d_world_bytes, collide2d_world_bytes, held, Counting, WorldBytes};
 use collide2d_peers::{b2, b2v, box2d_worlds_guard, random_boxes, Rng};
 
 const N: usize = 10_000;
 
-/// Counts the bytes held through Rust's allocator.
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards every call to the system allocator, only counting sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        HELD.fetch_add(l.size(), Ordering::Relaxed);
-        // SAFETY: the caller's layout, passed through.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        HELD.fetch_sub(l.size(), Ordering::Relaxed);
-        // SAFETY: `p` came from `alloc` with this layout.
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        HELD.fetch_add(n, Ordering::Relaxed);
-        HELD.fetch_sub(l.size(), Ordering::Relaxed);
-        // SAFETY: as `alloc` and `dealloc`.
-        unsafe { System.realloc(p, l, n) }
-    }
-}
-
 #[global_allocator]
 static COUNTING: Counting = Counting;
-
-fn held() -> usize {
-    HELD.load(Ordering::Relaxed)
-}
 
 /// Prints one engine's world figures as `key engine value` lines.
 fn print_world(engine: &str, bytes: WorldBytes) {

@@ -6,6 +6,39 @@
 //! `b2GetByteCount` (every Box2D allocation goes through `b2Alloc`).
 use crate::{b2, b2v};
 use collide2d::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A global allocator that forwards to the system's and counts the bytes held: a binary that
+/// measures declares `#[global_allocator] static A: Counting = Counting;` and reads [`held`].
+pub struct Counting;
+
+static HELD: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator, only counting sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        HELD.fetch_add(l.size(), Ordering::Relaxed);
+        // SAFETY: the caller's layout, passed through.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        HELD.fetch_sub(l.size(), Ordering::Relaxed);
+        // SAFETY: `p` came from `alloc` with this layout.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        HELD.fetch_add(n, Ordering::Relaxed);
+        HELD.fetch_sub(l.size(), Ordering::Relaxed);
+        // SAFETY: as `alloc` and `dealloc`.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+/// The bytes held through [`Counting`] (0 unless the binary made it its global allocator).
+pub fn held() -> usize {
+    HELD.load(Ordering::Relaxed)
+}
 
 /// Bytes held per item (spare capacity of the growable arrays included).
 #[derive(Clone, Copy, Debug)]

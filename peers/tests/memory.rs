@@ -5,42 +5,10 @@
 //! world and after a level with `World::reserve`; after a level without the hint at most 5 ×
 //! Box2D's (the first box doubles every per-shape array of the level, see `World::reserve`).
 use collide2d_peers::box2d_worlds_guard;
-use collide2d_peers::memory::{box2d_world_bytes, collide2d_world_bytes};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Counts the bytes held through Rust's allocator (the only test in this binary, so nothing
-/// else allocates while it measures).
-struct Counting;
-
-static HELD: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards every call to the system allocator, only counting sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        HELD.fetch_add(l.size(), Ordering::Relaxed);
-        // SAFETY: the caller's layout, passed through.
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        HELD.fetch_sub(l.size(), Ordering::Relaxed);
-        // SAFETY: `p` came from `alloc` with this layout.
-        unsafe { System.dealloc(p, l) }
-    }
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
-        HELD.fetch_add(n, Ordering::Relaxed);
-        HELD.fetch_sub(l.size(), Ordering::Relaxed);
-        // SAFETY: as `alloc` and `dealloc`.
-        unsafe { System.realloc(p, l, n) }
-    }
-}
+use collide2d_peers::memory::{box2d_world_bytes, collide2d_world_bytes, held, Counting};
 
 #[global_allocator]
 static COUNTING: Counting = Counting;
-
-fn held() -> usize {
-    HELD.load(Ordering::Relaxed)
-}
 
 #[test]
 fn world_bytes_are_of_box2d_order() {
