@@ -189,6 +189,8 @@ mod test_rng;
 pub mod toi;
 pub mod tree;
 #[cfg(all(feature = "solver", feature = "alloc"))]
+mod wire;
+#[cfg(all(feature = "solver", feature = "alloc"))]
 pub mod world;
 
 /// Contact manifolds: the manifold half of [`narrowphase`], under its earlier path.
@@ -266,8 +268,8 @@ pub use tree::{
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
     BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, ContactHooks, DrawFlags, Material, MoverPush,
-    ProfileClock, QueryFilter, SensorEvent, ShapeDef, ShapeId, StepProfile, World, WorldCastHit, WorldLevel,
-    WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR,
-    EDGE_TOLERANCE, FAT_MARGIN_FRACTION, LINEAR_SLOP, MAX_FAT_MARGIN, SLEEP_VELOCITY, SPECULATIVE_DISTANCE,
-    TIME_TO_SLEEP,
+    ProfileClock, QueryFilter, SensorEvent, ShapeDef, ShapeId, SnapshotError, StepProfile, World,
+    WorldCastHit, WorldLevel, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE,
+    CONTINUOUS_SAFETY_FACTOR, EDGE_TOLERANCE, FAT_MARGIN_FRACTION, LINEAR_SLOP, MAX_FAT_MARGIN,
+    SLEEP_VELOCITY, SNAPSHOT_FORMAT, SNAPSHOT_HEADER_BYTES, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };

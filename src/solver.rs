@@ -69,8 +69,11 @@ mod layout;
 mod gather;
 // runs of constraints packed into lanes once per step (`ContactBlock`),
 mod block;
-// the lane arithmetic.
+// the lane arithmetic,
 mod lanes;
+// and the solver's values in a world snapshot.
+#[cfg(feature = "alloc")]
+mod snapshot;
 
 pub use block::ContactBlock;
 #[cfg(feature = "alloc")]

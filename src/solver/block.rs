@@ -691,3 +691,15 @@ mod tests {
         );
     }
 }
+
+#[cfg(feature = "alloc")]
+crate::wire::wire_struct!(ContactBlock {
+    lanes: ContactLanes<BLOCK>,
+    body_a: [u32; BLOCK],
+    body_b: [u32; BLOCK],
+    inv_mass_a: Wide<BLOCK>,
+    inv_inertia_a: Wide<BLOCK>,
+    inv_mass_b: Wide<BLOCK>,
+    inv_inertia_b: Wide<BLOCK>,
+    start: u32,
+});

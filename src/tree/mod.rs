@@ -394,3 +394,63 @@ impl<S: NodeStorage> DynamicTree<S> {
         Ok(())
     }
 }
+
+#[cfg(all(feature = "solver", feature = "alloc"))]
+mod snapshot {
+    //! A world's trees in its snapshot's byte encoding (see `crate::wire`): every node,
+    //! free ones included, so that a restored tree hands out the same nodes in the same order.
+    use super::{DynamicTree, TreeNode, FLAG_ALLOCATED, FLAG_LEAF};
+    use crate::math::Aabb;
+    use crate::wire::{take_into, wire_struct, In, Out, Wire, WireError};
+    use alloc::vec::Vec;
+
+    wire_struct!(TreeNode {
+        aabb: Aabb,
+        category_bits: u64,
+        data: u64,
+        parent_or_next: u32,
+        height: u16,
+        flags: u16,
+    });
+
+    impl DynamicTree<Vec<TreeNode>> {
+        pub(crate) fn put(&self, o: &mut Out) {
+            self.nodes.put(o);
+            self.root.put(o);
+            self.free_list.put(o);
+            self.node_count.put(o);
+            self.proxy_count.put(o);
+            self.margin.put(o);
+            self.enlarged.put(o);
+        }
+
+        /// Reads a tree written by `put` into this one, reusing its nodes' memory, and
+        /// checks it ([`DynamicTree::validate`]); on error the tree is left empty.
+        pub(crate) fn take_into(&mut self, i: &mut In) -> Result<(), WireError> {
+            let read = |t: &mut Self, i: &mut In| -> Result<(), WireError> {
+                take_into(&mut t.nodes, i)?;
+                t.root = Wire::take(i)?;
+                t.free_list = Wire::take(i)?;
+                t.node_count = Wire::take(i)?;
+                t.proxy_count = Wire::take(i)?;
+                t.margin = Wire::take(i)?;
+                t.enlarged = Wire::take(i)?;
+                t.validate().map_err(|_| WireError::Invalid)
+            };
+            read(self, i).inspect_err(|_| {
+                *self = DynamicTree {
+                    nodes: Vec::new(),
+                    ..DynamicTree::new()
+                };
+            })
+        }
+
+        /// Every proxy as (node index, user data), in node order.
+        pub(crate) fn proxies(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+            self.nodes.iter().enumerate().filter_map(|(k, n)| {
+                let leaf = n.flags & (FLAG_ALLOCATED | FLAG_LEAF) == FLAG_ALLOCATED | FLAG_LEAF;
+                leaf.then_some((k as u32, n.data))
+            })
+        }
+    }
+}

@@ -153,6 +153,7 @@ mod queries;
 mod scratch;
 mod shapes;
 mod sleep;
+mod snapshot;
 mod step;
 mod store;
 #[cfg(test)]
@@ -179,6 +180,7 @@ pub use hooks::ContactHooks;
 pub use mover::{MoverPush, WorldLevel};
 use pairs::{pair_key, PairTable};
 use scratch::StepScratch;
+pub use snapshot::{SnapshotError, SNAPSHOT_FORMAT, SNAPSHOT_HEADER_BYTES};
 use store::*;
 pub use types::{
     BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, Material, ProfileClock, QueryFilter,

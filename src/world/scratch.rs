@@ -36,3 +36,21 @@ pub(super) struct StepScratch {
     /// The awake bodies that moved fast enough this step for the continuous phase.
     pub(super) fast: Vec<u32>,
 }
+
+impl StepScratch {
+    /// Empties every array, keeping its memory.
+    pub(super) fn clear(&mut self) {
+        self.rebuild.clear();
+        self.found.clear();
+        self.parting.clear();
+        self.solver_bodies.clear();
+        self.solver_states.clear();
+        self.solver_kicks.clear();
+        self.used_colors.clear();
+        self.parent.clear();
+        self.rested.clear();
+        self.tired.clear();
+        self.links.clear();
+        self.fast.clear();
+    }
+}
