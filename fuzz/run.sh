@@ -10,7 +10,7 @@ else
     limit="-max_total_time=${1:-60}"
 fi
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
-for target in capi_queries capi_tree capi_world; do
+for target in capi_queries capi_tree capi_world capi_snapshot; do
     log="fuzz/${target}.log"
     cargo +nightly fuzz run "$target" -- "$limit" -rss_limit_mb=2048 > "$log" 2>&1 || {
         echo "$target: FINDING (see $log and fuzz/artifacts/$target)"; tail -30 "$log"; exit 1; }

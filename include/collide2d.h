@@ -207,6 +207,15 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // event or the pre-solve hook instead).
 #define C2D_MAX_RESTITUTION 1.0
 
+// The snapshot format `c2d_world_snapshot` writes and `c2d_world_restore` reads. Bytes of
+// another format, or of another crate version, are refused
+// (Rust's `SnapshotError::UnsupportedVersion`): the bit-identical guarantee holds only within one
+// crate version.
+#define C2D_SNAPSHOT_FORMAT 1
+
+// Bytes before the stores.
+#define C2D_SNAPSHOT_HEADER_BYTES 44
+
 // Result of every C ABI call. Values are stable and never reused.
 enum c2d_Status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -299,6 +308,18 @@ enum c2d_Status
   C2D_STATUS_TOO_MANY_WORLDS = 31,
   // A chain id that names no live chain of the world (the chain or its body was removed).
   C2D_STATUS_INVALID_CHAIN_ID = 32,
+  // Bytes given as a snapshot do not start with a snapshot's magic.
+  C2D_STATUS_NOT_A_SNAPSHOT = 33,
+  // A snapshot of another format or another release of the library.
+  C2D_STATUS_SNAPSHOT_VERSION = 34,
+  // A snapshot shorter than the length its header gives.
+  C2D_STATUS_SNAPSHOT_TRUNCATED = 35,
+  // A snapshot whose bytes do not match its checksum (corrupted), or longer than its
+  // header says.
+  C2D_STATUS_SNAPSHOT_CHECKSUM = 36,
+  // A snapshot that matches its checksum but does not describe a valid world (hand-made
+  // or hostile bytes).
+  C2D_STATUS_SNAPSHOT_CORRUPT = 37,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -3315,6 +3336,59 @@ c2d_Status c2d_world_set_shape_user_data(struct c2d_WorldId world,
 // # Safety
 // Every argument is a value; ids are checked.
 c2d_Status c2d_world_remove_shape(struct c2d_WorldId world, struct c2d_ShapeId shape);
+
+// Writes the size in bytes of `c2d_world_snapshot`'s bytes for the world as it is now.
+//
+// # Safety
+// `out_size` NULL or writable.
+c2d_Status c2d_world_snapshot_size(struct c2d_WorldId world, size_t *out_size);
+
+// Writes the world's whole state into `buffer` (`capacity` bytes) and the number of bytes
+// written to `*out_written`: a little-endian format, the same on every platform, that
+// `c2d_world_restore` reads back into a world that then continues bit for bit as this one
+// (the ids of this world name the same bodies, shapes and chains there). Allocates
+// nothing. A buffer shorter than `c2d_world_snapshot_size` gives `C2D_STATUS_BUFFER_TOO_SMALL`
+// (nothing written past `capacity`, `*out_written` not written).
+//
+// # Safety
+// `buffer` NULL (only with `capacity == 0`) or writable for `capacity` bytes; `out_written`
+// NULL or writable.
+c2d_Status c2d_world_snapshot(struct c2d_WorldId world,
+                              uint8_t *buffer,
+                              size_t capacity,
+                              size_t *out_written);
+
+// Replaces the world's state with the snapshot in `bytes` (`len` bytes, written by
+// `c2d_world_snapshot` of this or any world). The world keeps its id and its hooks; the
+// ids of the world that wrote the snapshot are valid in it. On any error the world is
+// unchanged: `C2D_STATUS_NOT_A_SNAPSHOT`, `C2D_STATUS_SNAPSHOT_VERSION` (another format or
+// library release), `C2D_STATUS_SNAPSHOT_TRUNCATED`, `C2D_STATUS_SNAPSHOT_CHECKSUM`
+// (corrupted), `C2D_STATUS_SNAPSHOT_CORRUPT` (bytes that match their checksum but do not
+// describe a valid world), `C2D_STATUS_OUT_OF_MEMORY`. The restored state is built beside
+// the old one, which is freed after: memory peaks at both.
+//
+// # Safety
+// `bytes` NULL (only with `len == 0`) or readable for `len` bytes.
+c2d_Status c2d_world_restore(struct c2d_WorldId world, const uint8_t *bytes, size_t len);
+
+// Creates a world from the snapshot in `bytes` (as `c2d_world_restore`) and writes its id
+// to `*out`; destroy it with `c2d_world_destroy`. Errors as `c2d_world_restore`
+// (`C2D_STATUS_OUT_OF_MEMORY` included: nothing is created) and `C2D_STATUS_TOO_MANY_WORLDS`.
+//
+// # Safety
+// `bytes` NULL (only with `len == 0`) or readable for `len` bytes; `out` NULL or writable.
+c2d_Status c2d_world_create_from_snapshot(const uint8_t *bytes,
+                                          size_t len,
+                                          struct c2d_WorldId *out);
+
+// Creates a copy of the world (every body, contact, cache and sleep timer: stepped the same
+// way, the copy stays bit-identical to the original) and writes its id to `*out`. The
+// copy's hooks are unset. `C2D_STATUS_OUT_OF_MEMORY` or `C2D_STATUS_TOO_MANY_WORLDS`
+// otherwise (nothing created).
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_world_clone(struct c2d_WorldId world, struct c2d_WorldId *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -14,6 +14,7 @@ use std::path::Path;
 const LAYERS: &[&str] = &[
     "fmath",
     "math",
+    "wire",
     "interop",
     "segment",
     "geometry",

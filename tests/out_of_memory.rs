@@ -947,7 +947,7 @@ mod c_entry_points {
     }
 
     /// The allocating entry points this module fails allocation by allocation.
-    const FAILED_IN_TURN: [&str; 22] = [
+    const FAILED_IN_TURN: [&str; 25] = [
         "c2d_chain_weld",
         "c2d_decompose",
         "c2d_heightfield",
@@ -960,11 +960,14 @@ mod c_entry_points {
         "c2d_world_add_chain",
         "c2d_world_add_shape",
         "c2d_world_add_shape_def",
+        "c2d_world_clone",
         "c2d_world_create",
+        "c2d_world_create_from_snapshot",
         "c2d_world_remove_body",
         "c2d_world_remove_chain",
         "c2d_world_remove_shape",
         "c2d_world_reserve",
+        "c2d_world_restore",
         "c2d_world_set_awake",
         "c2d_world_set_filter",
         "c2d_world_set_shape_filter",
@@ -1202,6 +1205,90 @@ mod c_entry_points {
                 w.step(1.0 / 60.0, 4).unwrap();
             },
         );
+    }
+
+    /// Restoring a snapshot into a world, creating a world from one and cloning a world:
+    /// out of memory leaves the world as it was and creates nothing.
+    #[test]
+    fn c_world_snapshot_entry_points_report_running_out_of_memory() {
+        let bytes = {
+            let (mut w, _) = pile_with_fresh_boxes();
+            for _ in 0..5 {
+                w.step(1.0 / 60.0, 4).unwrap();
+            }
+            w.snapshot_to_vec().unwrap()
+        };
+        let total = world_op_failing_each(
+            "c2d_world_restore",
+            world_with_a_pile,
+            // SAFETY: a live world and readable bytes.
+            |w, _| {
+                lend_world(w, |w| unsafe {
+                    c2d_world_restore(w, bytes.as_ptr(), bytes.len())
+                })
+                .unwrap()
+            },
+            |w, _| assert_eq!(w.snapshot_to_vec().unwrap(), bytes),
+        );
+        assert!(total > 0);
+        let total = world_op_failing_each(
+            "c2d_world_create_from_snapshot",
+            world_with_a_pile,
+            |_, _| {
+                let mut made = WorldId::default();
+                // SAFETY: readable bytes and a writable id.
+                let s = unsafe { c2d_world_create_from_snapshot(bytes.as_ptr(), bytes.len(), &mut made) };
+                let oom = s == Status::OutOfMemory;
+                assert_eq!(made == WorldId::default(), oom, "{s:?}");
+                // SAFETY: the world just made, or the zero id.
+                let destroyed = unsafe { c2d_world_destroy(made) };
+                assert_eq!(destroyed, if oom { Status::InvalidWorld } else { Status::Ok });
+                s
+            },
+            |_, _| {},
+        );
+        assert!(total > 0);
+        // The copy's snapshot goes into a buffer made before any allocation is counted.
+        let buffer = RefCell::new(vec![0u8; 1 << 20]);
+        let copy_hash = std::cell::Cell::new(0u64);
+        let hash = |b: &[u8]| {
+            b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+                (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3)
+            })
+        };
+        let total = world_op_failing_each(
+            "c2d_world_clone",
+            world_with_a_pile,
+            |w, _| {
+                let mut made = WorldId::default();
+                let s = lend_world(w, |w| {
+                    // SAFETY: a live world and a writable id.
+                    let s = unsafe { c2d_world_clone(w, &mut made) };
+                    if s == Status::Ok {
+                        let mut bytes = buffer.borrow_mut();
+                        let mut n = 0;
+                        // SAFETY: the copy just made, a buffer of its length, a writable size.
+                        let r = unsafe { c2d_world_snapshot(made, bytes.as_mut_ptr(), bytes.len(), &mut n) };
+                        assert_eq!(r, Status::Ok);
+                        copy_hash.set(hash(&bytes[..n]));
+                    }
+                    s
+                })
+                .unwrap();
+                assert_eq!(made == WorldId::default(), s != Status::Ok, "{s:?}");
+                // SAFETY: the world just made, or the zero id.
+                unsafe { c2d_world_destroy(made) };
+                s
+            },
+            |w, _| {
+                assert_eq!(
+                    hash(&w.snapshot_to_vec().unwrap()),
+                    copy_hash.get(),
+                    "the clone differs"
+                )
+            },
+        );
+        assert!(total > 0);
     }
 
     #[test]

@@ -41,6 +41,8 @@ mod world_id;
 mod world_queries;
 #[cfg(feature = "alloc")]
 mod world_shapes;
+#[cfg(feature = "alloc")]
+mod world_snapshot;
 
 pub use chains::*;
 pub use draw::*;
@@ -69,3 +71,5 @@ pub use world_id::*;
 pub use world_queries::*;
 #[cfg(feature = "alloc")]
 pub use world_shapes::*;
+#[cfg(feature = "alloc")]
+pub use world_snapshot::*;

@@ -96,6 +96,34 @@ pub enum Status {
     TooManyWorlds = 31,
     /// A chain id that names no live chain of the world (the chain or its body was removed).
     InvalidChainId = 32,
+    /// Bytes given as a snapshot do not start with a snapshot's magic.
+    NotASnapshot = 33,
+    /// A snapshot of another format or another release of the library.
+    SnapshotVersion = 34,
+    /// A snapshot shorter than the length its header gives.
+    SnapshotTruncated = 35,
+    /// A snapshot whose bytes do not match its checksum (corrupted), or longer than its
+    /// header says.
+    SnapshotChecksum = 36,
+    /// A snapshot that matches its checksum but does not describe a valid world (hand-made
+    /// or hostile bytes).
+    SnapshotCorrupt = 37,
+}
+
+#[cfg(feature = "alloc")]
+impl From<crate::world::SnapshotError> for Status {
+    fn from(e: crate::world::SnapshotError) -> Status {
+        use crate::world::SnapshotError as E;
+        match e {
+            E::BufferTooSmall { .. } => Status::BufferTooSmall,
+            E::NotASnapshot => Status::NotASnapshot,
+            E::UnsupportedVersion => Status::SnapshotVersion,
+            E::Truncated => Status::SnapshotTruncated,
+            E::ChecksumMismatch => Status::SnapshotChecksum,
+            E::Corrupt => Status::SnapshotCorrupt,
+            E::OutOfMemory => Status::OutOfMemory,
+        }
+    }
 }
 
 impl From<GeometryError> for Status {

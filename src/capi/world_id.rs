@@ -231,16 +231,25 @@ pub unsafe extern "C" fn c2d_world_create(settings: *const SolverSettings, out: 
         // SAFETY: non-null and readable by the caller's contract.
         unsafe { core::ptr::read_unaligned(settings) }
     };
-    let w = match World::new(s) {
-        Ok(w) => w,
-        Err(e) => return e.into(),
-    };
+    match World::new(s) {
+        // SAFETY: `out` checked non-null; writable by the caller's contract.
+        Ok(w) => unsafe { register(w, out) },
+        Err(e) => e.into(),
+    }
+}
+
+/// Puts a new world in the registry and writes its id to `*out` (`C2D_STATUS_OUT_OF_MEMORY`
+/// or `C2D_STATUS_TOO_MANY_WORLDS` otherwise, the world dropped).
+///
+/// # Safety
+/// `out` must be non-null and writable.
+pub(super) unsafe fn register(w: World, out: *mut WorldId) -> Status {
     let Some(w) = super::status::try_box(w) else {
         return Status::OutOfMemory;
     };
     let w = Box::into_raw(w);
     if let Some((id, _)) = claim(w) {
-        // SAFETY: `out` checked non-null; writable by the caller's contract.
+        // SAFETY: non-null and writable by the caller's contract.
         return unsafe { write(out, id) };
     }
     // SAFETY: made by Box::into_raw above and never shared.

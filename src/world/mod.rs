@@ -362,6 +362,12 @@ impl World {
         self.profile = StepProfile::default();
     }
 
+    /// The clock set with [`World::set_profile_clock`], if any.
+    #[must_use]
+    pub fn profile_clock(&self) -> Option<ProfileClock> {
+        self.profile_clock
+    }
+
     /// How long each phase of the last [`World::step`] took, in ticks of the clock set with
     /// [`World::set_profile_clock`]; all zero without a clock or after a failed step.
     #[must_use]
