@@ -20,7 +20,9 @@ fn checksum(bytes: &[u8]) -> u64 {
     let mut h = 0x243F_6A88_85A3_08D3 ^ bytes.len() as u64;
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
-        h = (h ^ u64::from_le_bytes(c.try_into().unwrap())).wrapping_mul(K).rotate_left(29);
+        h = (h ^ u64::from_le_bytes(c.try_into().unwrap()))
+            .wrapping_mul(K)
+            .rotate_left(29);
     }
     for &b in chunks.remainder() {
         h = (h ^ u64::from(b)).wrapping_mul(K).rotate_left(29);
@@ -50,7 +52,10 @@ fn snapshot(w: WorldId) -> Vec<u8> {
         assert_eq!(s, Status::BufferTooSmall);
     }
     // SAFETY: a buffer of n bytes.
-    assert_eq!(unsafe { c2d_world_snapshot(w, bytes.as_mut_ptr(), n, &mut written) }, Status::Ok);
+    assert_eq!(
+        unsafe { c2d_world_snapshot(w, bytes.as_mut_ptr(), n, &mut written) },
+        Status::Ok
+    );
     assert_eq!(written, n);
     bytes
 }
@@ -59,10 +64,18 @@ fn snapshot(w: WorldId) -> Vec<u8> {
 fn exercise(w: WorldId) {
     // SAFETY: a live world.
     unsafe {
-        assert_eq!(c2d_world_validate(w), Status::Ok, "restored world fails validation");
+        assert_eq!(
+            c2d_world_validate(w),
+            Status::Ok,
+            "restored world fails validation"
+        );
         for _ in 0..3 {
             let _ = c2d_world_step(w, 1.0 / 60.0, 4);
-            assert_eq!(c2d_world_validate(w), Status::Ok, "stepped restored world fails validation");
+            assert_eq!(
+                c2d_world_validate(w),
+                Status::Ok,
+                "stepped restored world fails validation"
+            );
         }
         let mut copy = WorldId::default();
         match c2d_world_clone(w, &mut copy) {
@@ -112,7 +125,10 @@ fuzz_target!(|data: &[u8]| {
     unsafe { c2d_world_add_body(w, &def, &mut id) };
     let mut k = 1;
     for b in 0..bodies {
-        let p = Vec2::new(f32_at(data, k) * 0.2, 0.5 + f32_at(data, k + 4).abs() * 0.1 + b as f32);
+        let p = Vec2::new(
+            f32_at(data, k) * 0.2,
+            0.5 + f32_at(data, k + 4).abs() * 0.1 + b as f32,
+        );
         let v = Vec2::new(f32_at(data, k + 8), f32_at(data, k + 12));
         let kind = data.get(k + 16).copied().unwrap_or(0);
         ground = match kind % 3 {
@@ -136,7 +152,10 @@ fuzz_target!(|data: &[u8]| {
     k += 1;
     let good = snapshot(w);
     // SAFETY: the world and its own bytes.
-    assert_eq!(unsafe { c2d_world_restore(w, good.as_ptr(), good.len()) }, Status::Ok);
+    assert_eq!(
+        unsafe { c2d_world_restore(w, good.as_ptr(), good.len()) },
+        Status::Ok
+    );
     assert_eq!(snapshot(w), good, "restoring a world's own snapshot changed it");
 
     // The rest of the bytes edit the snapshot: (offset, value) pairs, then a mode byte.
