@@ -84,6 +84,16 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
 #[no_mangle]
 pub extern "C" fn rust_eh_personality() {}
 
+/// The hash of collide2d's cross-platform determinism scene (`collide2d::world::determinism`)
+/// after `steps` steps, or 0 if the scene failed. Feature `determinism` only, and not in the
+/// header: `scripts/determinism.sh` calls it from `c_examples/embedded/determinism.c` to
+/// compare a Cortex-M4F's hash with the other platforms'.
+#[cfg(feature = "determinism")]
+#[no_mangle]
+pub extern "C" fn collide2d_determinism_hash(steps: u32) -> u64 {
+    collide2d::world::determinism::scene_hash(steps).unwrap_or(0)
+}
+
 #[cfg(feature = "alloc")]
 mod heap {
     use super::{Message, Write};

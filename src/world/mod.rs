@@ -142,6 +142,8 @@ pub mod constants;
 mod contacts;
 mod continuous;
 mod control;
+#[doc(hidden)]
+pub mod determinism;
 mod draw;
 mod hooks;
 mod internal_edges;
