@@ -207,6 +207,14 @@ typedef struct c2d_ShapeDef c2d_ShapeDef;
 // event or the pre-solve hook instead).
 #define C2D_MAX_RESTITUTION 1.0
 
+// Largest spring stiffness (Hz) and damping ratio a joint takes: far stiffer than any
+// sub-step can follow (the step caps the constraint stiffness at a quarter of the sub-step
+// rate), and small enough that the softness arithmetic stays finite.
+#define C2D_MAX_JOINT_HERTZ 1.0e6
+
+// Largest joint length or translation (m): twice the widest span of two bodies' points.
+#define C2D_MAX_JOINT_LENGTH (4.0 * C2D_MAX_COORDINATE)
+
 // The snapshot format `c2d_world_snapshot` writes and `c2d_world_restore` reads. Bytes of
 // another format, or of another crate version, are refused
 // (Rust's `SnapshotError::UnsupportedVersion`): the bit-identical guarantee holds only within one
@@ -320,6 +328,9 @@ enum c2d_Status
   // A snapshot that matches its checksum but does not describe a valid world (hand-made
   // or hostile bytes).
   C2D_STATUS_SNAPSHOT_CORRUPT = 37,
+  // A joint id that names no live joint of the world (the joint or one of its bodies was
+  // removed).
+  C2D_STATUS_INVALID_JOINT = 38,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L

@@ -257,8 +257,9 @@ pub use raycast::{
 pub use segment::{closest_point_on_segment, segment_distance, SegmentDistance};
 #[cfg(feature = "solver")]
 pub use solver::{
-    prepare_contact_pair, Body, ConstraintPoint, ContactBlock, ContactConstraint, ContactPair, SolverError,
-    SolverSettings,
+    prepare_contact_pair, Body, ConstraintPoint, ContactBlock, ContactConstraint, ContactPair, DistanceJoint,
+    JointImpulses, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, SolverError, SolverSettings,
+    WeldJoint, WheelJoint,
 };
 pub use toi::{time_of_impact, Sweep, ToiOutput, ToiState, MAX_SWEEP_ROTATION, TOI_MAX_ITERATIONS};
 pub use tree::{
@@ -267,9 +268,10 @@ pub use tree::{
 };
 #[cfg(all(feature = "solver", feature = "alloc"))]
 pub use world::{
-    BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, ContactHooks, DrawFlags, Material, MoverPush,
-    ProfileClock, QueryFilter, SensorEvent, ShapeDef, ShapeId, SnapshotError, StepProfile, World,
-    WorldCastHit, WorldLevel, WorldRayHit, CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE,
-    CONTINUOUS_SAFETY_FACTOR, EDGE_TOLERANCE, FAT_MARGIN_FRACTION, LINEAR_SLOP, MAX_FAT_MARGIN,
-    SLEEP_VELOCITY, SNAPSHOT_FORMAT, SNAPSHOT_HEADER_BYTES, SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
+    BodyDef, BodyId, BodyKind, ChainDef, ChainId, ContactEvent, ContactHooks, DrawFlags, JointDef,
+    JointEvent, JointEventKind, JointId, Material, MoverPush, ProfileClock, QueryFilter, SensorEvent,
+    ShapeDef, ShapeId, SnapshotError, StepProfile, World, WorldCastHit, WorldLevel, WorldRayHit,
+    CONTACT_RECYCLE_COS_ANGLE, CONTACT_RECYCLE_DISTANCE, CONTINUOUS_SAFETY_FACTOR, EDGE_TOLERANCE,
+    FAT_MARGIN_FRACTION, LINEAR_SLOP, MAX_FAT_MARGIN, SLEEP_VELOCITY, SNAPSHOT_FORMAT, SNAPSHOT_HEADER_BYTES,
+    SPECULATIVE_DISTANCE, TIME_TO_SLEEP,
 };

@@ -71,11 +71,20 @@ mod gather;
 mod block;
 // the lane arithmetic,
 mod lanes;
+// joints (their settings) and how a World's step solves them, before the contacts in each phase,
+#[cfg(feature = "alloc")]
+mod joint_sim;
+mod joints;
 // and the solver's values in a world snapshot.
 #[cfg(feature = "alloc")]
 mod snapshot;
 
 pub use block::ContactBlock;
+#[cfg(feature = "alloc")]
+pub(crate) use joint_sim::{reaction, JointBody, JointSim};
+pub use joints::{
+    DistanceJoint, JointImpulses, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+};
 #[cfg(feature = "alloc")]
 pub(crate) use layout::BodyState;
 #[cfg(feature = "alloc")]
@@ -118,6 +127,9 @@ pub enum SolverError {
     /// A chain id that names no live chain of this world (stale: the chain or its body was
     /// removed).
     InvalidChainId = 9,
+    /// A joint id that names no live joint of this world (stale: the joint or one of its
+    /// bodies was removed).
+    InvalidJoint = 10,
 }
 
 impl core::error::Error for SolverError {}
@@ -138,6 +150,7 @@ impl core::fmt::Display for SolverError {
             }
             SolverError::InvalidShapeId => "shape id stale or of no shape",
             SolverError::InvalidChainId => "chain id stale or of no chain",
+            SolverError::InvalidJoint => "joint id stale or of no joint",
         })
     }
 }

@@ -8,8 +8,8 @@ mod common;
 
 use collide2d::geometry::Chain;
 use collide2d::{
-    BodyDef, BodyId, BodyKind, Capsule, ChainDef, Circle, Polygon, Shape, ShapeDef, SnapshotError, Transform,
-    Vec2, World, SNAPSHOT_HEADER_BYTES,
+    BodyDef, BodyId, BodyKind, Capsule, ChainDef, Circle, DistanceJoint, JointDef, JointKind, Polygon,
+    RevoluteJoint, Shape, ShapeDef, SnapshotError, Transform, Vec2, WeldJoint, World, SNAPSHOT_HEADER_BYTES,
 };
 use common::Rng;
 
@@ -90,6 +90,51 @@ fn scene() -> (World, Vec<BodyId>) {
     b.linear_velocity = Vec2::new(300.0, -2.0);
     b.gravity_scale = 0.0;
     ids.push(w.add_body(&b).unwrap());
+    // Joints: a hanging chain of five hinged links (the last one breakable), a spring, a
+    // weld, and a joint removed with its body.
+    let top = w
+        .add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from_translation(Vec2::new(-14.0, 9.0)),
+            Shape::circle(0.1),
+        ))
+        .unwrap();
+    let mut prev = top;
+    for i in 0..5 {
+        let x = -14.0 + 0.3 + 0.6 * i as f32;
+        let link = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(Vec2::new(x, 9.0)),
+                Shape::rect(0.3, 0.05),
+            ))
+            .unwrap();
+        let (xa, xb) = (w.transform(prev).unwrap(), w.transform(link).unwrap());
+        let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), prev, link)
+            .at_world_anchor(Vec2::new(x - 0.3, 9.0), xa, xb);
+        if i == 4 {
+            def.force_threshold = 0.5;
+        }
+        w.add_joint(&def).unwrap();
+        ids.push(link);
+        prev = link;
+    }
+    let spring = JointKind::Distance(DistanceJoint {
+        length: 1.0,
+        enable_spring: true,
+        hertz: 2.0,
+        damping_ratio: 0.1,
+        ..DistanceJoint::default()
+    });
+    w.add_joint(&JointDef::new(spring, ids[50], ids[51])).unwrap();
+    w.add_joint(&JointDef::new(
+        JointKind::Weld(WeldJoint::default()),
+        ids[52],
+        ids[53],
+    ))
+    .unwrap();
+    w.add_joint(&JointDef::new(JointKind::Filter, ids[7], ids[8]))
+        .unwrap();
     let doomed = ids.remove(7);
     w.remove_body(doomed).unwrap();
     (w, ids)
@@ -131,6 +176,10 @@ fn fingerprint(w: &World) -> Vec<u64> {
             }
             out.push(u64::from(p.id));
         }
+    }
+    for e in w.joint_events() {
+        out.push(u64::from(e.joint.index) << 32 | e.kind as u64);
+        out.push(u64::from(e.force.x.to_bits()) << 32 | u64::from(e.torque.to_bits()));
     }
     for e in w.sensor_begin_events().iter().chain(w.sensor_end_events()) {
         out.push(u64::from(e.sensor.index) << 32 | u64::from(e.visitor.index));

@@ -108,6 +108,9 @@ pub enum Status {
     /// A snapshot that matches its checksum but does not describe a valid world (hand-made
     /// or hostile bytes).
     SnapshotCorrupt = 37,
+    /// A joint id that names no live joint of the world (the joint or one of its bodies was
+    /// removed).
+    InvalidJoint = 38,
 }
 
 #[cfg(feature = "alloc")]
@@ -260,6 +263,7 @@ impl From<SolverError> for Status {
             SolverError::Unsupported => Status::Unsupported,
             SolverError::InvalidShapeId => Status::InvalidShapeId,
             SolverError::InvalidChainId => Status::InvalidChainId,
+            SolverError::InvalidJoint => Status::InvalidJoint,
         }
     }
 }

@@ -615,6 +615,7 @@ mod tests {
                 &mut states,
                 &mut kicks,
                 &mut blocks3,
+                &mut [],
                 &settings,
                 1.0 / 60.0,
             );

@@ -26,13 +26,38 @@ pub(crate) enum Pass {
 }
 
 /// Soft-constraint coefficients (Box2D v3's `b2Softness`).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Softness {
     bias_rate: f32,
     mass_scale: f32,
     /// `1 / mass_scale`, for the two-point block solve.
     inv_mass_scale: f32,
     impulse_scale: f32,
+}
+
+#[cfg(feature = "alloc")]
+impl Softness {
+    /// No softness: a rigid row (bias 0, full mass, no impulse relaxation).
+    pub(super) fn rigid() -> Softness {
+        Softness {
+            bias_rate: 0.0,
+            mass_scale: 1.0,
+            inv_mass_scale: 1.0,
+            impulse_scale: 0.0,
+        }
+    }
+
+    pub(super) fn bias_rate(&self) -> f32 {
+        self.bias_rate
+    }
+
+    pub(super) fn mass_scale(&self) -> f32 {
+        self.mass_scale
+    }
+
+    pub(super) fn impulse_scale(&self) -> f32 {
+        self.impulse_scale
+    }
 }
 
 pub(super) fn softness(hertz: f32, zeta: f32, h: f32) -> Softness {

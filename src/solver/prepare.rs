@@ -93,6 +93,7 @@ pub(crate) struct Carried {
 
 impl Carried {
     /// Whether last step's constraint pushed at any point (a normal impulse above zero).
+    #[cfg(feature = "alloc")]
     pub(crate) fn pushed(&self) -> bool {
         self.points[..self.count as usize].iter().any(|p| p.2 > 0.0)
     }

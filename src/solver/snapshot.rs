@@ -124,3 +124,130 @@ wire_struct!(SolverSettings {
     restitution_threshold: f32,
     max_linear_speed: f32,
 });
+
+use super::joints::{
+    DistanceJoint, JointImpulses, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
+};
+
+wire_struct!(DistanceJoint {
+    length: f32,
+    enable_spring: bool,
+    lower_spring_force: f32,
+    upper_spring_force: f32,
+    hertz: f32,
+    damping_ratio: f32,
+    enable_limit: bool,
+    min_length: f32,
+    max_length: f32,
+    enable_motor: bool,
+    max_motor_force: f32,
+    motor_speed: f32,
+});
+wire_struct!(RevoluteJoint {
+    target_angle: f32,
+    enable_spring: bool,
+    hertz: f32,
+    damping_ratio: f32,
+    enable_limit: bool,
+    lower_angle: f32,
+    upper_angle: f32,
+    enable_motor: bool,
+    max_motor_torque: f32,
+    motor_speed: f32,
+});
+wire_struct!(PrismaticJoint {
+    enable_spring: bool,
+    hertz: f32,
+    damping_ratio: f32,
+    target_translation: f32,
+    enable_limit: bool,
+    lower_translation: f32,
+    upper_translation: f32,
+    enable_motor: bool,
+    max_motor_force: f32,
+    motor_speed: f32,
+});
+wire_struct!(WeldJoint {
+    linear_hertz: f32,
+    angular_hertz: f32,
+    linear_damping_ratio: f32,
+    angular_damping_ratio: f32,
+});
+wire_struct!(WheelJoint {
+    enable_spring: bool,
+    hertz: f32,
+    damping_ratio: f32,
+    enable_limit: bool,
+    lower_translation: f32,
+    upper_translation: f32,
+    enable_motor: bool,
+    max_motor_torque: f32,
+    motor_speed: f32,
+});
+wire_struct!(MotorJoint {
+    linear_velocity: Vec2,
+    max_velocity_force: f32,
+    angular_velocity: f32,
+    max_velocity_torque: f32,
+    linear_hertz: f32,
+    linear_damping_ratio: f32,
+    max_spring_force: f32,
+    angular_hertz: f32,
+    angular_damping_ratio: f32,
+    max_spring_torque: f32,
+});
+wire_struct!(JointImpulses {
+    linear: Vec2,
+    linear_spring: Vec2,
+    axial: f32,
+    spring: f32,
+    motor: f32,
+    lower: f32,
+    upper: f32,
+});
+
+/// A joint kind: its tag, then its settings.
+impl Wire for JointKind {
+    const MIN: usize = 1;
+    fn put(&self, o: &mut Out) {
+        match self {
+            JointKind::Distance(j) => {
+                0u8.put(o);
+                j.put(o);
+            }
+            JointKind::Revolute(j) => {
+                1u8.put(o);
+                j.put(o);
+            }
+            JointKind::Prismatic(j) => {
+                2u8.put(o);
+                j.put(o);
+            }
+            JointKind::Weld(j) => {
+                3u8.put(o);
+                j.put(o);
+            }
+            JointKind::Wheel(j) => {
+                4u8.put(o);
+                j.put(o);
+            }
+            JointKind::Motor(j) => {
+                5u8.put(o);
+                j.put(o);
+            }
+            JointKind::Filter => 6u8.put(o),
+        }
+    }
+    fn take(i: &mut In) -> Result<Self, WireError> {
+        Ok(match u8::take(i)? {
+            0 => JointKind::Distance(Wire::take(i)?),
+            1 => JointKind::Revolute(Wire::take(i)?),
+            2 => JointKind::Prismatic(Wire::take(i)?),
+            3 => JointKind::Weld(Wire::take(i)?),
+            4 => JointKind::Wheel(Wire::take(i)?),
+            5 => JointKind::Motor(Wire::take(i)?),
+            6 => JointKind::Filter,
+            _ => return Err(WireError::Invalid),
+        })
+    }
+}

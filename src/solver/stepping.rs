@@ -315,6 +315,7 @@ pub(crate) fn step_blocks(
     states: &mut [BodyState],
     kicks: &mut [VelocityKick],
     blocks: &mut [ContactBlock],
+    joints: &mut [super::JointSim],
     settings: &SolverSettings,
     dt: f32,
 ) {
@@ -346,7 +347,14 @@ pub(crate) fn step_blocks(
                 (s.v, s.w) = (v, w);
             }
         }
+        // Joints before contacts in every phase, as Box2D solves them.
+        for j in joints.iter() {
+            j.warm_start(states);
+        }
         block::run_blocks(states, blocks, &Pass::WarmStart);
+        for j in joints.iter_mut() {
+            j.solve(states, true, h);
+        }
         block::run_blocks(states, blocks, &solve);
         for (s, b) in states.iter_mut().zip(bodies.iter_mut()) {
             let mut m = (s.v, s.w, s.dp, s.dq);
@@ -359,6 +367,9 @@ pub(crate) fn step_blocks(
             ) {
                 (s.v, s.w, s.dp, s.dq) = m;
             }
+        }
+        for j in joints.iter_mut() {
+            j.solve(states, false, h);
         }
         block::run_blocks(states, blocks, &relax);
     }

@@ -467,7 +467,7 @@ impl<S: NodeStorage> DynamicTree<S> {
                         && b.parent_or_next == self_index
                         && (self_index as usize) < cap
                         && core::ptr::eq(&nodes[self_index as usize], n)
-                        && n.height == 1 + a.height.max(b.height)
+                        && a.height.max(b.height).checked_add(1) == Some(n.height)
                         && n.aabb.contains(a.aabb)
                         && n.aabb.contains(b.aabb)
                         && n.category_bits == a.category_bits | b.category_bits;

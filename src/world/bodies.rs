@@ -108,6 +108,7 @@ impl World {
             fixed_rotation: def.fixed_rotation && def.kind == BodyKind::Dynamic,
             margin,
             contact_head: NONE,
+            joint_head: NONE,
             parent: NONE,
             next_shape: NONE,
             internal_edges: 0,
@@ -222,6 +223,7 @@ impl World {
             fixed_proxy,
             margin,
             contact_head: NONE,
+            joint_head: NONE,
             parent: i as u32,
             next_shape: parent.next_shape,
             internal_edges: 0,
@@ -348,6 +350,7 @@ impl World {
             self.static_changed();
         }
         self.wake_body(i as u32);
+        self.remove_joints_of(i as u32);
         while self.slots[i].contact_head != NONE {
             let c = self.slots[i].contact_head >> 1;
             let other = self.contacts[c as usize].other(i as u32);

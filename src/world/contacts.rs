@@ -117,19 +117,22 @@ impl World {
     }
 
     /// Whether the broad phase should make a contact for shapes (slots) `a` and `b`: of two
-    /// different bodies, filters agree, not two sensors; then a sensor pair needs one moving
-    /// (non-static) body, a solid pair one dynamic body.
-    pub(super) fn should_collide(slots: &[Slot], a: u32, b: u32) -> bool {
+    /// different bodies, filters agree, not two sensors, no enabled joint between the bodies
+    /// that keeps them apart; then a sensor pair needs one moving (non-static) body, a solid
+    /// pair one dynamic body.
+    pub(super) fn should_collide(slots: &[Slot], joints: &[joints::JointSlot], a: u32, b: u32) -> bool {
         let (sa, sb) = (&slots[a as usize], &slots[b as usize]);
         let owner = |s: u32, slot: &Slot| if slot.parent == NONE { s } else { slot.parent };
-        if owner(a, sa) == owner(b, sb) || (sa.sensor && sb.sensor) || !sa.filter.should_collide(&sb.filter) {
+        let (oa, ob) = (owner(a, sa), owner(b, sb));
+        if oa == ob || (sa.sensor && sb.sensor) || !sa.filter.should_collide(&sb.filter) {
             return false;
         }
-        if sa.sensor || sb.sensor {
+        let kinds = if sa.sensor || sb.sensor {
             sa.kind != BodyKind::Static || sb.kind != BodyKind::Static
         } else {
             sa.kind == BodyKind::Dynamic || sb.kind == BodyKind::Dynamic
-        }
+        };
+        kinds && !Self::joined_apart(slots, joints, oa, ob)
     }
 
     /// Broad phase: contacts for new pairs involving the proxies in the move buffer. When a
@@ -158,12 +161,17 @@ impl World {
         let moved = core::mem::take(&mut self.move_buffer);
         self.scratch.found.clear();
         let mut failed = false;
-        let (slots, found, table) = (&self.slots, &mut self.scratch.found, &self.pair_table);
+        let (slots, joints, found, table) = (
+            &self.slots,
+            &self.joints,
+            &mut self.scratch.found,
+            &self.pair_table,
+        );
         // Only pairs without a contact are kept: most pairs a moved proxy reports already have
         // one, and each is looked up once, here.
         let mut report = |_: ProxyId, ua: u64, _: ProxyId, ub: u64| {
             let (a, b) = (ua as u32, ub as u32);
-            if table.get(pair_key(a, b)).is_none() && Self::should_collide(slots, a, b) {
+            if table.get(pair_key(a, b)).is_none() && Self::should_collide(slots, joints, a, b) {
                 if found.try_reserve(1).is_ok() {
                     found.push((a.min(b), a.max(b)));
                 } else {
@@ -558,7 +566,8 @@ impl World {
         room(&mut self.scratch.parent, bodies)?;
         room(&mut self.scratch.rested, bodies)?;
         room(&mut self.scratch.tired, bodies)?;
-        room(&mut self.scratch.links, contacts)?;
+        let joints = self.joint_count();
+        room(&mut self.scratch.links, contacts + joints)?;
         room(&mut self.scratch.parting, contacts)?;
         room(&mut self.scratch.fast, bodies)?;
         room(&mut self.faults, bodies)?;

@@ -241,7 +241,7 @@ impl World {
             local_centroid,
             core_radius,
         };
-        let (slots, bodies) = (&self.slots, &self.bodies);
+        let (slots, bodies, joints) = (&self.slots, &self.bodies, &self.joints);
         // Non-bullets meet static and kinematic shapes only: their own tree.
         let tree = if bullet { &self.tree } else { &self.fixed_tree };
         tree.query(swept, u64::MAX, |_, user| {
@@ -252,8 +252,12 @@ impl World {
             let other_bullet = slots[if other.parent == NONE { o } else { other.parent } as usize].bullet;
             let dynamic_skipped = other.kind == BodyKind::Dynamic && (!bullet || other_bullet);
             let same_body = o == s || other.parent == s;
-            let skip =
-                same_body || dynamic_skipped || other.sensor || !slot.filter.should_collide(&other.filter);
+            let owner = if other.parent == NONE { o } else { other.parent };
+            let skip = same_body
+                || dynamic_skipped
+                || other.sensor
+                || !slot.filter.should_collide(&other.filter)
+                || Self::joined_apart(slots, joints, s, owner);
             if skip {
                 return Visit::Continue;
             }

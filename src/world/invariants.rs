@@ -144,12 +144,14 @@ impl World {
         if list_total != 2 * count {
             return Err("contact lists hold more edges than contacts");
         }
+        self.check_restored_joints()
+            .map_err(|_| "joint store, joint lists or a joint's settings out of step")?;
         if !broad_phase_current {
             return Ok(());
         }
         for a in 0..self.slots.len() as u32 {
             for b in a + 1..self.slots.len() as u32 {
-                if !(live(a) && live(b) && Self::should_collide(&self.slots, a, b)) {
+                if !(live(a) && live(b) && Self::should_collide(&self.slots, &self.joints, a, b)) {
                     continue;
                 }
                 let (fa, fb) = (self.boxes[a as usize].fat, self.boxes[b as usize].fat);

@@ -238,3 +238,124 @@ pub(crate) fn check_body_def(def: &BodyDef, settings: &SolverSettings) -> Result
     }
     Ok(())
 }
+
+/// Largest spring stiffness (Hz) and damping ratio a joint takes: far stiffer than any
+/// sub-step can follow (the step caps the constraint stiffness at a quarter of the sub-step
+/// rate), and small enough that the softness arithmetic stays finite.
+pub const MAX_JOINT_HERTZ: f32 = 1.0e6;
+
+/// Largest joint length or translation (m): twice the widest span of two bodies' points.
+pub const MAX_JOINT_LENGTH: f32 = 4.0 * MAX_COORDINATE;
+
+/// A joint definition a world accepts: frames as body transforms; stiffness and damping
+/// finite, `>= 0`, at most [`MAX_JOINT_HERTZ`]; lengths and translations within
+/// [`MAX_JOINT_LENGTH`] (a distance joint's length at least [`LINEAR_SLOP`](super::LINEAR_SLOP),
+/// Box2D's minimum), angles within `[-π, π]`, every lower limit at most its upper one;
+/// motor speeds within [`MAX_LINEAR_SPEED`] and [`MAX_ANGULAR_SPEED`]; forces, torques and
+/// thresholds `>= 0` and not NaN (`f32::MAX` is "no bound": a motor's or a spring's impulse
+/// is also bounded by the bodies' masses and speeds, so any bound keeps the step finite).
+pub(crate) fn check_joint_def(def: &super::JointDef) -> Result<(), SolverError> {
+    use crate::solver::JointKind;
+    use core::f32::consts::PI;
+    check_transform(def.local_frame_a)?;
+    check_transform(def.local_frame_b)?;
+    let bound = |x: f32| x >= 0.0; // false for NaN; f32::MAX and +inf pass
+    let stiff = |hertz: f32, zeta: f32| {
+        non_negative(hertz) && non_negative(zeta) && hertz <= MAX_JOINT_HERTZ && zeta <= MAX_JOINT_HERTZ
+    };
+    let length = |x: f32| within(x, MAX_JOINT_LENGTH);
+    let angle = |x: f32| within(x, PI);
+    let ok = bound(def.force_threshold)
+        && bound(def.torque_threshold)
+        && stiff(def.constraint_hertz, def.constraint_damping_ratio);
+    let (finite, kind_ok) = match &def.kind {
+        JointKind::Distance(d) => (
+            pad([
+                d.length,
+                d.lower_spring_force,
+                d.upper_spring_force,
+                d.min_length,
+                d.max_length,
+                d.motor_speed,
+            ]),
+            d.length >= super::LINEAR_SLOP
+                && length(d.length)
+                && d.lower_spring_force <= d.upper_spring_force
+                && stiff(d.hertz, d.damping_ratio)
+                && d.min_length >= 0.0
+                && d.min_length <= d.max_length
+                && length(d.max_length)
+                && bound(d.max_motor_force)
+                && within(d.motor_speed, MAX_LINEAR_SPEED),
+        ),
+        JointKind::Revolute(r) => (
+            pad([r.target_angle, r.lower_angle, r.upper_angle, r.motor_speed]),
+            angle(r.target_angle)
+                && stiff(r.hertz, r.damping_ratio)
+                && angle(r.lower_angle)
+                && angle(r.upper_angle)
+                && r.lower_angle <= r.upper_angle
+                && bound(r.max_motor_torque)
+                && within(r.motor_speed, MAX_ANGULAR_SPEED),
+        ),
+        JointKind::Prismatic(p) => (
+            pad([
+                p.target_translation,
+                p.lower_translation,
+                p.upper_translation,
+                p.motor_speed,
+            ]),
+            stiff(p.hertz, p.damping_ratio)
+                && length(p.target_translation)
+                && length(p.lower_translation)
+                && length(p.upper_translation)
+                && p.lower_translation <= p.upper_translation
+                && bound(p.max_motor_force)
+                && within(p.motor_speed, MAX_LINEAR_SPEED),
+        ),
+        JointKind::Weld(w) => (
+            [0.0; 6],
+            stiff(w.linear_hertz, w.linear_damping_ratio) && stiff(w.angular_hertz, w.angular_damping_ratio),
+        ),
+        JointKind::Wheel(w) => (
+            pad([w.lower_translation, w.upper_translation, w.motor_speed]),
+            stiff(w.hertz, w.damping_ratio)
+                && length(w.lower_translation)
+                && length(w.upper_translation)
+                && w.lower_translation <= w.upper_translation
+                && bound(w.max_motor_torque)
+                && within(w.motor_speed, MAX_ANGULAR_SPEED),
+        ),
+        JointKind::Motor(m) => (
+            pad([m.linear_velocity.x, m.linear_velocity.y, m.angular_velocity]),
+            m.linear_velocity.length() <= MAX_LINEAR_SPEED
+                && within(m.angular_velocity, MAX_ANGULAR_SPEED)
+                && bound(m.max_velocity_force)
+                && bound(m.max_velocity_torque)
+                && bound(m.max_spring_force)
+                && bound(m.max_spring_torque)
+                && stiff(m.linear_hertz, m.linear_damping_ratio)
+                && stiff(m.angular_hertz, m.angular_damping_ratio),
+        ),
+        JointKind::Filter => ([0.0; 6], true),
+    };
+    let nan = [
+        def.force_threshold,
+        def.torque_threshold,
+        def.constraint_hertz,
+        def.constraint_damping_ratio,
+    ]
+    .iter()
+    .any(|x| x.is_nan());
+    if nan {
+        return Err(SolverError::InvalidInput);
+    }
+    range(&finite, ok && kind_ok)
+}
+
+/// Up to six values, padded with zeros.
+fn pad<const N: usize>(v: [f32; N]) -> [f32; 6] {
+    let mut out = [0.0; 6];
+    out[..N].copy_from_slice(&v);
+    out
+}

@@ -148,6 +148,7 @@ mod draw;
 mod hooks;
 mod internal_edges;
 mod invariants;
+mod joints;
 pub mod limits;
 mod mover;
 mod pairs;
@@ -179,6 +180,7 @@ pub use constants::{
 use contacts::{Contact, ContactSim, Ending, SimMemory, NO_COLOR};
 pub use draw::DrawFlags;
 pub use hooks::ContactHooks;
+pub use joints::{JointDef, JointEvent, JointEventKind, JointId};
 pub use mover::{MoverPush, WorldLevel};
 use pairs::{pair_key, PairTable};
 use scratch::StepScratch;
@@ -270,6 +272,13 @@ pub struct World {
     sensor_end: Vec<SensorEvent>,
     /// Bodies the last step stopped because they would have become non-finite.
     faults: Vec<BodyId>,
+    /// Joint slab (stable ids); free slots are listed in `free_joints`.
+    joints: Vec<joints::JointSlot>,
+    free_joints: Vec<u32>,
+    /// The joints that broke in the last step, after those removed with their bodies before it.
+    joint_events: Vec<JointEvent>,
+    /// Joints removed with their bodies since the last step (they lead its joint events).
+    queued_joint_events: Vec<JointEvent>,
     /// Whether contacts with static polygons are corrected for internal edges.
     internal_edge_removal: bool,
     /// Counts changes to the static shapes (added, removed, moved): a static polygon's
@@ -342,6 +351,10 @@ impl World {
             sensor_begin: Vec::new(),
             sensor_end: Vec::new(),
             faults: Vec::new(),
+            joints: Vec::new(),
+            free_joints: Vec::new(),
+            joint_events: Vec::new(),
+            queued_joint_events: Vec::new(),
             internal_edge_removal: true,
             static_epoch: 0,
             queued_end: Vec::new(),

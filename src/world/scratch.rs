@@ -35,6 +35,9 @@ pub(super) struct StepScratch {
     pub(super) links: Vec<(u32, u32)>,
     /// The awake bodies that moved fast enough this step for the continuous phase.
     pub(super) fast: Vec<u32>,
+    /// The joints solved this step, prepared, and the joint slot of each.
+    pub(super) joint_sims: Vec<solver::JointSim>,
+    pub(super) joint_of_sim: Vec<u32>,
 }
 
 impl StepScratch {
@@ -52,5 +55,7 @@ impl StepScratch {
         self.tired.clear();
         self.links.clear();
         self.fast.clear();
+        self.joint_sims.clear();
+        self.joint_of_sim.clear();
     }
 }

@@ -283,6 +283,22 @@ impl World {
                     group.push(o);
                 }
             }
+            // Jointed bodies sleep together.
+            let mut e = self.slots[s as usize].joint_head;
+            while e != NONE {
+                let joint = &self.joints[(e >> 1) as usize];
+                e = joint.next[(e & 1) as usize];
+                let o = joint.other(s);
+                let hot = &self.hot[o as usize];
+                if joint.enabled && hot.awake_index != NONE && hot.island != MARK {
+                    if group.try_reserve(1).is_err() {
+                        failed = true;
+                        break 'walk;
+                    }
+                    self.hot[o as usize].island = MARK;
+                    group.push(o);
+                }
+            }
         }
         let eligible =
             !failed && self.sleep_enabled && group.iter().all(|&s| self.slots[s as usize].enable_sleep);

@@ -268,6 +268,7 @@ wire_struct!(Slot {
     fixed_rotation: bool,
     margin: f32,
     contact_head: u32,
+    joint_head: u32,
     parent: u32,
     next_shape: u32,
     internal_edges: u8,
@@ -318,6 +319,51 @@ wire_struct!(ContactSim {
 wire_struct!(SimMemory {
     cache: Option<ContactCache>,
 });
+wire_struct!(joints::JointSlot {
+    generation: u32,
+    live: bool,
+    enabled: bool,
+    kind: crate::solver::JointKind,
+    a: u32,
+    b: u32,
+    frame_a: Transform,
+    frame_b: Transform,
+    collide_connected: bool,
+    force_threshold: f32,
+    torque_threshold: f32,
+    hertz: f32,
+    damping_ratio: f32,
+    user_data: u64,
+    impulses: crate::solver::JointImpulses,
+    prev: [u32; 2],
+    next: [u32; 2],
+});
+wire_struct!(JointId {
+    index: u32,
+    generation: u32,
+});
+impl Wire for JointEventKind {
+    const MIN: usize = 1;
+    fn put(&self, o: &mut Out) {
+        (*self as u8).put(o);
+    }
+    fn take(i: &mut In) -> Result<Self, WireError> {
+        match u8::take(i)? {
+            0 => Ok(JointEventKind::Broke),
+            1 => Ok(JointEventKind::BodyRemoved),
+            _ => Err(WireError::Invalid),
+        }
+    }
+}
+wire_struct!(JointEvent {
+    joint: JointId,
+    body_a: BodyId,
+    body_b: BodyId,
+    kind: JointEventKind,
+    force: Vec2,
+    torque: f32,
+    user_data: u64,
+});
 wire_struct!(Contact {
     a: u32,
     b: u32,
@@ -367,6 +413,10 @@ macro_rules! stores {
         $field!(w.sensor_begin, io);
         $field!(w.sensor_end, io);
         $field!(w.faults, io);
+        $field!(w.joints, io);
+        $field!(w.free_joints, io);
+        $field!(w.joint_events, io);
+        $field!(w.queued_joint_events, io);
         $field!(w.internal_edge_removal, io);
         $field!(w.static_epoch, io);
         $field!(w.queued_end, io);
@@ -535,6 +585,8 @@ impl World {
         // The room the world keeps between steps for ends and the next step's arrays.
         self.reserve_solver().map_err(|_| SnapshotError::OutOfMemory)?;
         self.reserve_step(0, 0).map_err(|_| SnapshotError::OutOfMemory)?;
+        self.reserve_joint_step(0)
+            .map_err(|_| SnapshotError::OutOfMemory)?;
         Ok(())
     }
 
@@ -568,6 +620,12 @@ impl World {
         ok(
             self.blocks.len() == self.block_ids.len() && self.active.len() == self.active_memory.len(),
             "side arrays differ in length",
+        )?;
+        // The trees' insertions add one to a height: a valid but degenerate tree near
+        // `u16::MAX` could not take them (a world's trees are balanced: below 100).
+        ok(
+            self.tree.height() < 1024 && self.fixed_tree.height() < 1024,
+            "tree too tall",
         )?;
         let in_slots = |s: u32| (s as usize) < n;
         let edge_ok = |e: u32| e == NONE || ((e >> 1) as usize) < self.contacts.len();
@@ -740,12 +798,103 @@ impl World {
                 "contact sim out of range",
             )?;
         }
+        self.check_restored_joints()?;
         for (i, island) in self.islands.iter().enumerate() {
             for &b in island {
                 ok(
                     in_slots(b) && self.slots[b as usize].live && self.hot[b as usize].island == i as u32,
                     "island of a body elsewhere",
                 )?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every live joint between two live bodies with settings the door accepts, each body's
+    /// joint list running forward and back the same way over exactly its joints, the free
+    /// list over the dead ones.
+    pub(super) fn check_restored_joints(&self) -> Result<(), SnapshotError> {
+        let bad = Err(SnapshotError::Corrupt);
+        let n = self.slots.len();
+        let edges = self.joints.len().checked_mul(2).filter(|&e| e < NONE as usize);
+        let Some(edges) = edges else { return bad };
+        let body = |s: u32| {
+            self.slots
+                .get(s as usize)
+                .is_some_and(|x| x.live && x.parent == NONE)
+        };
+        let edge_ok = |e: u32| e == NONE || (e as usize) < edges;
+        let mut live = 0usize;
+        for j in &self.joints {
+            if !j.live {
+                continue;
+            }
+            live += 1;
+            let def = JointDef {
+                kind: j.kind,
+                body_a: BodyId::default(),
+                body_b: BodyId::default(),
+                local_frame_a: j.frame_a,
+                local_frame_b: j.frame_b,
+                collide_connected: j.collide_connected,
+                force_threshold: j.force_threshold,
+                torque_threshold: j.torque_threshold,
+                constraint_hertz: j.hertz,
+                constraint_damping_ratio: j.damping_ratio,
+                user_data: j.user_data,
+            };
+            let ok = body(j.a)
+                && body(j.b)
+                && j.a != j.b
+                && limits::check_joint_def(&def).is_ok()
+                && j.prev.iter().chain(&j.next).all(|&e| edge_ok(e));
+            if !ok {
+                return bad;
+            }
+        }
+        if live + self.free_joints.len() != self.joints.len() {
+            return bad;
+        }
+        let mut seen = 0usize;
+        for (s, slot) in self.slots.iter().enumerate() {
+            if slot.joint_head == NONE {
+                continue;
+            }
+            if !slot.live || slot.parent != NONE || s >= n {
+                return bad;
+            }
+            let (mut prev, mut e) = (NONE, slot.joint_head);
+            while e != NONE {
+                let Some(j) = self.joints.get((e >> 1) as usize) else {
+                    return bad;
+                };
+                let side = (e & 1) as usize;
+                let owner = if side == 0 { j.a } else { j.b };
+                if !j.live || owner != s as u32 || j.prev[side] != prev || seen >= edges {
+                    return bad;
+                }
+                seen += 1;
+                (prev, e) = (e, j.next[side]);
+            }
+        }
+        if seen != 2 * live {
+            return bad;
+        }
+        for &f in &self.free_joints {
+            if self.joints.get(f as usize).is_none_or(|j| j.live) {
+                return bad;
+            }
+        }
+        // Free entries are dead and `live + free == len`: with no entry dead twice over
+        // the count, the free list names each dead joint once.
+        let mut marks: Vec<bool> = Vec::new();
+        marks
+            .try_reserve_exact(self.joints.len())
+            .map_err(|_| SnapshotError::OutOfMemory)?;
+        marks.resize(self.joints.len(), false);
+        for &f in &self.free_joints {
+            if core::mem::replace(&mut marks[f as usize], true) {
+                return bad;
             }
         }
         Ok(())

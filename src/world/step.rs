@@ -69,6 +69,12 @@ impl World {
         self.queued_sensor_end.clear();
         self.update_contacts(hooks)?;
         self.reserve_solver()?;
+        // The joints removed with their bodies since the last step lead its joint events.
+        self.joint_events.clear();
+        self.joint_events.extend_from_slice(&self.queued_joint_events);
+        self.queued_joint_events.clear();
+        let h = dt / settings.substeps as f32;
+        self.prepare_joints(h);
         let t2 = now();
 
         // The awake bodies as the solver sees them: index 0 stands for every static body.
@@ -92,9 +98,11 @@ impl World {
             &mut self.scratch.solver_states,
             &mut self.scratch.solver_kicks,
             &mut self.blocks,
+            &mut self.scratch.joint_sims,
             &settings,
             dt,
         );
+        self.finish_joints(h);
         // The impulses stay in `blocks` for warm starting: each touching sim knows its block
         // lane (no scattered writes).
         let t3 = now();

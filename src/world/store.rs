@@ -27,6 +27,8 @@ pub(super) struct Slot {
     /// First edge of the body's contact list (`contact << 1 | side`), or `NONE`. The
     /// contacts of a body's extra shapes are listed here too (never on the shape's slot).
     pub(super) contact_head: u32,
+    /// First edge of the body's joint list (`joint << 1 | side`), or `NONE` (body slots only).
+    pub(super) joint_head: u32,
     /// For an extra shape of a body (see [`World::add_shape`]): the body's slot; `NONE` for a
     /// body's own slot. An extra shape's slot has its own proxy, boxes, filter, material and
     /// a copy of the body's [`Body`] (kept in step by `sync_body`), and is never a body id.
