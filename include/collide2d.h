@@ -25,6 +25,8 @@ typedef struct c2d_Shape c2d_Shape;
 typedef struct c2d_BodyDef c2d_BodyDef;
 typedef struct c2d_MoverObstacle c2d_MoverObstacle;
 typedef struct c2d_ShapeDef c2d_ShapeDef;
+typedef struct c2d_JointKind c2d_JointKind;
+typedef struct c2d_JointDef c2d_JointDef;
 
 
 // Obstacles one query of a `c2d_LevelQueryFcn` may return.
@@ -413,6 +415,26 @@ enum c2d_ToiState
 typedef enum c2d_ToiState c2d_ToiState;
 #else
 typedef uint32_t c2d_ToiState;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Why a joint left the world or stopped working (see `c2d_world_joint_events`).
+enum c2d_JointEventKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Its force or torque passed its threshold: it is disabled (still in the world; enable
+  // it again or remove it).
+  C2D_JOINT_EVENT_KIND_BROKE = 0,
+  // One of its bodies was removed, and the joint with it.
+  C2D_JOINT_EVENT_KIND_BODY_REMOVED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum c2d_JointEventKind c2d_JointEventKind;
+#else
+typedef uint32_t c2d_JointEventKind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -1333,6 +1355,33 @@ typedef bool (*c2d_PreSolveFcn)(struct c2d_ShapeId a,
                                 const struct c2d_Manifold *manifold,
                                 void *context);
 
+// A joint's id: its slot and generation (with the world's tag), like `c2d_BodyId`. An id of
+// a removed joint or of another world is refused with `C2D_STATUS_INVALID_JOINT`.
+typedef struct c2d_JointId {
+  // Slot index.
+  uint32_t index;
+  // The world's tag (high 16 bits) and the slot's use count (low 16 bits, never 0).
+  uint32_t generation;
+} c2d_JointId;
+
+// A joint that broke or was removed with a body.
+typedef struct c2d_JointEvent {
+  // The joint (stale when it was removed).
+  struct c2d_JointId joint;
+  // Its bodies (one of them stale when it was removed).
+  struct c2d_BodyId body_a;
+  // See `body_a`.
+  struct c2d_BodyId body_b;
+  // Why.
+  c2d_JointEventKind kind;
+  // The constraint force (N, world, on body B) of the step that broke it (zero otherwise).
+  struct c2d_Vec2 force;
+  // The constraint torque (N·m) of the step that broke it (zero otherwise).
+  float torque;
+  // The joint's user data.
+  uint64_t user_data;
+} c2d_JointEvent;
+
 // The closest hit of `c2d_world_ray_cast`.
 typedef struct c2d_WorldRayHit {
   // The body hit.
@@ -1410,6 +1459,151 @@ typedef uint32_t c2d_Color;
 #define C2D_COLOR_CAST 11691750
 // Tree boxes (the depth darkens them) and body bounds (magenta).
 #define C2D_COLOR_BOUNDS 15093222
+
+// A distance joint: keeps the frames' origins `length` apart (rigid), or holds them there
+// with a spring, between `min_length` and `max_length` when the limit is on; a motor drives
+// the length's rate of change.
+typedef struct c2d_DistanceJoint {
+  // Rest length (m), `> 0`.
+  float length;
+  // A spring instead of a rigid rod (needs `hertz > 0`; with the limit on, also
+  // `min_length < max_length`).
+  bool enable_spring;
+  // The spring's force bounds (N): the spring pushes at most `-lower_spring_force` and pulls
+  // at most `upper_spring_force` (default unbounded).
+  float lower_spring_force;
+  // See `lower_spring_force`.
+  float upper_spring_force;
+  // Spring stiffness (Hz); 0 is a free length between the limits.
+  float hertz;
+  // Spring damping ratio (1 is critical).
+  float damping_ratio;
+  // Keep the length within `[min_length, max_length]` (with the spring on).
+  bool enable_limit;
+  // Shortest length (m).
+  float min_length;
+  // Longest length (m).
+  float max_length;
+  // Drive the length's rate at `motor_speed` with at most `max_motor_force` (with the spring on).
+  bool enable_motor;
+  // Largest motor force (N).
+  float max_motor_force;
+  // Target rate of lengthening (m/s).
+  float motor_speed;
+} c2d_DistanceJoint;
+
+// A revolute joint (hinge): the frames' origins kept together, the bodies free to turn
+// about them; a spring towards `target_angle`, angle limits and a motor.
+typedef struct c2d_RevoluteJoint {
+  // The angle the spring pulls towards (rad).
+  float target_angle;
+  // A rotational spring towards `target_angle`.
+  bool enable_spring;
+  // Spring stiffness (Hz).
+  float hertz;
+  // Spring damping ratio.
+  float damping_ratio;
+  // Keep the angle within `[lower_angle, upper_angle]` (rad, within `[-0.99π, 0.99π]`).
+  bool enable_limit;
+  // Lowest angle (rad).
+  float lower_angle;
+  // Highest angle (rad).
+  float upper_angle;
+  // Drive the relative angular speed at `motor_speed` with at most `max_motor_torque`.
+  bool enable_motor;
+  // Largest motor torque (N·m).
+  float max_motor_torque;
+  // Target relative angular speed (rad/s, counter-clockwise positive).
+  float motor_speed;
+} c2d_RevoluteJoint;
+
+// A prismatic joint (slider): body B moves along frame A's x axis without turning relative
+// to A; a spring towards `target_translation`, translation limits and a motor.
+typedef struct c2d_PrismaticJoint {
+  // A spring along the axis towards `target_translation`.
+  bool enable_spring;
+  // Spring stiffness (Hz).
+  float hertz;
+  // Spring damping ratio.
+  float damping_ratio;
+  // The translation the spring pulls towards (m).
+  float target_translation;
+  // Keep the translation within `[lower_translation, upper_translation]`.
+  bool enable_limit;
+  // Lowest translation (m).
+  float lower_translation;
+  // Highest translation (m).
+  float upper_translation;
+  // Drive the translation's rate at `motor_speed` with at most `max_motor_force`.
+  bool enable_motor;
+  // Largest motor force (N).
+  float max_motor_force;
+  // Target speed along the axis (m/s).
+  float motor_speed;
+} c2d_PrismaticJoint;
+
+// A weld joint: the frames kept together and aligned, rigidly (hertz 0) or softly (a linear
+// and an angular spring).
+typedef struct c2d_WeldJoint {
+  // Linear stiffness (Hz); 0 is rigid.
+  float linear_hertz;
+  // Angular stiffness (Hz); 0 is rigid.
+  float angular_hertz;
+  // Linear damping ratio.
+  float linear_damping_ratio;
+  // Angular damping ratio.
+  float angular_damping_ratio;
+} c2d_WeldJoint;
+
+// A wheel joint: body B (the wheel) slides along frame A's x axis (the suspension axis) on a
+// spring and turns freely; translation limits and a motor that turns the wheel.
+typedef struct c2d_WheelJoint {
+  // The suspension spring along the axis.
+  bool enable_spring;
+  // Suspension stiffness (Hz).
+  float hertz;
+  // Suspension damping ratio.
+  float damping_ratio;
+  // Keep the translation within `[lower_translation, upper_translation]`.
+  bool enable_limit;
+  // Lowest translation (m).
+  float lower_translation;
+  // Highest translation (m).
+  float upper_translation;
+  // Drive the wheel's relative angular speed at `motor_speed` with at most `max_motor_torque`.
+  bool enable_motor;
+  // Largest motor torque (N·m).
+  float max_motor_torque;
+  // Target relative angular speed (rad/s).
+  float motor_speed;
+} c2d_WheelJoint;
+
+// A motor joint: drives body B's frame towards body A's (a spring with force and torque
+// bounds) and at a relative velocity (bounded too): how a game drags a body with the mouse
+// (A a static body, B the dragged one, frame A moved each frame) or animates a body while
+// it still collides.
+typedef struct c2d_MotorJoint {
+  // Target relative linear velocity of B's frame origin (m/s, world).
+  struct c2d_Vec2 linear_velocity;
+  // Largest force driving the velocity (N); 0: no velocity drive.
+  float max_velocity_force;
+  // Target relative angular velocity (rad/s).
+  float angular_velocity;
+  // Largest torque driving the angular velocity (N·m); 0: none.
+  float max_velocity_torque;
+  // Stiffness of the spring pulling B's frame origin to A's (Hz); 0: no spring.
+  float linear_hertz;
+  // Its damping ratio.
+  float linear_damping_ratio;
+  // Largest spring force (N).
+  float max_spring_force;
+  // Stiffness of the spring turning B's frame to A's (Hz); 0: none.
+  float angular_hertz;
+  // Its damping ratio.
+  float angular_damping_ratio;
+  // Largest spring torque (N·m).
+  float max_spring_torque;
+} c2d_MotorJoint;
 
 #ifdef __cplusplus
 extern "C" {
@@ -3111,6 +3305,141 @@ bool c2d_world_is_valid(struct c2d_WorldId world);
 // Whether two world ids are the same.
 bool c2d_world_id_equals(struct c2d_WorldId a, struct c2d_WorldId b);
 
+// Fills `*out` with a joint definition of kind `tag` (`C2D_JOINT_DISTANCE` …
+// `C2D_JOINT_FILTER`) between two bodies with Box2D's defaults: frames at the bodies'
+// origins, bodies not colliding, no break thresholds, constraint stiffness 60 Hz with
+// damping ratio 2, and the kind's defaults (a distance joint of length 1, a wheel joint with
+// a 1 Hz, 0.7 suspension spring, everything else off or zero). An unknown tag is
+// `C2D_STATUS_INVALID_INPUT`.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_joint_def(uint32_t tag,
+                         struct c2d_BodyId body_a,
+                         struct c2d_BodyId body_b,
+                         c2d_JointDef *out);
+
+// Places a definition's frames at the world point `anchor` for bodies at `xa` and `xb`
+// (both frames' x axes along the world's x axis), as `c2d_joint_def_at_world_anchor`.
+//
+// # Safety
+// `def` NULL or a readable and writable `c2d_JointDef`; `xa`, `xb` NULL or readable.
+c2d_Status c2d_joint_def_at_world_anchor(c2d_JointDef *def,
+                                         struct c2d_Vec2 anchor,
+                                         const struct c2d_Transform *xa,
+                                         const struct c2d_Transform *xb);
+
+// Adds a joint (Rust: `World::add_joint`) and writes its id. Both bodies are woken; without
+// `collide_connected` their contacts end. Errors: `C2D_STATUS_INVALID_BODY` (a stale body
+// id, or A = B), `C2D_STATUS_INVALID_INPUT` (an unknown kind tag, a bool that is not 0 or 1,
+// a non-finite setting), `C2D_STATUS_OUT_OF_RANGE` (a setting outside the ranges of
+// `c2d_world_add_joint`: negative stiffness, damping, forces or thresholds, a lower limit
+// above the upper, a frame beyond `C2D_MAX_COORDINATE`), `C2D_STATUS_OUT_OF_MEMORY`
+// (nothing added, `*out_id` not written).
+//
+// # Safety
+// `def` NULL or a readable `c2d_JointDef`; `out_id` NULL or writable.
+c2d_Status c2d_world_add_joint(struct c2d_WorldId world,
+                               const c2d_JointDef *def,
+                               struct c2d_JointId *out_id);
+
+// Removes a joint; its bodies are woken and may collide again. A stale id is
+// `C2D_STATUS_INVALID_JOINT`.
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_remove_joint(struct c2d_WorldId world, struct c2d_JointId joint);
+
+// Enables or disables a joint (a disabled one is not solved and keeps no bodies apart);
+// enabling a joint that keeps its bodies apart ends their contacts. Allocates nothing.
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_joint_enabled(struct c2d_WorldId world,
+                                       struct c2d_JointId joint,
+                                       bool enabled);
+
+// Writes whether the joint is enabled (a broken joint is disabled).
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_world_joint_enabled(struct c2d_WorldId world, struct c2d_JointId joint, bool *out);
+
+// Writes the joint's definition as it is now (settings, frames, thresholds, user data).
+//
+// # Safety
+// `out` NULL or a writable `c2d_JointDef`.
+c2d_Status c2d_world_get_joint_def(struct c2d_WorldId world,
+                                   struct c2d_JointId joint,
+                                   c2d_JointDef *out);
+
+// Changes the joint's settings (a motor's speed, a spring, limits): `kind` must have the
+// joint's tag (`C2D_STATUS_UNSUPPORTED` otherwise) and is checked as `c2d_world_add_joint`
+// checks it. Wakes the bodies.
+//
+// # Safety
+// `kind` NULL or a readable `c2d_JointKind`.
+c2d_Status c2d_world_set_joint_kind(struct c2d_WorldId world,
+                                    struct c2d_JointId joint,
+                                    const c2d_JointKind *kind);
+
+// Moves the joint's frames (each in its body's frame); a motor joint dragging a body
+// follows a moved frame A. Checked as `c2d_world_add_joint` checks frames.
+//
+// # Safety
+// `frame_a`, `frame_b` NULL or readable.
+c2d_Status c2d_world_set_joint_frames(struct c2d_WorldId world,
+                                      struct c2d_JointId joint,
+                                      const struct c2d_Transform *frame_a,
+                                      const struct c2d_Transform *frame_b);
+
+// Sets the force (N) and torque (N·m) above which the joint breaks (`>= 0`, not NaN;
+// `FLT_MAX`: never).
+//
+// # Safety
+// Every argument is a value; ids are checked.
+c2d_Status c2d_world_set_joint_thresholds(struct c2d_WorldId world,
+                                          struct c2d_JointId joint,
+                                          float force,
+                                          float torque);
+
+// Writes the joint's constraint force (N, world, on body B) and torque (N·m) of the last
+// sub-step (either pointer may be NULL).
+//
+// # Safety
+// `out_force`, `out_torque` NULL or writable.
+c2d_Status c2d_world_joint_reaction(struct c2d_WorldId world,
+                                    struct c2d_JointId joint,
+                                    struct c2d_Vec2 *out_force,
+                                    float *out_torque);
+
+// The joints that broke in the last step, after those removed with their bodies since the
+// step before (Rust: `World::joint_events`), copied as in `c2d_world_begin_events`.
+//
+// # Safety
+// `buffer` room for `capacity` events (NULL with 0); `out_count` NULL or writable.
+c2d_Status c2d_world_joint_events(struct c2d_WorldId world,
+                                  struct c2d_JointEvent *buffer,
+                                  size_t capacity,
+                                  size_t *out_count);
+
+// Writes the number of joints in the world.
+//
+// # Safety
+// `out` NULL or writable.
+c2d_Status c2d_world_joint_count(struct c2d_WorldId world, size_t *out);
+
+// The joints of a body, copied as in `c2d_world_begin_events` (up to `capacity` into
+// `buffer`, the total into `*out_count`).
+//
+// # Safety
+// `buffer` room for `capacity` ids (NULL with 0); `out_count` NULL or writable.
+c2d_Status c2d_world_body_joints(struct c2d_WorldId world,
+                                 struct c2d_BodyId body,
+                                 struct c2d_JointId *buffer,
+                                 size_t capacity,
+                                 size_t *out_count);
+
 // Closest body hit by the ray from `*origin` along `*translation`. Writes whether there
 // was a hit to `*out_hit`, and the hit to `*out` only when there was.
 //
@@ -3493,6 +3822,52 @@ struct c2d_MoverObstacle {
   float angular_velocity;
   /* World point the obstacle rotates about. */
   c2d_Vec2 center;
+};
+/* Which member of c2d_JointKind.u is valid. */
+typedef uint32_t c2d_JointKindTag;
+#define C2D_JOINT_DISTANCE 0u
+#define C2D_JOINT_REVOLUTE 1u
+#define C2D_JOINT_PRISMATIC 2u
+#define C2D_JOINT_WELD 3u
+#define C2D_JOINT_WHEEL 4u
+#define C2D_JOINT_MOTOR 5u
+#define C2D_JOINT_FILTER 6u
+
+/* What a joint does: a tagged union (Rust: enum JointKind, #[repr(C, u32)]). Set `tag` and
+ * the matching member of `u` (none for C2D_JOINT_FILTER), or start from c2d_joint_def(). */
+struct c2d_JointKind {
+  c2d_JointKindTag tag;
+  union {
+    c2d_DistanceJoint distance;
+    c2d_RevoluteJoint revolute;
+    c2d_PrismaticJoint prismatic;
+    c2d_WeldJoint weld;
+    c2d_WheelJoint wheel;
+    c2d_MotorJoint motor;
+  } u;
+};
+
+/* A joint to add to a world (Rust: struct JointDef, #[repr(C)]). Start from c2d_joint_def(). */
+struct c2d_JointDef {
+  /* The kind and its settings. */
+  c2d_JointKind kind;
+  /* The two bodies (not the same). */
+  c2d_BodyId body_a;
+  c2d_BodyId body_b;
+  /* The joint frame on each body, in that body's frame: the anchor point and the joint's
+   * axes (the prismatic and wheel axis is frame A's x axis). */
+  c2d_Transform local_frame_a;
+  c2d_Transform local_frame_b;
+  /* Force (N) and torque (N m) above which the joint breaks (FLT_MAX: never). */
+  float force_threshold;
+  float torque_threshold;
+  /* Stiffness (Hz) and damping ratio of the rigid parts (c2d_joint_def: 60, 2). */
+  float constraint_hertz;
+  float constraint_damping_ratio;
+  /* Free for the caller. */
+  uint64_t user_data;
+  /* Whether the two bodies still collide (c2d_joint_def: false). */
+  bool collide_connected;
 };
 
 /* Constants of the value types, as functions: usable from C99 and C++11 alike (a compound

@@ -3347,6 +3347,8 @@ mod world_lock {
             sensors: 0,
         };
         let push = MoverPush::default();
+        let joint_def = JointDef::new(JointKind::Filter, b, b);
+        let mut joint = JointId::default();
         // SAFETY: every pointer is to a live local; the world is live (see above).
         let calls: Vec<(&'static str, Status)> = unsafe {
             vec![
@@ -3389,6 +3391,27 @@ mod world_lock {
                 ("c2d_world_reserve", c2d_world_reserve(w, 1, 1, 1)),
                 // Bytes that are no snapshot: the lock refuses the call before reading them.
                 ("c2d_world_restore", c2d_world_restore(w, pts.as_ptr().cast(), 16)),
+                (
+                    "c2d_world_add_joint",
+                    c2d_world_add_joint(w, &joint_def, &mut joint),
+                ),
+                ("c2d_world_remove_joint", c2d_world_remove_joint(w, joint)),
+                (
+                    "c2d_world_set_joint_enabled",
+                    c2d_world_set_joint_enabled(w, joint, false),
+                ),
+                (
+                    "c2d_world_set_joint_frames",
+                    c2d_world_set_joint_frames(w, joint, &xf, &xf),
+                ),
+                (
+                    "c2d_world_set_joint_kind",
+                    c2d_world_set_joint_kind(w, joint, &joint_def.kind),
+                ),
+                (
+                    "c2d_world_set_joint_thresholds",
+                    c2d_world_set_joint_thresholds(w, joint, 1.0, 1.0),
+                ),
                 (
                     "c2d_world_move_and_push",
                     c2d_world_move_and_push(w, &boxed, &xf, v, v, &opts, &qf, &push, result.as_mut_ptr()),
@@ -3568,11 +3591,12 @@ mod world_lock {
     }
 
     /// The functions that only read a world (they work inside its callbacks).
-    const READING: [&str; 31] = [
+    const READING: [&str; 37] = [
         "c2d_world_awake_body_count",
         "c2d_world_begin_events",
         "c2d_world_body_count",
         "c2d_world_body_ids",
+        "c2d_world_body_joints",
         "c2d_world_body_shapes",
         "c2d_world_cast_shape",
         "c2d_world_chain_body",
@@ -3584,8 +3608,13 @@ mod world_lock {
         "c2d_world_fault_events",
         "c2d_world_get_body",
         "c2d_world_get_gravity",
+        "c2d_world_get_joint_def",
         "c2d_world_get_shape_def",
         "c2d_world_is_awake",
+        "c2d_world_joint_count",
+        "c2d_world_joint_enabled",
+        "c2d_world_joint_events",
+        "c2d_world_joint_reaction",
         "c2d_world_move_and_slide",
         "c2d_world_overlap_shape",
         "c2d_world_profile",
@@ -3770,4 +3799,105 @@ fn c_rollback_peers_end_where_a_run_without_delay_ends() {
         .filter_map(|s| s.parse().ok())
         .collect();
     assert!(counts.len() == 4 && counts.iter().all(|&n| n > 10), "{printed}");
+}
+
+/// `c_examples/joints.c`: the layout of the hand-declared `c2d_JointDef` and `c2d_JointKind`
+/// (C's `offsetof` against Rust's), and a pendulum, a motorised slider, a motor-joint drag
+/// and a weld that breaks, line by line against the same scene through the Rust API; bad
+/// definitions refused with their statuses.
+#[test]
+fn c_joints_print_what_rust_computes() {
+    use core::mem::{offset_of, size_of};
+    let printed = build_and_run("joints.c", "cc", "-std=c11");
+    let mut want = format!(
+        "layout {} {} {} {} {} {} {} {} 4\n",
+        size_of::<JointDef>(),
+        size_of::<JointKind>(),
+        offset_of!(JointDef, body_a),
+        offset_of!(JointDef, local_frame_a),
+        offset_of!(JointDef, force_threshold),
+        offset_of!(JointDef, constraint_hertz),
+        offset_of!(JointDef, user_data),
+        offset_of!(JointDef, collide_connected),
+    );
+    let mut w = World::default();
+    let (pin, bob, block) = (Shape::circle(0.05), Shape::circle(0.1), Shape::rect(0.2, 0.2));
+    let add = |w: &mut World, kind, x: f32, y: f32, s: &Shape| {
+        w.add_body(&BodyDef::new(
+            kind,
+            Transform::from_translation(Vec2::new(x, y)),
+            *s,
+        ))
+        .unwrap()
+    };
+    let top = add(&mut w, BodyKind::Static, 0.0, 5.0, &pin);
+    let at = Vec2::new(0.6, 5.0 - 0.8);
+    let ball = add(&mut w, BodyKind::Dynamic, at.x, at.y, &bob);
+    let def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), top, ball).at_world_anchor(
+        Vec2::new(0.0, 5.0),
+        Transform::from_translation(Vec2::new(0.0, 5.0)),
+        Transform::from_translation(at),
+    );
+    let hinge = w.add_joint(&def).unwrap();
+    let base = add(&mut w, BodyKind::Static, 5.0, 0.0, &pin);
+    let slider = add(&mut w, BodyKind::Dynamic, 5.0, 0.0, &block);
+    let kind = JointKind::Prismatic(PrismaticJoint {
+        enable_motor: true,
+        max_motor_force: 50.0,
+        motor_speed: 1.0,
+        enable_limit: true,
+        lower_translation: 0.0,
+        upper_translation: 0.5,
+        ..PrismaticJoint::default()
+    });
+    w.add_joint(&JointDef::new(kind, base, slider)).unwrap();
+    let ground = add(&mut w, BodyKind::Static, 10.0, 3.0, &pin);
+    let dragged = add(&mut w, BodyKind::Dynamic, 12.0, 3.0, &block);
+    let kind = JointKind::Motor(MotorJoint {
+        linear_hertz: 4.0,
+        linear_damping_ratio: 1.0,
+        max_spring_force: 100.0,
+        ..MotorJoint::default()
+    });
+    w.add_joint(&JointDef::new(kind, ground, dragged)).unwrap();
+    let hook = add(&mut w, BodyKind::Static, -5.0, 5.0, &pin);
+    let hanging = add(&mut w, BodyKind::Dynamic, -5.0, 4.5, &block);
+    let mut def = JointDef::new(JointKind::Weld(WeldJoint::default()), hook, hanging);
+    def.force_threshold = 1.0;
+    def.user_data = 42;
+    let weld = w.add_joint(&def).unwrap();
+    let st = |s: Status| s as u32;
+    want += &format!(
+        "revolute: status 0\nprismatic: status 0\nmotor: status 0\nweld: status 0\n\
+         tag 9: status {}\nbool 2: status {}\nlimits: status {}\n",
+        st(Status::InvalidInput),
+        st(Status::InvalidInput),
+        st(Status::OutOfRange)
+    );
+    let mut broke = 0;
+    for i in 0..90 {
+        w.step(1.0 / 60.0, 4).unwrap();
+        for e in w.joint_events() {
+            want += &format!(
+                "step {i}: joint {} event {} user {}\n",
+                e.joint.index, e.kind as u32, e.user_data
+            );
+            broke += 1;
+        }
+    }
+    for (k, id) in [ball, slider, dragged, hanging].into_iter().enumerate() {
+        let p = w.transform(id).unwrap().p;
+        want += &format!("body {k}: {:.6} {:.6}\n", p.x, p.y);
+    }
+    let (f, _) = w.joint_reaction(hinge).unwrap();
+    want += &format!("hinge force {:.6} {:.6}\n", f.x, f.y);
+    want += &format!(
+        "weld enabled {}, joints {}, broke {broke}\n",
+        i32::from(w.joint_enabled(weld).unwrap()),
+        w.joint_count()
+    );
+    want += &format!("joints on the pin {}\n", w.joint_ids(top).unwrap().count());
+    want += &format!("remove: status 0, again: status {}\n", st(Status::InvalidJoint));
+    assert_eq!(printed, want);
+    assert_eq!(broke, 1, "the weld breaks once");
 }

@@ -947,7 +947,7 @@ mod c_entry_points {
     }
 
     /// The allocating entry points this module fails allocation by allocation.
-    const FAILED_IN_TURN: [&str; 25] = [
+    const FAILED_IN_TURN: [&str; 26] = [
         "c2d_chain_weld",
         "c2d_decompose",
         "c2d_heightfield",
@@ -958,6 +958,7 @@ mod c_entry_points {
         "c2d_tree_create_proxy_with_margin",
         "c2d_world_add_body",
         "c2d_world_add_chain",
+        "c2d_world_add_joint",
         "c2d_world_add_shape",
         "c2d_world_add_shape_def",
         "c2d_world_clone",
@@ -1205,6 +1206,30 @@ mod c_entry_points {
                 w.step(1.0 / 60.0, 4).unwrap();
             },
         );
+    }
+
+    /// Adding a joint that keeps two touching bodies apart (their contact ends): out of memory
+    /// adds and changes nothing.
+    #[test]
+    fn c_world_joints_report_running_out_of_memory() {
+        // Bodies 1 and 2 rest side by side on the ground and touch.
+        let total = world_op_failing_each(
+            "c2d_world_add_joint",
+            world_with_a_pile,
+            |w, ids| {
+                let def = JointDef::new(JointKind::Filter, ids[1], ids[2]);
+                let mut j = JointId::default();
+                // SAFETY: a live world, a readable definition, a writable id.
+                let s = lend_world(w, |w| unsafe { c2d_world_add_joint(w, &def, &mut j) }).unwrap();
+                assert_eq!(j == JointId::default(), s != Status::Ok, "{s:?}");
+                s
+            },
+            |w, _| {
+                assert_eq!(w.joint_count(), 1);
+                w.step(1.0 / 60.0, 4).unwrap();
+            },
+        );
+        assert!(total > 0);
     }
 
     /// Restoring a snapshot into a world, creating a world from one and cloning a world:

@@ -7,7 +7,8 @@
 //! and constraint arrays, including the solver's split entry points and body makers; the world
 //! settings (recycle distance, internal-edge removal, a profile clock, non-default solver
 //! settings, custom filter and pre-solve hooks that try to change the world, and destroyed
-//! ids in a second world), body definitions from `c2d_body_def`, debug drawing, and every
+//! ids in a second world), body definitions from `c2d_body_def`, joints (from the makers and
+//! from raw bytes, every joint entry point on live and stale ids), debug drawing, and every
 //! allocating entry point with its allocations failing from a chosen one on (`failing_alloc`;
 //! out of memory must leave every body, its shapes and their definitions as they were).
 //! Nothing may panic; errors must be status codes; after every operation the world passes
@@ -300,6 +301,8 @@ fn chain_def(raw: &[u8; size_of::<CChainDef>()], pts: &[Vec2], closed: bool) -> 
 #[derive(Default)]
 struct Book {
     chains: Vec<ChainId>,
+    /// Joint ids made (live, or stale once removed: the calls must refuse those).
+    joints: Vec<JointId>,
     removed: Removed,
 }
 
@@ -363,7 +366,7 @@ fn take<T: Copy>(data: &mut &[u8]) -> T {
     buf[..n].copy_from_slice(&data[..n]);
     *data = &data[n..];
     // SAFETY: only instantiated with types for which every bit pattern is valid (f32, u32,
-    // u64, Vec2, Transform, Aabb, BodyId, Body, ContactConstraint, Manifold, Filter, MoverPush) or with raw
+    // u64, Vec2, Transform, Aabb, BodyId, JointId, Body, ContactConstraint, Manifold, Filter, MoverPush) or with raw
     // bytes of BodyDef that are passed only by pointer for the C ABI to validate.
     unsafe { core::ptr::read_unaligned(buf.as_ptr() as *const T) }
 }
@@ -381,7 +384,7 @@ fuzz_target!(|data: &[u8]| {
         data = rest;
         // SAFETY (whole block): `w` is live; every pointer passed points to a local.
         unsafe {
-            match op % 25 {
+            match op % 26 {
                 0 | 1 => {
                     let bytes: [u8; size_of::<BodyDef>()] = take(&mut data);
                     let mut id = BodyId::default();
@@ -1130,7 +1133,65 @@ fuzz_target!(|data: &[u8]| {
                     let dt: f32 = take(&mut data);
                     let _ = c2d_solver_step(bodies.as_mut_ptr(), 3, raw.as_mut_ptr(), 2, &s, dt);
                 }
-                // The arms above that need a live body (3, 5, 9, 21), when there is none.
+                25 if !ids.is_empty() => {
+                    // Joints: a definition from the makers or from raw bytes, then every joint
+                    // entry point on a live or fuzzed joint id.
+                    let (ka, kb, tag, mode): (u32, u32, u32, u32) =
+                        (take(&mut data), take(&mut data), take(&mut data), take(&mut data));
+                    let (a, b) = (ids[ka as usize % ids.len()], ids[kb as usize % ids.len()]);
+                    let mut def = core::mem::zeroed::<JointDef>();
+                    let made = c2d_joint_def(tag % 8, a, b, &mut def);
+                    assert_eq!(made == Status::Ok, tag % 8 < 7);
+                    let (anchor, xa, xb): (Vec2, Transform, Transform) =
+                        (take(&mut data), take(&mut data), take(&mut data));
+                    let _ = c2d_joint_def_at_world_anchor(&mut def, anchor, &xa, &xb);
+                    let raw: [u8; size_of::<JointDef>()] = take(&mut data);
+                    let ptr = if mode & 1 == 0 {
+                        &def as *const JointDef
+                    } else {
+                        raw.as_ptr() as *const JointDef
+                    };
+                    let mut j = JointId::default();
+                    if c2d_world_add_joint(w, ptr, &mut j) == Status::Ok {
+                        book.joints.push(j);
+                    }
+                    let jid = match book.joints.len() {
+                        0 => take(&mut data),
+                        n => book.joints[(mode >> 8) as usize % n],
+                    };
+                    let _ = c2d_world_set_joint_enabled(w, jid, mode & 2 != 0);
+                    let mut enabled = false;
+                    let _ = c2d_world_joint_enabled(w, jid, &mut enabled);
+                    let mut got = core::mem::zeroed::<JointDef>();
+                    if c2d_world_get_joint_def(w, jid, &mut got) == Status::Ok {
+                        assert_eq!(c2d_world_set_joint_kind(w, jid, &got.kind), Status::Ok);
+                        let _ = c2d_world_set_joint_kind(w, jid, raw.as_ptr() as *const JointKind);
+                    }
+                    let _ = c2d_world_set_joint_frames(w, jid, &xa, &xb);
+                    let (f, t): (f32, f32) = (take(&mut data), take(&mut data));
+                    let _ = c2d_world_set_joint_thresholds(w, jid, f, t);
+                    let (mut force, mut torque) = (Vec2::ZERO, 0.0f32);
+                    if c2d_world_joint_reaction(w, jid, &mut force, &mut torque) == Status::Ok {
+                        assert!(
+                            force.is_finite() && torque.is_finite(),
+                            "reaction {force:?} {torque}"
+                        );
+                    }
+                    let mut events = [core::mem::zeroed::<JointEvent>(); 4];
+                    let mut n = 0usize;
+                    assert_eq!(
+                        c2d_world_joint_events(w, events.as_mut_ptr(), 4, &mut n),
+                        Status::Ok
+                    );
+                    let _ = c2d_world_joint_count(w, &mut n);
+                    let mut on = [JointId::default(); 4];
+                    let s = c2d_world_body_joints(w, a, on.as_mut_ptr(), 4, &mut n);
+                    assert!(s == Status::Ok || s == Status::InvalidBody, "{s:?}");
+                    if mode & 4 != 0 {
+                        let _ = c2d_world_remove_joint(w, jid);
+                    }
+                }
+                // The arms above that need a live body (3, 5, 9, 21, 25), when there is none.
                 _ => {}
             }
             // What the docs promise after every call: the world's invariants hold, every live

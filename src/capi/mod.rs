@@ -38,6 +38,8 @@ mod world_hooks;
 #[cfg(feature = "alloc")]
 mod world_id;
 #[cfg(feature = "alloc")]
+mod world_joints;
+#[cfg(feature = "alloc")]
 mod world_queries;
 #[cfg(feature = "alloc")]
 mod world_shapes;
@@ -67,6 +69,8 @@ pub use world_control::*;
 pub use world_hooks::*;
 #[cfg(feature = "alloc")]
 pub use world_id::*;
+#[cfg(feature = "alloc")]
+pub use world_joints::*;
 #[cfg(feature = "alloc")]
 pub use world_queries::*;
 #[cfg(feature = "alloc")]

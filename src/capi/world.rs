@@ -264,7 +264,7 @@ pub unsafe extern "C" fn c2d_world_counts(
 ///
 /// # Safety
 /// `buffer` must have room for `capacity` events; `out_count` NULL or writable.
-unsafe fn copy_events<T: Copy>(
+pub(super) unsafe fn copy_events<T: Copy>(
     events: &[T],
     buffer: *mut T,
     capacity: usize,

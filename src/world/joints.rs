@@ -20,6 +20,7 @@ pub struct JointId {
 /// A joint to add ([`World::add_joint`]): its kind and settings, the two bodies, a frame on
 /// each (in the body's frame: the anchor point and the joint's axes; see
 /// [`JointKind`](crate::solver::JointKind)), and what the step does with it.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointDef {
     /// The kind and its settings.
@@ -32,8 +33,6 @@ pub struct JointDef {
     pub local_frame_a: Transform,
     /// The joint frame on body B, in B's body frame.
     pub local_frame_b: Transform,
-    /// Whether the two bodies still collide with each other (default `false`).
-    pub collide_connected: bool,
     /// The constraint force (N) above which the joint breaks: it is disabled at the end of
     /// the step and reported in [`World::joint_events`] (default `f32::MAX`: never).
     pub force_threshold: f32,
@@ -46,6 +45,8 @@ pub struct JointDef {
     pub constraint_damping_ratio: f32,
     /// The game's data, returned by [`World::joint_user_data`].
     pub user_data: u64,
+    /// Whether the two bodies still collide with each other (default `false`).
+    pub collide_connected: bool,
 }
 
 impl JointDef {
@@ -174,12 +175,8 @@ impl World {
             self.joints.try_reserve(1).map_err(oom)?;
         }
         self.reserve_joint_step(1).map_err(oom)?;
-        if !def.collide_connected {
-            // Room for the ends of their contacts.
-            let between = self.contacts_between(a, b);
-            self.queued_end.try_reserve(between).map_err(oom)?;
-            self.queued_sensor_end.try_reserve(between).map_err(oom)?;
-        }
+        // Ending their contacts needs no room: the world keeps room for every touching
+        // contact and sensor overlap to end between steps.
         let index = match self.free_joints.pop() {
             Some(i) => i,
             None => {
@@ -269,7 +266,8 @@ impl World {
     }
 
     /// Enables or disables a joint (a disabled joint is not solved and does not keep its
-    /// bodies from colliding, but stays in the world with its id). Wakes its bodies.
+    /// bodies from colliding, but stays in the world with its id). Wakes its bodies; allocates
+    /// nothing.
     pub fn set_joint_enabled(&mut self, id: JointId, enabled: bool) -> Result<(), SolverError> {
         let j = self.joint_slot(id)?;
         let joint = &mut self.joints[j];
@@ -277,13 +275,6 @@ impl World {
             return Ok(());
         }
         let (a, b, collide) = (joint.a, joint.b, joint.collide_connected);
-        if enabled && !collide {
-            let between = self.contacts_between(a, b);
-            let oom = |_| SolverError::OutOfMemory;
-            self.queued_end.try_reserve(between).map_err(oom)?;
-            self.queued_sensor_end.try_reserve(between).map_err(oom)?;
-        }
-        let joint = &mut self.joints[j];
         joint.enabled = enabled;
         joint.impulses = JointImpulses::default();
         self.wake_body(a);
@@ -505,20 +496,8 @@ impl World {
         false
     }
 
-    /// Number of contacts between body slots `a` and `b` (any of their shapes).
-    fn contacts_between(&self, a: u32, b: u32) -> usize {
-        let mut n = 0;
-        let mut e = self.slots[a as usize].contact_head;
-        while e != NONE {
-            let contact = &self.contacts[(e >> 1) as usize];
-            n += usize::from(contact.other(a) == b);
-            e = contact.next[(e & 1) as usize];
-        }
-        n
-    }
-
     /// Ends every contact between body slots `a` and `b` (between steps: their ends lead the
-    /// next step's end events; room made by the caller).
+    /// next step's end events, in the room the world keeps for them).
     fn end_contacts_between(&mut self, a: u32, b: u32) {
         let mut e = self.slots[a as usize].contact_head;
         while e != NONE {
