@@ -6,7 +6,8 @@
 //!
 //! This library holds what those share: the root crate's test support (`tests/common/mod.rs`:
 //! random shapes, brute-force geometry, the test scenes), re-exported whole, and the
-//! conversions of collide2d's types to each peer's.
+//! conversions of collide2d's types to each peer's, and Box2D's benchmark scenes as body
+//! lists (`scenes`) for the scene runner and the snapshot comparison.
 #![deny(missing_docs)]
 
 #[path = "../../tests/common/mod.rs"]
@@ -15,6 +16,8 @@ pub mod common;
 pub mod box2d;
 pub mod memory;
 pub mod parry;
+#[cfg(feature = "solver")]
+pub mod scenes;
 
 pub use box2d::*;
 pub use common::*;
