@@ -3,13 +3,17 @@
 
 use super::*;
 
+/// What [`World::check_invariants`] returns when it cannot allocate its marks.
+pub(super) const OUT_OF_MEMORY: &str = "out of memory for the check's marks";
+
 impl World {
     /// Checks that every live body is finite, and the world's bookkeeping against a recount:
     /// the pair table, the contact slab,
     /// every body's contact list, the awake list, the awake work list, the sleeping islands
     /// and the touching count; and that every dynamic-involving pair of live bodies whose fat
     /// boxes overlap has a contact once the broad phase has run (`broad_phase_current`).
-    /// O(bodies²); for tests and fuzzing. Returns the first broken invariant.
+    /// O(bodies + contacts), and O(bodies²) with `broad_phase_current`; for tests, fuzzing
+    /// and restoring snapshots. Returns the first broken invariant.
     #[doc(hidden)]
     pub fn check_invariants(&self, broad_phase_current: bool) -> Result<(), &'static str> {
         let live = |s: u32| self.slots.get(s as usize).is_some_and(|x| x.live);
@@ -22,6 +26,15 @@ impl World {
         {
             return Err("a live body is not finite");
         }
+        // Marks, one per contact edge (and later one per slot): the lists are checked in one
+        // pass each, not by searching a list per contact.
+        let mut seen: Vec<bool> = Vec::new();
+        let marks = (2 * self.contacts.len()).max(self.slots.len());
+        if seen.try_reserve_exact(marks).is_err() {
+            return Err(OUT_OF_MEMORY);
+        }
+        seen.resize(marks, false);
+        let mut sleeping = 0usize;
         let mut count = 0;
         let mut touching = 0;
         let mut overlaps = 0;
@@ -64,20 +77,6 @@ impl World {
             overlaps += usize::from(contact.touching && contact.sensor);
             if sim.sensor != contact.sensor {
                 return Err("sensor flag out of step");
-            }
-            for (side, s) in [oa, ob].into_iter().enumerate() {
-                let edge = (c as u32) << 1 | side as u32;
-                let mut e = self.slots[s as usize].contact_head;
-                let mut found = false;
-                let mut guard = 0;
-                while e != NONE && guard <= self.contacts.len() * 2 {
-                    found |= e == edge;
-                    e = self.contacts[(e >> 1) as usize].next[(e & 1) as usize];
-                    guard += 1;
-                }
-                if !found {
-                    return Err("contact missing from a body's contact list");
-                }
             }
         }
         if count != self.pair_table.len() || count + self.free_contacts.len() != self.contacts.len() {
@@ -132,17 +131,41 @@ impl World {
             {
                 return Err("body neither awake nor asleep, or both");
             }
-            if asleep && !self.islands[hot.island as usize].contains(&(s as u32)) {
-                return Err("sleeping body missing from its island");
-            }
+            sleeping += usize::from(asleep);
+            // Each edge on the list names a contact of this body, on this body's side, once.
             let mut e = slot.contact_head;
             while e != NONE && list_total <= 2 * self.contacts.len() {
                 list_total += 1;
-                e = self.contacts[(e >> 1) as usize].next[(e & 1) as usize];
+                let contact = &self.contacts[(e >> 1) as usize];
+                let owner = if e & 1 == 0 { contact.oa } else { contact.ob };
+                if contact.a == NONE || owner != s as u32 || core::mem::replace(&mut seen[e as usize], true) {
+                    return Err("a body's contact list names a contact of another body, or twice");
+                }
+                e = contact.next[(e & 1) as usize];
             }
         }
         if list_total != 2 * count {
             return Err("contact lists hold more edges than contacts");
+        }
+        // With every listed edge distinct and live and as many edges as contacts have sides,
+        // every contact is on both of its bodies' lists.
+        // Islands: every member sleeps in it, each body once; with as many members as
+        // sleeping bodies, every sleeping body is in its island.
+        let mut members = 0usize;
+        let listed = &mut seen[..];
+        listed.fill(false);
+        for (i, island) in self.islands.iter().enumerate() {
+            for &m in island {
+                members += 1;
+                let ok = self.hot.get(m as usize).is_some_and(|h| h.island == i as u32)
+                    && !core::mem::replace(&mut listed[m as usize], true);
+                if !ok {
+                    return Err("island member sleeps elsewhere, or is listed twice");
+                }
+            }
+        }
+        if members != sleeping {
+            return Err("sleeping body missing from its island");
         }
         self.check_restored_joints()
             .map_err(|_| "joint store, joint lists or a joint's settings out of step")?;

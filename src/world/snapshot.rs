@@ -580,7 +580,10 @@ impl World {
                 self.pair_table.insert(pair_key(contact.a, contact.b), c as u32);
             }
         }
-        self.check_invariants(false).map_err(|_| SnapshotError::Corrupt)?;
+        self.check_invariants(false).map_err(|e| match e {
+            super::invariants::OUT_OF_MEMORY => SnapshotError::OutOfMemory,
+            _ => SnapshotError::Corrupt,
+        })?;
         self.check_lists().map_err(|_| SnapshotError::Corrupt)?;
         // The room the world keeps between steps for ends and the next step's arrays.
         self.reserve_solver().map_err(|_| SnapshotError::OutOfMemory)?;
