@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use collide2d_peers::scenes::{
-    body_def, large_pyramid, many_pyramids, spinner, tile_slide, tumbler, Measure, Scene,
+    body_def, joint_grid, large_pyramid, many_pyramids, spinner, tile_slide, tumbler, Measure, Scene,
 };
 use collide2d_peers::{b2, b2capsule, b2chain_segment, b2circle, b2polygon, b2v};
 
@@ -113,11 +113,17 @@ impl Ours {
         if std::env::var_os("SCENES_PROFILE").is_some() {
             world.set_profile_clock(Some(clock_ns));
         }
-        let ids = scene
+        let ids: Vec<BodyId> = scene
             .bodies
             .iter()
             .map(|s| world.add_body(&body_def(s)).unwrap())
             .collect();
+        for &(a, b, pa, pb) in &scene.hinges {
+            let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), ids[a], ids[b]);
+            def.local_frame_a = Transform::from_translation(pa);
+            def.local_frame_b = Transform::from_translation(pb);
+            world.add_joint(&def).unwrap();
+        }
         Ours { world, ids }
     }
 }
@@ -185,6 +191,9 @@ impl Box2d {
                     sd.density = s.material.density;
                     sd.material.friction = s.material.friction;
                     sd.material.restitution = s.material.restitution;
+                    sd.filter.categoryBits = s.filter.category_bits;
+                    sd.filter.maskBits = s.filter.mask_bits;
+                    sd.filter.groupIndex = s.filter.group_index;
                     match &s.shape {
                         Shape::Circle(c) => {
                             b2::b2CreateCircleShape(body, &sd, &b2circle(c));
@@ -208,7 +217,15 @@ impl Box2d {
                     }
                     body
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            for &(a, b, pa, pb) in &scene.hinges {
+                let mut jd = b2::b2DefaultRevoluteJointDef();
+                jd.base.bodyIdA = ids[a];
+                jd.base.bodyIdB = ids[b];
+                jd.base.localFrameA.p = b2v(pa);
+                jd.base.localFrameB.p = b2v(pb);
+                b2::b2CreateRevoluteJoint(world, &jd);
+            }
             Box2d { world, ids }
         }
     }
@@ -430,6 +447,7 @@ fn main() {
     let scenes: Vec<fn() -> Scene> = vec![
         || large_pyramid(100),
         || large_pyramid(140),
+        || joint_grid(100),
         many_pyramids,
         tumbler,
         || spinner(true),

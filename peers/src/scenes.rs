@@ -31,6 +31,8 @@ pub struct Spec {
     pub material: Material,
     /// Whether the body may sleep.
     pub enable_sleep: bool,
+    /// Its collision filter.
+    pub filter: Filter,
 }
 
 /// A body at rest at `p` with the default material.
@@ -43,6 +45,7 @@ pub fn spec(kind: BodyKind, p: Vec2, shape: Shape) -> Spec {
         shape,
         material: Material::default(),
         enable_sleep: true,
+        filter: Filter::DEFAULT,
     }
 }
 
@@ -72,6 +75,8 @@ pub struct Scene {
     pub bodies: Vec<Spec>,
     /// What the runner reports at the end.
     pub measure: Measure,
+    /// Revolute joints: body indices A and B and the anchor in each body's frame.
+    pub hinges: Vec<(usize, usize, Vec2, Vec2)>,
 }
 
 /// Appends a pyramid of `base` rows of squares of half extent `extent`, its bottom row
@@ -103,6 +108,7 @@ pub fn large_pyramid(base: usize) -> Scene {
         },
         bodies: b,
         measure: Measure::Displacement,
+        hinges: Vec::new(),
     }
 }
 
@@ -130,6 +136,7 @@ pub fn many_pyramids() -> Scene {
         name: "many_pyramids_20x20",
         bodies: b,
         measure: Measure::Displacement,
+        hinges: Vec::new(),
     }
 }
 
@@ -154,6 +161,7 @@ pub fn tile_slide() -> Scene {
         name: "tile_slide",
         bodies: b,
         measure: Measure::Rise,
+        hinges: Vec::new(),
     }
 }
 
@@ -189,6 +197,7 @@ pub fn tumbler() -> Scene {
         name: "tumbler",
         bodies: b,
         measure: Measure::OutsideBox(TUMBLER_SPEED),
+        hinges: Vec::new(),
     }
 }
 
@@ -254,6 +263,7 @@ pub fn spinner(with_bar: bool) -> Scene {
         name: if with_bar { "spinner" } else { "pile" },
         bodies: b,
         measure: Measure::OutsideRing,
+        hinges: Vec::new(),
     }
 }
 
@@ -264,5 +274,46 @@ pub fn body_def(s: &Spec) -> BodyDef {
     d.angular_velocity = s.w;
     d.material = s.material;
     d.enable_sleep = s.enable_sleep;
+    d.filter = s.filter;
     d
+}
+
+/// Box2D's joint grid: `n × n` circles of radius 0.4 one metre apart, each joined by a
+/// revolute joint to the one above and the one to its left (anchors half-way), seven of the
+/// top row static; the circles do not collide with each other (category 2, mask all but 2).
+pub fn joint_grid(n: usize) -> Scene {
+    let mut bodies = Vec::with_capacity(n * n);
+    let mut hinges = Vec::with_capacity(2 * n * n);
+    let filter = Filter {
+        category_bits: 2,
+        mask_bits: !2u64,
+        group_index: 0,
+    };
+    for k in 0..n {
+        for i in 0..n {
+            let fixed = k + 3 >= n / 2 && k <= n / 2 + 3 && i == 0;
+            let kind = if fixed {
+                BodyKind::Static
+            } else {
+                BodyKind::Dynamic
+            };
+            let mut b = spec(kind, Vec2::new(k as f32, -(i as f32)), Shape::circle(0.4));
+            b.filter = filter;
+            b.enable_sleep = false;
+            let index = bodies.len();
+            if i > 0 {
+                hinges.push((index - 1, index, Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5)));
+            }
+            if k > 0 {
+                hinges.push((index - n, index, Vec2::new(0.5, 0.0), Vec2::new(-0.5, 0.0)));
+            }
+            bodies.push(b);
+        }
+    }
+    Scene {
+        name: "joint_grid",
+        bodies,
+        measure: Measure::Displacement,
+        hinges,
+    }
 }
