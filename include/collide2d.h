@@ -711,6 +711,8 @@ typedef struct c2d_DebugDraw {
   bool draw_transforms;
   // `c2d_world_draw`: the broad-phase tree's boxes.
   bool draw_tree;
+  // `c2d_world_draw`: the enabled joints (anchors, the lines to them, axes and limits).
+  bool draw_joints;
 } c2d_DebugDraw;
 
 // A line `normal · x = offset` (world frame): points with `normal · x > offset` are on the
@@ -1459,6 +1461,11 @@ typedef uint32_t c2d_Color;
 #define C2D_COLOR_CAST 11691750
 // Tree boxes (the depth darkens them) and body bounds (magenta).
 #define C2D_COLOR_BOUNDS 15093222
+// Joints: the lines from each body to its anchor and between the anchors, and their
+// axes (teal).
+#define C2D_COLOR_JOINT 5092018
+// A joint's lower limit (green; the upper limit is Rust's `Color::CONTACT`'s red).
+#define C2D_COLOR_LOWER_LIMIT 5105229
 
 // A distance joint: keeps the frames' origins `length` apart (rigid), or holds them there
 // with a spring, between `min_length` and `max_length` when the limit is on; a motor drives

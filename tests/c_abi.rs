@@ -512,6 +512,7 @@ fn c_debug_draw_sees_what_rust_draws() {
             contacts: true,
             transforms: true,
             tree: false,
+            joints: false,
         },
     );
     d.0 += "world 0\n";

@@ -346,3 +346,75 @@ fn mover_planes_are_drawn_at_their_points_along_their_normals() {
         assert!(close(n, want), "{n:?} against {want:?}");
     }
 }
+
+#[test]
+fn world_draw_shows_joints_anchors_axes_and_limits() {
+    let mut w = World::default();
+    let base = w
+        .add_body(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from_translation(Vec2::new(0.0, 4.0)),
+            Shape::circle(0.1),
+        ))
+        .unwrap();
+    let slider = w
+        .add_body(&BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(1.0, 4.0)),
+            Shape::rect(0.2, 0.2),
+        ))
+        .unwrap();
+    let prismatic = JointKind::Prismatic(PrismaticJoint {
+        enable_limit: true,
+        lower_translation: -1.0,
+        upper_translation: 2.0,
+        ..PrismaticJoint::default()
+    });
+    let mut def = JointDef::new(prismatic, base, slider);
+    def.local_frame_a = Transform::new(Vec2::new(0.5, 0.0), core::f32::consts::FRAC_PI_2); // axis: up
+    w.add_joint(&def).unwrap();
+    let revolute = JointKind::Revolute(RevoluteJoint {
+        enable_limit: true,
+        lower_angle: -0.5,
+        upper_angle: 0.5,
+        ..RevoluteJoint::default()
+    });
+    let disabled = w.add_joint(&JointDef::new(revolute, base, slider)).unwrap();
+    w.set_joint_enabled(disabled, false).unwrap();
+    let flags = DrawFlags {
+        shapes: false,
+        contacts: false,
+        ..DrawFlags::default()
+    };
+    let mut r = Recorder::default();
+    w.draw(&mut r, flags);
+    let near = |a: Vec2, b: Vec2| a.distance(b) < 1e-5;
+    let segment = |p: Vec2, q: Vec2, c: Color| {
+        r.0.iter()
+            .any(|x| matches!(x, Prim::Segment(a, b, k) if near(*a, p) && near(*b, q) && *k == c))
+    };
+    let point = |p: Vec2, c: Color| {
+        r.0.iter()
+            .any(|x| matches!(x, Prim::Point(a, k) if near(*a, p) && *k == c))
+    };
+    // Frame A's origin is 0.5 right of the base, frame B's at the slider's origin.
+    let (fa, fb) = (Vec2::new(0.5, 4.0), Vec2::new(1.0, 4.0));
+    assert!(segment(Vec2::new(0.0, 4.0), fa, Color::JOINT) && segment(fa, fb, Color::JOINT));
+    assert!(point(fa, Color::JOINT) && point(fb, Color::JOINT));
+    // The axis points up (frame A turned 90°): from the lower limit to the upper, ends marked.
+    let (lo, hi) = (Vec2::new(0.5, 3.0), Vec2::new(0.5, 6.0));
+    assert!(segment(lo, hi, Color::JOINT), "{:?}", r.0);
+    assert!(point(lo, Color::LOWER_LIMIT) && point(hi, Color::CONTACT));
+    // The disabled revolute joint draws nothing: 3 segments and 2 points for the anchors'
+    // lines and 1 segment and 2 points for the axis.
+    assert_eq!(r.0.len(), 3 + 2 + 1 + 2, "{:?}", r.0);
+    let mut none = Recorder::default();
+    w.draw(
+        &mut none,
+        DrawFlags {
+            joints: false,
+            ..flags
+        },
+    );
+    assert!(none.0.is_empty());
+}

@@ -58,6 +58,8 @@ pub struct DebugDrawFcns {
     pub draw_transforms: bool,
     /// `c2d_world_draw`: the broad-phase tree's boxes.
     pub draw_tree: bool,
+    /// `c2d_world_draw`: the enabled joints (anchors, the lines to them, axes and limits).
+    pub draw_joints: bool,
 }
 
 /// [`DebugDraw`] over a C callback table.
@@ -288,6 +290,7 @@ pub unsafe extern "C" fn c2d_world_draw(
         contacts: t.draw_contacts,
         transforms: t.draw_transforms,
         tree: t.draw_tree,
+        joints: t.draw_joints,
     };
     let _lock = match super::world_id::Locked::new(world, w) {
         Ok(l) => l,

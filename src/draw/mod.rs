@@ -49,6 +49,11 @@ impl Color {
     pub const CAST: Color = Color(0xB2_66_E6);
     /// Tree boxes (the depth darkens them) and body bounds (magenta).
     pub const BOUNDS: Color = Color(0xE6_4D_E6);
+    /// Joints: the lines from each body to its anchor and between the anchors, and their
+    /// axes (teal).
+    pub const JOINT: Color = Color(0x4D_B2_B2);
+    /// A joint's lower limit (green; the upper limit is [`Color::CONTACT`]'s red).
+    pub const LOWER_LIMIT: Color = Color(0x4D_E6_4D);
 
     /// This colour with each channel scaled by `k` in `[0, 1]` (for depth shading).
     #[must_use]

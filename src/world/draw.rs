@@ -18,6 +18,12 @@ pub struct DrawFlags {
     pub transforms: bool,
     /// The broad phase's tree, every node's box shaded by height.
     pub tree: bool,
+    /// The enabled joints (Box2D's drawing): a line from each body's origin to its anchor
+    /// and between the two anchors, the anchors as points ([`Color::JOINT`]); a revolute
+    /// joint's limits as two rays from its anchor ([`Color::LOWER_LIMIT`] for the lower,
+    /// [`Color::CONTACT`] for the upper); a prismatic or wheel joint's axis through frame A's
+    /// origin, between its limits when they are on (their ends marked), else 0.5 m each way.
+    pub joints: bool,
 }
 
 impl Default for DrawFlags {
@@ -29,6 +35,7 @@ impl Default for DrawFlags {
             contacts: true,
             transforms: false,
             tree: false,
+            joints: true,
         }
     }
 }
@@ -87,8 +94,55 @@ impl World {
                 draw_manifold(d, &m, 0.3);
             }
         }
+        if flags.joints {
+            self.draw_joints(d);
+        }
         if flags.tree {
             self.tree.draw(d);
         }
+    }
+
+    /// The enabled joints, as [`DrawFlags::joints`] says.
+    fn draw_joints(&self, d: &mut (impl DebugDraw + ?Sized)) {
+        use crate::solver::JointKind;
+        for j in self.joints.iter().filter(|j| j.live && j.enabled) {
+            let (xa, xb) = (
+                self.bodies[j.a as usize].transform,
+                self.bodies[j.b as usize].transform,
+            );
+            let (fa, fb) = (xa * j.frame_a, xb * j.frame_b);
+            d.segment(xa.p, fa.p, Color::JOINT);
+            d.segment(fa.p, fb.p, Color::JOINT);
+            d.segment(fb.p, xb.p, Color::JOINT);
+            d.point(fa.p, 5.0, Color::JOINT);
+            d.point(fb.p, 5.0, Color::JOINT);
+            match j.kind {
+                JointKind::Revolute(r) if r.enable_limit => {
+                    let ray = |angle: f32| fb.p + (fa.q * Rot::from_angle(angle)).x_axis() * 0.25;
+                    d.segment(fb.p, ray(r.lower_angle), Color::LOWER_LIMIT);
+                    d.segment(fb.p, ray(r.upper_angle), Color::CONTACT);
+                }
+                JointKind::Prismatic(p) => {
+                    draw_axis(d, fa, (p.lower_translation, p.upper_translation), p.enable_limit)
+                }
+                JointKind::Wheel(w) => {
+                    draw_axis(d, fa, (w.lower_translation, w.upper_translation), w.enable_limit)
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A prismatic or wheel joint's axis through frame `fa`'s origin along its x axis: between
+/// the limits `(lo, hi)` with their ends marked, or 0.5 m each way without them.
+fn draw_axis(d: &mut (impl DebugDraw + ?Sized), fa: Transform, (lo, hi): (f32, f32), limited: bool) {
+    let axis = fa.q.x_axis();
+    let (lo, hi) = if limited { (lo, hi) } else { (-0.5, 0.5) };
+    let (p, q) = (fa.p + axis * lo, fa.p + axis * hi);
+    d.segment(p, q, Color::JOINT);
+    if limited {
+        d.point(p, 5.0, Color::LOWER_LIMIT);
+        d.point(q, 5.0, Color::CONTACT);
     }
 }

@@ -263,6 +263,7 @@ impl WorldScene {
                         contacts: bits & 4 != 0,
                         transforms: bits & 8 != 0,
                         tree: bits & 16 != 0,
+                        joints: bits & 32 != 0,
                     };
                 }
             }
