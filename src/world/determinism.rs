@@ -4,7 +4,7 @@
 //! same hash from x86-64 (debug, release, `-C target-cpu=native`), aarch64, wasm32 and a
 //! Cortex-M4F (`examples/determinism.rs`, `c_examples/embedded/determinism.c`).
 //!
-//! The scene, 310 bodies (305 dynamic), most in a bin 24 m wide and 28 m high:
+//! The scene, 326 bodies (321 dynamic) and 14 joints, most in a bin 24 m wide and 28 m high:
 //! - the floor, a static chain ([`World::add_chain`]) of gentle bumps between two static box
 //!   walls;
 //! - 288 dynamic bodies dropped in a staggered grid of 12 columns and 24 rows, turned a little
@@ -14,7 +14,9 @@
 //! - 12 boxes dropped apart onto a static shelf under the bin, 6 on each side of it, with sleep on: they land,
 //!   rest and fall asleep within the 300 steps (the pile, stirred by the paddle, stays awake);
 //! - a kinematic paddle that sweeps through the pile, turning as it goes;
-//! - a bullet ([`BodyDef::bullet`]) shot sideways into the pile at 60 m/s.
+//! - a bullet ([`BodyDef::bullet`]) shot sideways into the pile at 60 m/s;
+//! - falling hinges (Box2D's): two columns of 8 boxes over the shelf, each hinged to the one
+//!   below with a limited, sprung revolute joint, toppling onto the shelf.
 //!
 //! The hash is FNV-1a 64 (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`) over, for
 //! each body in [`World::body_ids`] order (the order they were added), the little-endian bytes
@@ -74,6 +76,39 @@ pub fn scene() -> Result<World, SolverError> {
             Transform::from_translation(p),
             boxed(0.3, 0.3)?,
         ))?;
+    }
+    // Falling hinges (as Box2D's `test_determinism`): two columns of 8 boxes over the shelf,
+    // each hinged to the one below by a revolute joint with angle limits and a spring,
+    // leaning a little so that they topple, land and fall asleep.
+    for x in [-15.0f32, 15.0] {
+        let mut below: Option<(BodyId, Vec2)> = None;
+        for k in 0..8 {
+            let p = Vec2::new(x + 0.04 * k as f32 * x.signum(), -9.2 + 0.55 * k as f32);
+            let id = w.add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(p),
+                boxed(0.25, 0.25)?,
+            ))?;
+            if let Some((prev, q)) = below {
+                let kind = crate::solver::JointKind::Revolute(crate::solver::RevoluteJoint {
+                    enable_limit: true,
+                    lower_angle: -0.25 * core::f32::consts::PI,
+                    upper_angle: 0.25 * core::f32::consts::PI,
+                    enable_spring: true,
+                    hertz: 0.5,
+                    damping_ratio: 0.5,
+                    ..Default::default()
+                });
+                let anchor = (p + q) * 0.5;
+                let def = JointDef::new(kind, prev, id).at_world_anchor(
+                    anchor,
+                    Transform::from_translation(q),
+                    Transform::from_translation(p),
+                );
+                w.add_joint(&def)?;
+            }
+            below = Some((id, p));
+        }
     }
     // The pile.
     let capsule = Capsule::new(Vec2::new(-0.25, 0.0), Vec2::new(0.25, 0.0), 0.2).map_err(shape_err)?;
