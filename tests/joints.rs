@@ -527,3 +527,178 @@ fn the_door_refuses_bad_joint_definitions() {
     let foreign = World::default().add_joint(&JointDef::new(JointKind::Filter, a, b));
     assert_eq!(foreign, Err(SolverError::InvalidBody), "ids of another world");
 }
+
+/// A ragdoll (Box2D's human: torso, head, arms and legs of two parts each, eleven revolute
+/// joints with angle limits and a little friction-like motor) dropped onto the ground from
+/// 5 m: it lands, stays together (every joint's anchors within 2 cm once it rests) and comes
+/// to rest (asleep) within 5 s.
+#[test]
+fn a_ragdoll_falls_stays_together_and_comes_to_rest() {
+    let mut w = world();
+    w.add_body(&BodyDef::new(
+        BodyKind::Static,
+        Transform::IDENTITY,
+        Shape::rect(20.0, 0.5),
+    ))
+    .unwrap();
+    let base = Vec2::new(0.0, 5.0);
+    // (centre, half extents) of each part: torso, head, upper/lower arms, upper/lower legs.
+    let parts: [(Vec2, Vec2); 11] = [
+        (Vec2::new(0.0, 1.2), Vec2::new(0.15, 0.3)),
+        (Vec2::new(0.0, 1.7), Vec2::new(0.11, 0.12)),
+        (Vec2::new(-0.3, 1.35), Vec2::new(0.15, 0.05)),
+        (Vec2::new(-0.6, 1.35), Vec2::new(0.15, 0.045)),
+        (Vec2::new(0.3, 1.35), Vec2::new(0.15, 0.05)),
+        (Vec2::new(0.6, 1.35), Vec2::new(0.15, 0.045)),
+        (Vec2::new(-0.08, 0.72), Vec2::new(0.06, 0.2)),
+        (Vec2::new(-0.08, 0.3), Vec2::new(0.05, 0.2)),
+        (Vec2::new(0.08, 0.72), Vec2::new(0.06, 0.2)),
+        (Vec2::new(0.08, 0.3), Vec2::new(0.05, 0.2)),
+        (Vec2::new(0.0, 1.05), Vec2::new(0.12, 0.08)), // hips
+    ];
+    let ids: Vec<BodyId> = parts
+        .iter()
+        .map(|(c, h)| {
+            let mut d = BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(base + *c),
+                Shape::rect(h.x, h.y),
+            );
+            d.material.friction = 0.6;
+            w.add_body(&d).unwrap()
+        })
+        .collect();
+    // (A, B, anchor relative to base, lower, upper angle).
+    let links: [(usize, usize, Vec2, f32, f32); 10] = [
+        (0, 1, Vec2::new(0.0, 1.56), -0.5, 0.5),
+        (0, 2, Vec2::new(-0.15, 1.35), -2.0, 2.0),
+        (2, 3, Vec2::new(-0.45, 1.35), 0.0, 2.5),
+        (0, 4, Vec2::new(0.15, 1.35), -2.0, 2.0),
+        (4, 5, Vec2::new(0.45, 1.35), -2.5, 0.0),
+        (0, 10, Vec2::new(0.0, 1.0), -0.3, 0.3),
+        (10, 6, Vec2::new(-0.08, 0.95), -1.5, 0.4),
+        (6, 7, Vec2::new(-0.08, 0.51), -2.5, 0.0),
+        (10, 8, Vec2::new(0.08, 0.95), -1.5, 0.4),
+        (8, 9, Vec2::new(0.08, 0.51), -2.5, 0.0),
+    ];
+    let mut joints = Vec::new();
+    for (a, b, at, lo, hi) in links {
+        let kind = JointKind::Revolute(RevoluteJoint {
+            enable_limit: true,
+            lower_angle: lo,
+            upper_angle: hi,
+            enable_motor: true,
+            max_motor_torque: 0.2,
+            ..RevoluteJoint::default()
+        });
+        let (xa, xb) = (w.transform(ids[a]).unwrap(), w.transform(ids[b]).unwrap());
+        joints.push(
+            w.add_joint(&JointDef::new(kind, ids[a], ids[b]).at_world_anchor(base + at, xa, xb))
+                .unwrap(),
+        );
+    }
+    // A push so that it tumbles.
+    w.apply_linear_impulse_to_center(ids[0], Vec2::new(1.5, 0.0))
+        .unwrap();
+    let mut slept_at = None;
+    for k in 0..600 {
+        w.step(DT, 4).unwrap();
+        if slept_at.is_none() && ids.iter().all(|&id| !w.is_awake(id).unwrap()) {
+            slept_at = Some(k);
+        }
+    }
+    let worst = joints.iter().map(|&j| separation(&w, j)).fold(0.0f32, f32::max);
+    assert!(worst < 0.02, "a joint came {worst} m apart");
+    let lowest = ids
+        .iter()
+        .map(|&id| w.transform(id).unwrap().p.y)
+        .fold(f32::MAX, f32::min);
+    assert!(
+        lowest > 0.5 && lowest < 1.0,
+        "lowest part at {lowest}: it should lie on the ground"
+    );
+    let slept = slept_at.expect("the ragdoll never came to rest");
+    assert!(slept < 300, "came to rest only after {slept} steps");
+}
+
+/// A car on two motorised wheel joints drives over a chain terrain of slopes (up to 20°) and
+/// bumps: it climbs the hills, keeps both wheels on (the suspension within its travel) and
+/// gets past the last hill.
+#[test]
+fn a_car_on_wheel_joints_drives_over_a_chain_terrain() {
+    let mut w = world();
+    let mut points = vec![Vec2::new(-20.0, 0.0), Vec2::new(5.0, 0.0)];
+    // Hills: 4 m up at 20°, flat, down, then bumps.
+    let rise = 20f32.to_radians().tan() * 4.0;
+    points.extend([
+        Vec2::new(9.0, rise),
+        Vec2::new(13.0, rise),
+        Vec2::new(17.0, 0.0),
+        Vec2::new(20.0, 0.25),
+        Vec2::new(23.0, 0.0),
+        Vec2::new(26.0, 0.25),
+        Vec2::new(29.0, 0.0),
+        Vec2::new(200.0, 0.0),
+    ]);
+    // A chain's solid side is to the right of its direction: listed right to left, its front
+    // faces up.
+    points.reverse();
+    let chain = collide2d::geometry::Chain::open(&points).unwrap();
+    w.add_chain(&ChainDef::new(&chain)).unwrap();
+    let mut d = BodyDef::new(
+        BodyKind::Dynamic,
+        Transform::from_translation(Vec2::new(0.0, 1.2)),
+        Shape::rect(1.2, 0.2),
+    );
+    d.material.density = 2.0;
+    let chassis = w.add_body(&d).unwrap();
+    let mut wheels = Vec::new();
+    for x in [-0.9f32, 0.9] {
+        let mut d = BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from_translation(Vec2::new(x, 0.5)),
+            Shape::circle(0.4),
+        );
+        d.material.friction = 0.9;
+        let wheel = w.add_body(&d).unwrap();
+        let kind = JointKind::Wheel(WheelJoint {
+            enable_motor: true,
+            max_motor_torque: 60.0,
+            motor_speed: -12.0,
+            hertz: 4.0,
+            damping_ratio: 0.7,
+            enable_limit: true,
+            lower_translation: -0.25,
+            upper_translation: 0.25,
+            ..WheelJoint::default()
+        });
+        let mut def = JointDef::new(kind, chassis, wheel);
+        def.local_frame_a = Transform::new(Vec2::new(x, -0.7), core::f32::consts::FRAC_PI_2);
+        wheels.push((wheel, w.add_joint(&def).unwrap()));
+    }
+    let mut travel = 0.0f32;
+    let mut highest = 0.0f32;
+    for _ in 0..900 {
+        w.step(DT, 4).unwrap();
+        let xc = w.transform(chassis).unwrap();
+        highest = highest.max(xc.p.y);
+        for &(wheel, j) in &wheels {
+            let def = w.joint(j).unwrap();
+            let axis = (xc.q * def.local_frame_a.q).x_axis();
+            let t = (w.transform(wheel).unwrap().p - xc.apply(def.local_frame_a.p)).dot(axis);
+            travel = travel.max(t.abs());
+        }
+    }
+    let end = w.transform(chassis).unwrap().p;
+    assert!(end.x > 30.0, "the car stopped at {end:?}");
+    assert!(
+        highest > rise + 0.8,
+        "it never climbed the hill (highest {highest})"
+    );
+    assert!(
+        travel < 0.25 + 0.02,
+        "a wheel left its suspension travel: {travel}"
+    );
+    let q = w.transform(chassis).unwrap().q;
+    assert!(q.c > 0.9, "the car turned over: {q:?} at {end:?}");
+}
