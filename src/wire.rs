@@ -236,8 +236,14 @@ impl<T: Wire> Wire for Vec<T> {
 /// left (`T::MIN` each) before room is made, so hostile bytes cannot ask for more memory
 /// than their own size justifies.
 pub(crate) fn take_into<T: Wire>(v: &mut Vec<T>, i: &mut In) -> Result<(), WireError> {
+    take_into_at_most(v, i, usize::MAX)
+}
+
+/// [`take_into`] for a store that may not hold more than `max` entries (more is
+/// [`WireError::Invalid`]).
+pub(crate) fn take_into_at_most<T: Wire>(v: &mut Vec<T>, i: &mut In, max: usize) -> Result<(), WireError> {
     let n = usize::take(i)?;
-    if n > i.left() / T::MIN.max(1) {
+    if n > max || n > i.left() / T::MIN.max(1) {
         return Err(WireError::Invalid);
     }
     v.clear();

@@ -377,10 +377,12 @@ wire_struct!(Contact {
     parked: u32,
 });
 
-/// Writes or reads every stored field of a world, in one order for both (`$v` is `put` or
-/// `take`).
+/// Writes or reads every stored field of a world, in one order for both. A `bounded` store
+/// holds at most as many entries as an earlier one (its entries are small on the wire but
+/// large in memory: an `Option` of a contact cache is one byte when `None`), and is read
+/// with that bound, so that its length cannot ask for memory out of proportion to the bytes.
 macro_rules! stores {
-    ($w:expr, $io:expr, $field:ident, $tree:ident) => {{
+    ($w:expr, $io:expr, $field:ident, $tree:ident, $bounded:ident) => {{
         let w = &mut *$w;
         let io = $io;
         $field!(w.tag, io);
@@ -396,9 +398,9 @@ macro_rules! stores {
         $field!(w.move_buffer, io);
         $field!(w.contacts, io);
         $field!(w.free_contacts, io);
-        $field!(w.sleep_impulses, io);
+        $bounded!(w.sleep_impulses, io, w.contacts.len());
         $field!(w.active, io);
-        $field!(w.active_memory, io);
+        $bounded!(w.active_memory, io, w.active.len());
         $field!(w.parked, io);
         $field!(w.free_parked, io);
         $field!(w.touching_count, io);
@@ -432,6 +434,17 @@ macro_rules! put_field {
     ($f:expr, $o:expr) => {
         $f.put($o)
     };
+}
+macro_rules! put_bounded {
+    ($f:expr, $o:expr, $max:expr) => {
+        $f.put($o)
+    };
+}
+macro_rules! take_bounded {
+    ($f:expr, $i:expr, $max:expr) => {{
+        let max = $max;
+        wire::take_into_at_most(&mut $f, $i, max)?
+    }};
 }
 macro_rules! put_tree {
     ($f:expr, $o:expr) => {
@@ -552,12 +565,12 @@ impl World {
     }
 
     fn put_stores(&self, o: &mut Out) {
-        stores!(&mut &*self, o, put_field, put_tree);
+        stores!(&mut &*self, o, put_field, put_tree, put_bounded);
     }
 
     fn take_stores(&mut self, payload: &[u8]) -> Result<(), SnapshotError> {
         let mut i = In::new(payload);
-        stores!(self, &mut i, take_field, take_tree);
+        stores!(self, &mut i, take_field, take_tree, take_bounded);
         if i.left() != 0 {
             return Err(SnapshotError::Corrupt);
         }
