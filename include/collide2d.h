@@ -670,7 +670,8 @@ typedef struct c2d_RayHit {
 } c2d_RayHit;
 
 // The drawing callbacks and what `c2d_world_draw` draws. Zero-initialise it and set what you
-// need: every callback may be NULL, and the flags default to false.
+// need: every callback may be NULL, and the flags default to false. A flag holding anything
+// but 0 or 1 makes every drawing call return `C2D_STATUS_INVALID_INPUT`.
 typedef struct c2d_DebugDraw {
   // A closed polygon outline through `count` world vertices.
   void (*draw_polygon)(const struct c2d_Vec2 *vertices, int32_t count, uint32_t color, void *context);
@@ -1901,7 +1902,7 @@ c2d_Status c2d_draw_ray(const struct c2d_DebugDraw *draw,
 c2d_Status c2d_tree_draw(const struct c2d_Tree *tree, const struct c2d_DebugDraw *draw);
 
 // Draws a world as the table's flags choose (shapes by body state, bounds, contacts,
-// transforms, the tree).
+// transforms, the tree, the joints).
 //
 // While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 //

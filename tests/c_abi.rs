@@ -3902,3 +3902,33 @@ fn c_joints_print_what_rust_computes() {
     assert_eq!(printed, want);
     assert_eq!(broke, 1, "the weld breaks once");
 }
+
+/// The drawing table's flags are C `bool`s read as bytes first: 2 in one is refused with
+/// `C2D_STATUS_INVALID_INPUT` by every drawing call, never read as a Rust `bool`.
+#[test]
+fn a_drawing_table_with_a_flag_that_is_not_a_bool_is_refused() {
+    // The table as C would hold it: bytes (a Rust `DebugDrawFcns` may never hold a 2).
+    let mut table = core::mem::MaybeUninit::<DebugDrawFcns>::zeroed();
+    let shape = Shape::circle(1.0);
+    let xf = Transform::IDENTITY;
+    // SAFETY: a zeroed table (no callbacks, flags false), a live shape and transform.
+    assert_eq!(
+        unsafe { c2d_draw_shape(table.as_ptr(), &shape, &xf, 0) },
+        Status::Ok
+    );
+    let at = core::mem::offset_of!(DebugDrawFcns, draw_joints);
+    // SAFETY: writes one byte inside the table's memory.
+    unsafe { *(table.as_mut_ptr() as *mut u8).add(at) = 2 };
+    // SAFETY: the table is passed by pointer and read as bytes first.
+    assert_eq!(
+        unsafe { c2d_draw_shape(table.as_ptr(), &shape, &xf, 0) },
+        Status::InvalidInput
+    );
+    let mut w = WorldId::default();
+    // SAFETY: a world made and freed here.
+    unsafe {
+        assert_eq!(c2d_world_create(core::ptr::null(), &mut w), Status::Ok);
+        assert_eq!(c2d_world_draw(w, table.as_ptr()), Status::InvalidInput);
+        assert_eq!(c2d_world_destroy(w), Status::Ok);
+    }
+}

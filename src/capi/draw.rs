@@ -10,7 +10,8 @@ use crate::raycast::RayHit;
 use core::ffi::{c_char, c_void};
 
 /// The drawing callbacks and what `c2d_world_draw` draws. Zero-initialise it and set what you
-/// need: every callback may be NULL, and the flags default to false.
+/// need: every callback may be NULL, and the flags default to false. A flag holding anything
+/// but 0 or 1 makes every drawing call return `C2D_STATUS_INVALID_INPUT`.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct DebugDrawFcns {
@@ -138,12 +139,31 @@ impl DebugDraw for Callbacks<'_> {
     }
 }
 
-/// Reads the callback table.
+/// Reads the callback table, its flags checked as bytes first (a C `bool` holding anything
+/// but 0 or 1 must never be read as a Rust `bool`): `C2D_STATUS_INVALID_INPUT` otherwise.
 ///
 /// # Safety
 /// `draw` is NULL or points to a readable `c2d_DebugDraw`.
 unsafe fn table(draw: *const DebugDrawFcns) -> Result<DebugDrawFcns, Status> {
-    // SAFETY: the caller's contract.
+    if draw.is_null() {
+        return Err(Status::NullPointer);
+    }
+    let base = draw as *const u8;
+    for at in [
+        core::mem::offset_of!(DebugDrawFcns, draw_shapes),
+        core::mem::offset_of!(DebugDrawFcns, draw_bounds),
+        core::mem::offset_of!(DebugDrawFcns, draw_contacts),
+        core::mem::offset_of!(DebugDrawFcns, draw_transforms),
+        core::mem::offset_of!(DebugDrawFcns, draw_tree),
+        core::mem::offset_of!(DebugDrawFcns, draw_joints),
+    ] {
+        // SAFETY: the offset lies inside the readable table and names a one-byte bool.
+        if unsafe { core::ptr::read(base.add(at)) } > 1 {
+            return Err(Status::InvalidInput);
+        }
+    }
+    // SAFETY: the caller's contract; the flags are 0 or 1 and the callbacks are nullable
+    // function pointers (any value the C side stored is one it may call).
     unsafe { read(draw) }
 }
 
@@ -262,7 +282,7 @@ pub unsafe extern "C" fn c2d_tree_draw(tree: *const super::tree::Tree, draw: *co
 }
 
 /// Draws a world as the table's flags choose (shapes by body state, bounds, contacts,
-/// transforms, the tree).
+/// transforms, the tree, the joints).
 ///
 /// While the callbacks run the world is locked (see `c2d_world_query_aabb`).
 ///
