@@ -37,6 +37,22 @@ pub struct Character {
 }
 
 /// A `World` scene.
+/// A body held by the pointer: a motor joint from the scene's mouse body pulls the point of
+/// the body under the pointer (`local`, body frame) towards the pointer (`target`) with a
+/// spring of 5 Hz, damping ratio 0.7 and at most [`GRAB_FORCE_PER_KG`] newtons per kilogram of
+/// the body (Box2D's samples use 1 000): it lifts the body and drags it against friction, but
+/// pulling a box out of a pile pushes its neighbours no harder than that.
+#[derive(Clone, Copy)]
+struct Grab {
+    body: BodyId,
+    joint: JointId,
+    local: Vec2,
+    target: Vec2,
+}
+
+/// The grip's force bound per kilogram of the held body (N/kg): 50 times gravity.
+pub const GRAB_FORCE_PER_KG: f32 = 500.0;
+
 pub struct WorldScene {
     world: World,
     /// Every body, in creation order (for the end-state hash).
@@ -50,8 +66,11 @@ pub struct WorldScene {
     steps: u32,
     flags: DrawFlags,
     pub(super) view: Aabb,
-    /// A body pulled towards the pointer, and the pointer.
-    grab: Option<(BodyId, Vec2)>,
+    /// The pointer's grip on a body (a force-limited motor joint), if any.
+    grab: Option<Grab>,
+    /// The static body the grip's joint pulls from (frame A at the pointer), made on the
+    /// first grab; it collides with nothing.
+    mouse: Option<BodyId>,
     name: &'static str,
     size: u32,
 }
@@ -69,6 +88,7 @@ impl WorldScene {
             flags: DrawFlags::default(),
             view: Aabb::default(),
             grab: None,
+            mouse: None,
             name: "pyramid",
             size: 0,
         };
@@ -89,6 +109,7 @@ impl WorldScene {
         self.bodies.clear();
         self.character = None;
         self.grab = None;
+        self.mouse = None;
         self.steps = 0;
         match name {
             "tumbler" => self.build_tumbler(if size == 0 { 45 } else { size.min(100) }),
@@ -338,17 +359,82 @@ impl WorldScene {
                         true
                     },
                 );
-                self.grab = found.map(|id| (id, p));
+                self.release();
+                if let Some(id) = found {
+                    self.grab = self.hold(id, p);
+                }
                 return self.grab.is_some();
             }
             POINTER_MOVE => {
-                if let Some((_, target)) = &mut self.grab {
-                    *target = p;
+                if let Some(g) = &mut self.grab {
+                    g.target = p;
+                    let frame_b = Transform::from_translation(g.local);
+                    let _ = self
+                        .world
+                        .set_joint_frames(g.joint, Transform::from_translation(p), frame_b);
                 }
             }
-            _ => self.grab = None,
+            _ => self.release(),
         }
         false
+    }
+
+    /// Takes hold of body `id` at the world point `p` (see [`Grab`]).
+    fn hold(&mut self, id: BodyId, p: Vec2) -> Option<Grab> {
+        let mouse = match self.mouse {
+            Some(m) => m,
+            None => {
+                let mut def = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::circle(0.01));
+                def.filter = Filter {
+                    category_bits: 0,
+                    mask_bits: 0,
+                    group_index: 0,
+                };
+                let m = self.world.add_body(&def).ok()?;
+                self.mouse = Some(m);
+                m
+            }
+        };
+        let xf = self.world.transform(id).ok()?;
+        let body = self.world.body(id).ok()?;
+        let mass = if body.inv_mass > 0.0 {
+            1.0 / body.inv_mass
+        } else {
+            0.0
+        };
+        let local = xf.inv_mul(Transform::from_translation(p)).p;
+        let kind = JointKind::Motor(MotorJoint {
+            linear_hertz: 5.0,
+            linear_damping_ratio: 0.7,
+            max_spring_force: GRAB_FORCE_PER_KG * mass,
+            ..MotorJoint::default()
+        });
+        let mut def = JointDef::new(kind, mouse, id);
+        def.local_frame_a = Transform::from_translation(p);
+        def.local_frame_b = Transform::from_translation(local);
+        def.collide_connected = true;
+        let joint = self.world.add_joint(&def).ok()?;
+        Some(Grab {
+            body: id,
+            joint,
+            local,
+            target: p,
+        })
+    }
+
+    /// Lets go of the held body, if any.
+    fn release(&mut self) {
+        if let Some(g) = self.grab.take() {
+            let _ = self.world.remove_joint(g.joint);
+        }
+    }
+
+    /// Every body's transform, in creation order (the grip's mouse body is not one of them).
+    pub fn body_transforms(&self) -> Vec<Transform> {
+        self.bodies
+            .iter()
+            .filter_map(|&id| self.world.transform(id).ok())
+            .collect()
     }
 
     /// The union of the bounds of every body that is not static (for checking the view holds
@@ -376,12 +462,6 @@ impl WorldScene {
 
     pub(super) fn step(&mut self) {
         let dt = 1.0 / 60.0;
-        if let Some((id, target)) = self.grab {
-            // Pull the grabbed body's origin towards the pointer (a soft mouse spring).
-            if let Ok(xf) = self.world.transform(id) {
-                let _ = self.world.set_velocity(id, (target - xf.p) * 8.0, 0.0);
-            }
-        }
         if let Some(mut c) = self.character.take() {
             self.move_character(&mut c, dt);
             self.character = Some(c);
@@ -434,9 +514,9 @@ impl WorldScene {
             draw_shape(d, &c.shape, c.xf, Color::KINEMATIC);
             c.last.draw(d, 0.4);
         }
-        if let Some((id, target)) = self.grab {
-            if let Ok(xf) = self.world.transform(id) {
-                d.segment(xf.p, target, Color::RAY);
+        if let Some(g) = self.grab {
+            if let Ok(xf) = self.world.transform(g.body) {
+                d.segment(xf.apply(g.local), g.target, Color::RAY);
             }
         }
     }
