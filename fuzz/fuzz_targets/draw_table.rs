@@ -84,5 +84,6 @@ pub fn draw_table(seen: &mut Seen, nulls: u8, flags: u8) -> DebugDrawFcns {
         draw_contacts: flags & 4 != 0,
         draw_transforms: flags & 8 != 0,
         draw_tree: flags & 16 != 0,
+        draw_joints: flags & 32 != 0,
     }
 }
