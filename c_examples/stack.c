@@ -64,6 +64,8 @@ int main(void) {
     check(c2d_world_remove_body(world, ids[BOXES - 1]), "remove");
     printf("stale remove status %u\n", (unsigned)c2d_world_remove_body(world, ids[BOXES - 1]));
     printf("bad step status %u\n", (unsigned)c2d_world_step(world, 0.0f, 4));
+    /* Below C2D_MIN_TIME_STEP (a microsecond) too. */
+    printf("short step status %u\n", (unsigned)c2d_world_step(world, 0.5f * C2D_MIN_TIME_STEP, 4));
     def.kind = 7u;
     printf("bad kind status %u\n", (unsigned)c2d_world_add_body(world, &def, &ids[0]));
     c2d_world_destroy(world);

@@ -193,6 +193,14 @@ typedef struct c2d_JointDef c2d_JointDef;
 // body before a step may add up to: `|ΣF| / m` and `|Στ| / I`.
 #define C2D_MAX_ACCELERATION 1.0e8
 
+// Shortest time step (s) `c2d_world_step` accepts: a microsecond. The
+// solver and the joints' reactions divide by the sub-step (`dt / substeps`, at most 64
+// sub-steps), and its inverse squared enters the soft constraints: from this step on both
+// stay finite (`1 / h` at most 6.4e7). A shorter one (a denormal `dt` made `1 / h` infinite
+// and a joint's reaction NaN) is refused and changes nothing; a game whose frame time can be
+// tiny skips or accumulates it.
+#define C2D_MIN_TIME_STEP 1.0e-6
+
 // Longest time step (s) `c2d_world_step` accepts.
 #define C2D_MAX_TIME_STEP 1.0
 
@@ -3268,8 +3276,9 @@ c2d_Status c2d_world_set_custom_filter(struct c2d_WorldId world,
 // `fcn`, if set, must be safe to call with `context` during every later step of the world.
 c2d_Status c2d_world_set_pre_solve(struct c2d_WorldId world, c2d_PreSolveFcn fcn, void *context);
 
-// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
-// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise). Calls the custom filter and
+// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be from
+// `C2D_MIN_TIME_STEP` to `C2D_MAX_TIME_STEP` (1e-6 … 1 s; `C2D_STATUS_INVALID_STEP`
+// otherwise, and nothing changes). Calls the custom filter and
 // pre-solve hooks if set. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what
 // the step needs (room for new pairs, contacts and the solver's per-step arrays): no body has
 // moved, the world stays valid and a later step goes on. A failure while finding the new

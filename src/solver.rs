@@ -137,7 +137,9 @@ impl core::error::Error for SolverError {}
 impl core::fmt::Display for SolverError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
-            SolverError::InvalidStep => "time step must be finite and positive, sub-steps 1..=64",
+            SolverError::InvalidStep => {
+                "time step must be finite and positive (a World: 1e-6 to 1 s), sub-steps 1..=64"
+            }
             SolverError::InvalidBody => "body index out of range, stale, or the same body twice",
             SolverError::InvalidInput => "non-finite or out-of-range input",
             SolverError::OutOfMemory => "out of memory",

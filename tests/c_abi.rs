@@ -878,6 +878,7 @@ fn c_stack_prints_what_rust_computes() {
     );
     want += &format!("stale remove status {}\n", Status::InvalidBody as u32);
     want += &format!("bad step status {}\n", Status::InvalidStep as u32);
+    want += &format!("short step status {}\n", Status::InvalidStep as u32);
     want += &format!("bad kind status {}\n", Status::InvalidBodyKind as u32);
     // Immediate mode.
     let gshape = Shape::Polygon(Polygon::make_box(5.0, 0.5).unwrap());

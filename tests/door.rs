@@ -231,7 +231,18 @@ fn finite_values_that_would_overflow_a_step_are_refused() {
     let body = *w.body(a).unwrap();
     assert!(body.linear_velocity.length() < 1e-3 && body.angular_velocity.abs() < 1e-3);
     assert!(body.force == Vec2::ZERO && body.torque == 0.0);
-    for dt in [1.0e30, f32::MAX, 1.5, 0.0, -1.0, f32::NAN] {
+    // Below a microsecond too: a denormal step made 1 / h infinite and a joint's reaction NaN.
+    for dt in [
+        1.0e30,
+        f32::MAX,
+        1.5,
+        0.0,
+        -1.0,
+        f32::NAN,
+        1.0e-39,
+        f32::MIN_POSITIVE,
+        9.9e-7,
+    ] {
         assert_eq!(w.step(dt, 4), Err(SolverError::InvalidStep), "dt {dt}");
     }
     assert_eq!(w.step(1.0 / 60.0, 0), Err(SolverError::InvalidStep));
@@ -448,10 +459,10 @@ fn p_edges_of_the_ranges_stay_finite(seed: u64) -> TestResult {
                 let _ = w.apply_torque(id, a / body.inv_inertia);
             }
         }
-        let dt = if step % 5 == 0 {
-            limits::MAX_TIME_STEP
-        } else {
-            1.0 / 60.0
+        let dt = match step % 5 {
+            0 => limits::MAX_TIME_STEP,
+            3 => limits::MIN_TIME_STEP,
+            _ => 1.0 / 60.0,
         };
         if let Err(e) = w.step(dt, 4) {
             return TestResult::error(format!("step {step}: {e:?}"));
@@ -481,4 +492,42 @@ fn prop_legal_input_at_the_edges_never_makes_a_body_non_finite() {
         "bodies stopped by containment over 300 worlds x 20 steps: {}",
         FAULTS.load(Ordering::Relaxed)
     );
+}
+
+/// A joint's reaction is finite after a step of every accepted length, the shortest with the
+/// most sub-steps included (`1 / h` = 6.4e7): the reaction is the impulse times `1 / h`, and a
+/// denormal step (now refused) made it NaN (found by the `capi_world` fuzz target).
+#[test]
+fn a_joint_reaction_is_finite_at_every_accepted_step() {
+    for (dt, substeps) in [
+        (limits::MIN_TIME_STEP, 64),
+        (limits::MIN_TIME_STEP, 1),
+        (1.0 / 60.0, 4),
+        (limits::MAX_TIME_STEP, 64),
+    ] {
+        let mut w = World::default();
+        let ground = BodyDef::new(BodyKind::Static, Transform::IDENTITY, Shape::rect(1.0, 1.0));
+        let g = w.add_body(&ground).unwrap();
+        let at = Transform::new(v(0.0, 3.0), 0.0);
+        let b = w
+            .add_body(&BodyDef::new(BodyKind::Dynamic, at, Shape::rect(0.5, 0.5)))
+            .unwrap();
+        let hinge = JointDef::new(JointKind::Revolute(Default::default()), g, b).at_world_anchor(
+            v(0.0, 2.0),
+            Transform::IDENTITY,
+            at,
+        );
+        let j = w.add_joint(&hinge).unwrap();
+        for _ in 0..3 {
+            w.step(1.0 / 60.0, 4).unwrap();
+        }
+        w.step(dt, substeps).unwrap();
+        let (force, torque) = w.joint_reaction(j).unwrap();
+        assert!(
+            force.is_finite() && torque.is_finite(),
+            "dt {dt}: {force:?} {torque}"
+        );
+        // The hinge holds the box up (a 1 × 1 box of density 1) against gravity.
+        assert!(force.y > 0.0, "dt {dt}: {force:?}");
+    }
 }

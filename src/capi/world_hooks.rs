@@ -111,8 +111,9 @@ impl ContactHooks for CHooks<'_> {
     }
 }
 
-/// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be in
-/// (0, `C2D_MAX_TIME_STEP`] (`C2D_STATUS_INVALID_STEP` otherwise). Calls the custom filter and
+/// Advances the world by `dt` seconds in `substeps` sub-steps (1..=64); `dt` must be from
+/// `C2D_MIN_TIME_STEP` to `C2D_MAX_TIME_STEP` (1e-6 … 1 s; `C2D_STATUS_INVALID_STEP`
+/// otherwise, and nothing changes). Calls the custom filter and
 /// pre-solve hooks if set. `C2D_STATUS_OUT_OF_MEMORY` when the allocator cannot provide what
 /// the step needs (room for new pairs, contacts and the solver's per-step arrays): no body has
 /// moved, the world stays valid and a later step goes on. A failure while finding the new

@@ -64,6 +64,14 @@ pub const MAX_GRAVITY_SCALE: f32 = 1.0e4;
 /// body before a step may add up to: `|ΣF| / m` and `|Στ| / I`.
 pub const MAX_ACCELERATION: f32 = 1.0e8;
 
+/// Shortest time step (s) [`World::step`](super::World::step) accepts: a microsecond. The
+/// solver and the joints' reactions divide by the sub-step (`dt / substeps`, at most 64
+/// sub-steps), and its inverse squared enters the soft constraints: from this step on both
+/// stay finite (`1 / h` at most 6.4e7). A shorter one (a denormal `dt` made `1 / h` infinite
+/// and a joint's reaction NaN) is refused and changes nothing; a game whose frame time can be
+/// tiny skips or accumulates it.
+pub const MIN_TIME_STEP: f32 = 1.0e-6;
+
 /// Longest time step (s) [`World::step`](super::World::step) accepts.
 pub const MAX_TIME_STEP: f32 = 1.0;
 
@@ -206,10 +214,10 @@ pub(crate) fn world_settings(s: SolverSettings) -> Result<SolverSettings, Solver
     Ok(s)
 }
 
-/// A time step a world accepts: `0 < dt <= MAX_TIME_STEP`, sub-steps in 1..=64
+/// A time step a world accepts: `MIN_TIME_STEP <= dt <= MAX_TIME_STEP`, sub-steps in 1..=64
 /// ([`SolverError::InvalidStep`] otherwise).
 pub(crate) fn check_step(dt: f32, substeps: u32) -> Result<(), SolverError> {
-    if positive(dt) && dt <= MAX_TIME_STEP && (1..=MAX_SUBSTEPS).contains(&substeps) {
+    if (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&dt) && (1..=MAX_SUBSTEPS).contains(&substeps) {
         Ok(())
     } else {
         Err(SolverError::InvalidStep)

@@ -23,7 +23,7 @@
 //! world's own is kept).
 
 use super::contacts::PARKED;
-use super::limits::MAX_TIME_STEP;
+use super::limits::{MAX_TIME_STEP, MIN_TIME_STEP};
 use super::*;
 use crate::wire::{self, wire_struct, In, Out, Wire, WireError};
 
@@ -630,7 +630,7 @@ impl World {
             "settings out of range",
         )?;
         ok(
-            positive(self.last_dt) && self.last_dt <= MAX_TIME_STEP && non_negative(self.recycle_distance),
+            (MIN_TIME_STEP..=MAX_TIME_STEP).contains(&self.last_dt) && non_negative(self.recycle_distance),
             "time step or recycle distance out of range",
         )?;
         ok(

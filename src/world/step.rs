@@ -8,8 +8,9 @@ impl World {
     /// Advances the world by `dt` seconds in `substeps` sub-steps (see the module docs).
     /// Clears and refills the contact and sensor events; its end events start with the ends
     /// caused since the last step (see [`World::end_events`]). Errors with
-    /// [`SolverError::InvalidStep`] for a `dt` that is not in (0, [`limits::MAX_TIME_STEP`]] or
-    /// `substeps` outside 1..=64 (the world and its events are unchanged), and with
+    /// [`SolverError::InvalidStep`] for a `dt` outside [[`limits::MIN_TIME_STEP`],
+    /// [`limits::MAX_TIME_STEP`]] (1e-6 … 1 s) or `substeps` outside 1..=64 (the world and its
+    /// events are unchanged), and with
     /// [`SolverError::OutOfMemory`] when the allocator cannot provide what the step needs.
     /// The step reserves most of it right after finding the new pairs, before anything
     /// changes, and a failure there leaves the world as it was (only the events are cleared;
