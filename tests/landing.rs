@@ -100,39 +100,39 @@ fn a_tilted_box_gets_its_far_corner_once_within_the_margin() {
     }
 }
 
-/// Nearly flat: landers tilted 0.02, 0.05 and 0.1 rad. Where the far point closes the gap
-/// between the two points' heights within one step at the impact speed (a tilt of 0.02 rad
-/// from 0.5 m/s on, 0.05 and 0.1 rad from 5 m/s on), both points land together and the
-/// lander settles flat: the box and the rounded box within the flat bound (`FLAT_BOUND`) for
-/// spin and hop (0.05 rad/s of spin at 0.1 rad), the hexagon (whose face is short against its
-/// width) within 0.5 rad/s and the flat bound of hop. The capsule at 0.1 rad from 5 m/s on is
-/// the known gap: its near end sinks in deeper than the continuous phase accepts (the core
-/// distance, a quarter of its radius), so it is put back on that end and tips onto the other
-/// (1.8 rad/s, where Box2D 3.2-dev reaches 0.04–0.3). Slower drops at larger
-/// tilts land on the near point first, as a rigid body does (`peers/tests/landing.rs` holds
-/// them to Box2D's figures).
+/// Nearly flat: landers tilted 0.02, 0.05 and 0.1 rad, on every floor. Where the far point
+/// closes the gap between the two points' heights within one step at the impact speed (a
+/// tilt of 0.02 rad from 0.5 m/s on, 0.05 and 0.1 rad from 5 m/s on), both points land
+/// together and the lander settles flat: the box, the rounded box and the capsule within the
+/// flat bound (`FLAT_BOUND`) for spin and hop (0.05 rad/s of spin at 0.1 rad), the hexagon
+/// (whose face is short against its width) within 0.5 rad/s and the flat bound of hop. On a
+/// chain the capsule's far end is beyond its capped speculative margin when the near end is
+/// within it; it is kept (the manifold is taken with the uncapped margin) and the landing
+/// sink is accepted by the continuous phase, without which the capsule reached 13.7–52 rad/s
+/// on a tile chain at 5–20 m/s and 1.8 rad/s on a box. Slower drops at larger tilts land on
+/// the near point first, as a rigid body does (`peers/tests/landing.rs` holds them to Box2D's
+/// figures).
 #[test]
 fn landing_nearly_flat_lands_flat() {
-    for (name, shape) in landers() {
-        for (angle, speeds) in [(0.02f32, &SPEEDS[..]), (0.05, &SPEEDS[2..]), (0.1, &SPEEDS[2..])] {
-            for &speed in speeds {
-                if name == "capsule" && angle >= 0.1 && speed >= 5.0 {
-                    continue;
+    for floor in Floor::ALL {
+        for (name, shape) in landers() {
+            for (angle, speeds) in [(0.02f32, &SPEEDS[..]), (0.05, &SPEEDS[2..]), (0.1, &SPEEDS[2..])] {
+                for &speed in speeds {
+                    let ours = drop_ours(floor, &shape, 0.0, angle, speed);
+                    eprintln!(
+                        "{floor:?} {name} tilt {angle} at {speed} m/s: |w| {:.4} rad/s, hop {:.4} m/s",
+                        ours.spin, ours.hop
+                    );
+                    let spin_bound = match (name, angle >= 0.1) {
+                        ("hexagon", _) => 0.5,
+                        (_, true) => 0.05,
+                        _ => FLAT_BOUND,
+                    };
+                    assert!(
+                        ours.spin <= spin_bound && ours.hop <= FLAT_BOUND,
+                        "{floor:?} {name} tilt {angle} at {speed} m/s: {ours:?}"
+                    );
                 }
-                let ours = drop_ours(Floor::OneBox, &shape, 0.0, angle, speed);
-                eprintln!(
-                    "{name} tilt {angle} at {speed} m/s: |w| {:.4} rad/s, hop {:.4} m/s",
-                    ours.spin, ours.hop
-                );
-                let spin_bound = match (name, angle >= 0.1) {
-                    ("hexagon", _) => 0.5,
-                    (_, true) => 0.05,
-                    _ => FLAT_BOUND,
-                };
-                assert!(
-                    ours.spin <= spin_bound && ours.hop <= FLAT_BOUND,
-                    "{name} tilt {angle} at {speed} m/s: {ours:?}"
-                );
             }
         }
     }

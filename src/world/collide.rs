@@ -68,11 +68,36 @@ impl Collided {
 /// fast one). Relative, not `|vA| + |vB|`: bodies falling or tumbling together (a tumbler's
 /// load, a falling pile) are not approaching, and the sum gave the tumbler 28 % more
 /// speculative constraints than Box2D's constant margin.
-pub(super) fn speculative_margin(sa: &Hot, sb: &Hot, dt: f32) -> f32 {
+///
+/// Returned with the same margin uncapped, [`SPECULATIVE_DISTANCE`] plus the whole approach
+/// bound of the step: a manifold's point beyond the capped margin but within the uncapped
+/// one is kept when another point of the same manifold is within the capped margin (see
+/// [`keep_within_margin`]).
+pub(super) fn speculative_margins(sa: &Hot, sb: &Hot, dt: f32) -> (f32, f32) {
     let speed = (sb.velocity - sa.velocity).length() + sa.spin + sb.spin;
     let cap = CONTINUOUS_SAFETY_FACTOR * sa.min_extent.max(sb.min_extent);
+    let approach = dt * speed;
     // `min` with a NaN-free cap: the speed is finite by the world's invariants.
-    SPECULATIVE_DISTANCE + (dt * speed).min(cap)
+    (
+        SPECULATIVE_DISTANCE + approach.min(cap),
+        SPECULATIVE_DISTANCE + approach,
+    )
+}
+
+/// A manifold computed with the uncapped margin, cut to the pair's capped `margin`: no
+/// point when none is within `margin`, otherwise every point it has. A fast body's
+/// margin is capped at half its smallest extent, and the far point of a face landing
+/// tilted can lie beyond that while the near one is within: a capsule (radius 0.1) falling
+/// onto a chain 0.1 rad from flat at 5 m/s had its far end 0.08 away against a capped
+/// margin of 0.07, landed on the near end alone and spun at 13.7 rad/s. The far point
+/// shares the near one's normal and face, so it is no ghost ahead of the body: with it the
+/// two points land together (`land_together`).
+fn keep_within_margin(mut m: Manifold, margin: f32) -> Manifold {
+    let nearest = m.points().iter().map(|p| -p.depth).fold(f32::INFINITY, f32::min);
+    if !(nearest <= margin) {
+        m.count = 0;
+    }
+    m
 }
 
 impl World {
@@ -103,6 +128,7 @@ impl World {
         self.scratch.used_colors.resize(self.awake.len() + 1, 0);
         self.scratch.links.clear();
         self.scratch.parting.clear();
+        self.scratch.landed.clear();
         let mut open = [(NONE, 0u32); 2 * COLORS];
         let mut out_of_memory = false;
         // The contacts are collided in chunks, each chunk's findings then applied in order
@@ -192,7 +218,7 @@ impl World {
         // The tight boxes include the speculative distance on each side; beyond the
         // pair's margin apart no point can exist, whatever the shapes.
         let (ha, hb) = (&self.hot[oa as usize], &self.hot[ob as usize]);
-        let margin = speculative_margin(ha, hb, self.last_dt);
+        let (margin, wide) = speculative_margins(ha, hb, self.last_dt);
         let (ta, tb) = (boxes_a.tight, boxes_b.tight);
         let gap = (ta.min.x - tb.max.x)
             .max(tb.min.x - ta.max.x)
@@ -235,19 +261,31 @@ impl World {
             (out.normal, out.count) = (normal, count);
             return;
         }
-        let m = collide_with_margin(&sa.shape, ba.transform, &sb.shape, bb.transform, margin);
         let (ea, eb) = (edges(a), edges(b));
+        // A static chain segment whose square end another static surface continues is taken
+        // with that end welded to it (see `internal_edges::welded_segment`).
+        let welded = |shape: &Shape, ends: u8, other: &Shape, xo: Transform| match shape {
+            Shape::ChainSegment(c) if ends != 0 => {
+                let reach = 2.0 * other.aabb(xo).half_extents().length();
+                Shape::ChainSegment(internal_edges::welded_segment(c, ends, reach))
+            }
+            _ => *shape,
+        };
+        let shape_a = welded(&sa.shape, ea, &sb.shape, bb.transform);
+        let shape_b = welded(&sb.shape, eb, &sa.shape, ba.transform);
+        let m = collide_with_margin(&shape_a, ba.transform, &shape_b, bb.transform, wide);
         out.stale_edges =
             removal && (self.internal_edges_stale(a as usize) || self.internal_edges_stale(b as usize));
         let m = match (&sa.shape, &sb.shape) {
             (Shape::Polygon(p), _) if ea != 0 => {
-                internal_edges::correct(m, (p, ba.transform, ea), (&sb.shape, bb.transform), true, margin)
+                internal_edges::correct(m, (p, ba.transform, ea), (&sb.shape, bb.transform), true, wide)
             }
             (_, Shape::Polygon(p)) if eb != 0 => {
-                internal_edges::correct(m, (p, bb.transform, eb), (&sa.shape, ba.transform), false, margin)
+                internal_edges::correct(m, (p, bb.transform, eb), (&sa.shape, ba.transform), false, wide)
             }
             _ => m,
         };
+        let m = keep_within_margin(m, margin);
         // Bodies and materials are valid by the world's invariants; only the manifold is
         // checked (a non-finite one gives no contact, and is not kept).
         let usable = m.count == 0 || solver::usable(&m);
@@ -363,7 +401,16 @@ impl World {
                 let (ba, bb) = (&self.bodies[a as usize], &self.bodies[b as usize]);
                 let mut points = *points;
                 if count == 2 && !carried.as_ref().is_some_and(solver::Carried::pushed) {
-                    land_together(&mut points, normal, self.last_dt);
+                    if let Some(sink) = land_together(&mut points, normal, self.last_dt) {
+                        // A landing on a static or kinematic shape: the continuous phase
+                        // accepts the near point sunk in by this much (room reserved by
+                        // `reserve_step`, one per contact).
+                        match (ba.inv_mass == 0.0, bb.inv_mass == 0.0) {
+                            (true, false) => self.scratch.landed.push((ob, sink)),
+                            (false, true) => self.scratch.landed.push((oa, sink)),
+                            _ => {}
+                        }
+                    }
                 }
                 let ids = self.blocks[block].fill_lane(
                     lane,
@@ -466,7 +513,7 @@ pub(super) fn manifold_of(normal: Vec2, points: &[ConstraintPoint], ca: Vec2) ->
 /// velocities.
 ///
 /// Unlike Box2D's, this world's speculative margin grows with the pair's speed (see
-/// [`speculative_margin`]), so recycling also requires this step's margin (`touching.1`) to
+/// [`speculative_margins`]), so recycling also requires this step's margin (`touching.1`) to
 /// exceed the one the manifold was computed with by at most [`MARGIN_GROWTH`]: the manifold
 /// holds only the points that were within its margin, and a pair that sped up would miss the
 /// speculative points its new speed needs. `None` when the manifold must be computed again.
@@ -589,8 +636,9 @@ pub(super) fn recycle_into(
 /// over the next steps, with both points pushing. Solved as they are, the near point lands
 /// first, its impulse spins the body onto the far one, and that second impact throws it up:
 /// a box tilted 0.05 rad landing at 5 m/s spins at 7.9 rad/s and hops at 1.2 m/s that way,
-/// and lands flat this way (`tests/landing.rs`).
-fn land_together(points: &mut [ConstraintPoint; 2], n: Vec2, dt: f32) {
+/// and lands flat this way (`tests/landing.rs`). Returns the difference when the points
+/// were taken together.
+fn land_together(points: &mut [ConstraintPoint; 2], n: Vec2, dt: f32) -> Option<f32> {
     let gap = |p: &ConstraintPoint| p.base_separation + (p.anchor_b - p.anchor_a).dot(n);
     let reach = |p: &ConstraintPoint| -p.relative_velocity * dt;
     let (near, far) = if gap(&points[0]) <= gap(&points[1]) {
@@ -606,5 +654,7 @@ fn land_together(points: &mut [ConstraintPoint; 2], n: Vec2, dt: f32) {
         && diff * diff <= 0.04 * apart
     {
         points[near].base_separation += diff;
+        return Some(diff);
     }
+    None
 }

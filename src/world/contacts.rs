@@ -570,6 +570,7 @@ impl World {
         room(&mut self.scratch.links, contacts + joints)?;
         room(&mut self.scratch.parting, contacts)?;
         room(&mut self.scratch.fast, bodies)?;
+        room(&mut self.scratch.landed, contacts)?;
         room(&mut self.faults, bodies)?;
         room(&mut self.awake, bodies)?;
         room(&mut self.move_buffer, bodies)?;

@@ -76,6 +76,9 @@ struct SweepContext<'a> {
     local_centroid: Vec2,
     /// The core circle's radius, for a sweep that starts in contact.
     core_radius: f32,
+    /// How far the solver let the body's near point sink in when it landed nearly flat this
+    /// step (`land_together`), or 0.
+    landing_sink: f32,
 }
 
 impl SweepContext<'_> {
@@ -135,12 +138,13 @@ impl SweepContext<'_> {
         }
     }
 
-    /// Whether the step's end pose leaves the shape at most the core distance into the
-    /// target (pose `xf`), with the centroid in front of the contact at both ends of the
-    /// sweep: the solver's contact stopped the approach, and the next step's contact pushes
-    /// the surface out. Pausing the body at the time of impact instead would undo what the
-    /// solver did: a capsule landing nearly flat, both of its points taken together, would be
-    /// put back on its near end and tip onto the far one.
+    /// Whether the step's end pose leaves the shape at most the core distance (plus the
+    /// sink a nearly flat landing was allowed this step) into the target (pose `xf`), with
+    /// the centroid in front of the contact at both ends of the sweep: the solver's contact
+    /// stopped the approach, and the next step's contact pushes the surface out. Pausing the
+    /// body at the time of impact instead would undo what the solver did: a capsule landing
+    /// nearly flat, both of its points taken together, would be put back on its near end
+    /// and tip onto the far one.
     fn ends_sunk_in_front(&self, target_shape: &Shape, xf: Transform) -> bool {
         let end = self.sweep.transform_at(1.0);
         let m = collide_with_margin(target_shape, xf, self.shape, end, 0.0);
@@ -149,7 +153,8 @@ impl SweepContext<'_> {
         };
         let (c1, c2) = self.centroids;
         let p = first.point;
-        m.points().iter().all(|q| q.depth <= self.core_radius)
+        let allowed = self.core_radius + self.landing_sink;
+        m.points().iter().all(|q| q.depth <= allowed)
             && (c1 - p).dot(m.normal) > 0.0
             && (c2 - p).dot(m.normal) > 0.0
     }
@@ -159,6 +164,8 @@ impl World {
     /// Sweeps the fast bodies found by `finalize_bodies` (non-bullets first, then bullets,
     /// which see the others at their final poses) and moves their proxies.
     pub(super) fn solve_continuous(&mut self) {
+        // By slot, for a binary search per fast body (no allocation: sorted in place).
+        self.scratch.landed.sort_unstable_by_key(|&(s, _)| s);
         for pass_bullets in [false, true] {
             for k in 0..self.scratch.fast.len() {
                 let s = self.scratch.fast[k];
@@ -226,6 +233,12 @@ impl World {
         let path = swept.inflated(bulge);
         // Built only for a sweep that starts in contact (most never do).
         let core_radius = CORE_FRACTION * self.hot[s as usize].min_extent;
+        let landed = &self.scratch.landed;
+        let first = landed.partition_point(|&(b, _)| b < s);
+        let landing_sink = landed[first..]
+            .iter()
+            .take_while(|&&(b, _)| b == s)
+            .fold(0.0f32, |m, &(_, sink)| m.max(sink));
         // The shape's centroid (the core's centre), at the start and end of the sweep for
         // one-sided segments.
         let local_centroid = centroid(&slot.shape);
@@ -240,6 +253,7 @@ impl World {
             centroids: (c1, c2),
             local_centroid,
             core_radius,
+            landing_sink,
         };
         let (slots, bodies, joints) = (&self.slots, &self.bodies, &self.joints);
         // Non-bullets meet static and kinematic shapes only: their own tree.

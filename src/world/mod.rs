@@ -166,7 +166,7 @@ mod types;
 use alloc::vec::Vec;
 
 use crate::cast::CastShape;
-use crate::geometry::Shape;
+use crate::geometry::{ChainSegment, Shape};
 use crate::math::{Aabb, Ray, Rot, Transform, Vec2};
 use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
 use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
@@ -467,7 +467,8 @@ impl World {
     }
 
     /// Notes that a static shape was added, removed or moved: every static polygon's internal
-    /// edges are worked out again when a contact next needs them.
+    /// edges, and every static chain segment's welded ends, are worked out again when a
+    /// contact next needs them.
     fn static_changed(&mut self) {
         // `NONE` marks "never worked out": the counter skips it.
         self.static_epoch = (self.static_epoch + 1) % NONE;
@@ -485,26 +486,33 @@ impl World {
         slot.internal_epoch = self.static_epoch;
     }
 
-    /// Whether slot `i` is a static polygon whose cached internal edges predate the last
-    /// change to the static shapes.
+    /// Whether slot `i` is a static polygon or chain segment whose cached internal edges or
+    /// welded ends predate the last change to the static shapes.
     fn internal_edges_stale(&self, i: usize) -> bool {
         let slot = &self.slots[i];
         slot.kind == BodyKind::Static
-            && matches!(slot.shape, Shape::Polygon(_))
+            && matches!(slot.shape, Shape::Polygon(_) | Shape::ChainSegment(_))
             && slot.internal_epoch != self.static_epoch
     }
 
-    /// Slot `i`'s internal edges (0 unless it is a static polygon): as kept when current,
-    /// otherwise from the edges of the static polygons near it (the fixed tree) that cover
-    /// its own.
+    /// Slot `i`'s internal edges (a static polygon) or welded ends (a static chain segment;
+    /// 0 for other shapes): as kept when current, otherwise from the static shapes near it
+    /// (the fixed tree) that cover its edges or continue its ends.
     fn internal_edges_of(&self, i: usize) -> u8 {
         let slot = &self.slots[i];
-        let Shape::Polygon(p) = &slot.shape else {
-            return 0;
-        };
         if slot.kind != BodyKind::Static {
             return 0;
         }
+        let p = match &slot.shape {
+            Shape::Polygon(p) => p,
+            Shape::ChainSegment(c) => {
+                if slot.internal_epoch == self.static_epoch {
+                    return slot.internal_edges;
+                }
+                return self.welded_ends_of(i, c);
+            }
+            _ => return 0,
+        };
         if slot.internal_epoch == self.static_epoch {
             return slot.internal_edges;
         }
@@ -522,6 +530,36 @@ impl World {
             Visit::Continue
         });
         mask
+    }
+
+    /// The square ends of static chain segment `c` (slot `i`) that another static chain
+    /// segment or sharp polygon continues straight on (see
+    /// [`internal_edges::welded_ends`]), from the static shapes at each end (the fixed tree).
+    fn welded_ends_of(&self, i: usize, c: &ChainSegment) -> u8 {
+        let xf = self.bodies[i].transform;
+        let mut ends = 0u8;
+        for (bit, square, at) in [
+            (1u8, c.ghost1 == c.point1, c.point1),
+            (2, c.ghost2 == c.point2, c.point2),
+        ] {
+            if !square {
+                continue;
+            }
+            let p = xf.apply(at);
+            let area = Aabb::new(p, p).inflated(EDGE_TOLERANCE);
+            self.fixed_tree.query(area, u64::MAX, |_, user| {
+                let j = user as usize;
+                if j != i && self.slots[j].kind == BodyKind::Static {
+                    let other = (&self.slots[j].shape, self.bodies[j].transform);
+                    if internal_edges::continues(c, xf, bit, other) {
+                        ends |= bit;
+                        return Visit::Stop;
+                    }
+                }
+                Visit::Continue
+            });
+        }
+        ends
     }
 
     /// Brings body `i` and its extra shapes to its current pose: each extra shape's copy of

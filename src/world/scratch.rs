@@ -35,6 +35,10 @@ pub(super) struct StepScratch {
     pub(super) links: Vec<(u32, u32)>,
     /// The awake bodies that moved fast enough this step for the continuous phase.
     pub(super) fast: Vec<u32>,
+    /// The dynamic bodies (slots) that landed nearly flat on a static or kinematic shape
+    /// this step, each with how far its near point was let sink in (`land_together`); sorted
+    /// by slot before the continuous phase reads it.
+    pub(super) landed: Vec<(u32, f32)>,
     /// The joints solved this step, prepared, and the joint slot of each.
     pub(super) joint_sims: Vec<solver::JointSim>,
     pub(super) joint_of_sim: Vec<u32>,
@@ -55,6 +59,7 @@ impl StepScratch {
         self.tired.clear();
         self.links.clear();
         self.fast.clear();
+        self.landed.clear();
         self.joint_sims.clear();
         self.joint_of_sim.clear();
     }

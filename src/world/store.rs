@@ -35,7 +35,8 @@ pub(super) struct Slot {
     pub(super) parent: u32,
     /// The next extra shape of the same body (a list from the body's slot), or `NONE`.
     pub(super) next_shape: u32,
-    /// A static polygon's internal edges (see [`internal_edges`]), as of `World::static_epoch`
+    /// A static polygon's internal edges, or a static chain segment's welded ends (bit 0 at
+    /// `point1`, bit 1 at `point2`; see [`internal_edges`]), as of `World::static_epoch`
     /// `internal_epoch`.
     pub(super) internal_edges: u8,
     /// The value of `World::static_epoch` when `internal_edges` was worked out (`NONE`: never).

@@ -75,9 +75,11 @@ impl Floor {
                 .collect(),
             Floor::CompoundSeam => vec![vec![half(-5.0), half(5.0)]],
             Floor::SeparateSeam => vec![vec![half(-5.0)], vec![half(5.0)]],
+            // Right to left: an open chain's solid side is on the left of its direction,
+            // so these face up (as the top of `tile_outlines`' loop does).
             Floor::ChainSeam => vec![
-                segments(Chain::open(&[v(-10.0, 0.0), v(0.0, 0.0)]).unwrap()),
-                segments(Chain::open(&[v(0.0, 0.0), v(10.0, 0.0)]).unwrap()),
+                segments(Chain::open(&[v(0.0, 0.0), v(-10.0, 0.0)]).unwrap()),
+                segments(Chain::open(&[v(10.0, 0.0), v(0.0, 0.0)]).unwrap()),
             ],
         }
     }
@@ -147,5 +149,17 @@ pub fn drop_ours(floor: Floor, shape: &Shape, x: f32, angle: f32, speed: f32) ->
         let b = w.body(id).unwrap();
         out.add(b.angular_velocity, b.linear_velocity);
     }
+    check_rests_on_floor(shape, w.body(id).unwrap().transform, floor);
     out
+}
+
+/// Panics unless a lander at pose `xf` after its drop rests on the floor (y = 0): its
+/// lowest point within 2 cm of it. A floor the lander falls through (or misses) would give
+/// figures of 0 and pass every bound.
+pub fn check_rests_on_floor(shape: &Shape, xf: Transform, floor: Floor) {
+    let lowest = shape.aabb(xf).min.y;
+    assert!(
+        lowest.abs() < 0.02,
+        "{floor:?}: the lander ends with its lowest point at {lowest}, not on the floor"
+    );
 }
