@@ -84,8 +84,38 @@ pub(super) fn speculative_margins(sa: &Hot, sb: &Hot, dt: f32) -> (f32, f32) {
     )
 }
 
-/// A manifold computed with the uncapped margin, cut to the pair's capped `margin`: no
-/// point when none is within `margin`, otherwise every point it has. A fast body's
+/// Cosine of the largest angle between two faces that `land_together` can take together
+/// (about 0.2 rad: a difference of heights under a fifth of the points' distance apart).
+const LANDING_COS: f32 = 0.98;
+
+/// Whether shape `a` (at `xa`) has a face turned along the normal `n` (from A to B) and `b`
+/// (at `xb`) one turned against it, each within about 0.2 rad ([`LANDING_COS`]): the only
+/// pairs whose second point `land_together` could use. A segment's or a capsule's sides
+/// count either way; a circle has none. Cheap (a few dot products), so that a fast pair
+/// meeting corner first is collided once.
+fn faces_meet(a: &Shape, xa: Transform, b: &Shape, xb: Transform, n: Vec2) -> bool {
+    let face_along = |shape: &Shape, xf: Transform, n: Vec2| match shape {
+        Shape::Circle(_) => false,
+        Shape::Capsule(c) => {
+            let axis = xf.q.rotate(c.center2 - c.center1).normalize_or_zero();
+            axis.cross(n).abs() > LANDING_COS
+        }
+        Shape::ChainSegment(c) => {
+            let axis = xf.q.rotate(c.point2 - c.point1).normalize_or_zero();
+            axis.cross(n).abs() > LANDING_COS
+        }
+        Shape::Polygon(p) => {
+            let count = (p.count as usize).min(p.normals.len());
+            let local = xf.q.inv_rotate(n);
+            p.normals[..count].iter().any(|m| m.dot(local) > LANDING_COS)
+        }
+    };
+    face_along(a, xa, n) && face_along(b, xb, -n)
+}
+
+/// A manifold computed with the uncapped margin (for a pair whose manifold at the capped
+/// `margin` has one point), cut to the capped `margin`: no point when none is within
+/// `margin`, otherwise every point it has. A fast body's
 /// margin is capped at half its smallest extent, and the far point of a face landing
 /// tilted can lie beyond that while the near one is within: a capsule (radius 0.1) falling
 /// onto a chain 0.1 rad from flat at 5 m/s had its far end 0.08 away against a capped
@@ -264,28 +294,52 @@ impl World {
         let (ea, eb) = (edges(a), edges(b));
         // A static chain segment whose square end another static surface continues is taken
         // with that end welded to it (see `internal_edges::welded_segment`).
+        // (Built only for such a segment: the other shapes are read in place, not copied.)
         let welded = |shape: &Shape, ends: u8, other: &Shape, xo: Transform| match shape {
             Shape::ChainSegment(c) if ends != 0 => {
                 let reach = 2.0 * other.aabb(xo).half_extents().length();
-                Shape::ChainSegment(internal_edges::welded_segment(c, ends, reach))
+                Some(Shape::ChainSegment(internal_edges::welded_segment(
+                    c, ends, reach,
+                )))
             }
-            _ => *shape,
+            _ => None,
         };
-        let shape_a = welded(&sa.shape, ea, &sb.shape, bb.transform);
-        let shape_b = welded(&sb.shape, eb, &sa.shape, ba.transform);
-        let m = collide_with_margin(&shape_a, ba.transform, &shape_b, bb.transform, wide);
+        let (welded_a, welded_b) = (
+            welded(&sa.shape, ea, &sb.shape, bb.transform),
+            welded(&sb.shape, eb, &sa.shape, ba.transform),
+        );
+        let shape_a = welded_a.as_ref().unwrap_or(&sa.shape);
+        let shape_b = welded_b.as_ref().unwrap_or(&sb.shape);
         out.stale_edges =
             removal && (self.internal_edges_stale(a as usize) || self.internal_edges_stale(b as usize));
-        let m = match (&sa.shape, &sb.shape) {
-            (Shape::Polygon(p), _) if ea != 0 => {
-                internal_edges::correct(m, (p, ba.transform, ea), (&sb.shape, bb.transform), true, wide)
+        let collide_at = |margin: f32| {
+            let m = collide_with_margin(shape_a, ba.transform, shape_b, bb.transform, margin);
+            match (&sa.shape, &sb.shape) {
+                (Shape::Polygon(p), _) if ea != 0 => {
+                    internal_edges::correct(m, (p, ba.transform, ea), (&sb.shape, bb.transform), true, margin)
+                }
+                (_, Shape::Polygon(p)) if eb != 0 => internal_edges::correct(
+                    m,
+                    (p, bb.transform, eb),
+                    (&sa.shape, ba.transform),
+                    false,
+                    margin,
+                ),
+                _ => m,
             }
-            (_, Shape::Polygon(p)) if eb != 0 => {
-                internal_edges::correct(m, (p, bb.transform, eb), (&sa.shape, ba.transform), false, wide)
-            }
-            _ => m,
         };
-        let m = keep_within_margin(m, margin);
+        let mut m = collide_at(margin);
+        // One point where the pair can have two (no circle), and a capped margin: the other
+        // point may lie between the cap and the whole approach (see `keep_within_margin`).
+        if m.count == 1
+            && wide > margin
+            && faces_meet(&sa.shape, ba.transform, &sb.shape, bb.transform, m.normal)
+        {
+            let whole = keep_within_margin(collide_at(wide), margin);
+            if whole.count == 2 {
+                m = whole;
+            }
+        }
         // Bodies and materials are valid by the world's invariants; only the manifold is
         // checked (a non-finite one gives no contact, and is not kept).
         let usable = m.count == 0 || solver::usable(&m);
