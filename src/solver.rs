@@ -81,7 +81,7 @@ mod snapshot;
 
 pub use block::ContactBlock;
 #[cfg(feature = "alloc")]
-pub(crate) use joint_sim::{reaction, JointBody, JointSim};
+pub(crate) use joint_sim::{reaction, HingeSim, JointBody, JointSim};
 pub use joints::{
     DistanceJoint, JointImpulses, JointKind, MotorJoint, PrismaticJoint, RevoluteJoint, WeldJoint, WheelJoint,
 };

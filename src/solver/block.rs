@@ -615,7 +615,7 @@ mod tests {
                 &mut states,
                 &mut kicks,
                 &mut blocks3,
-                &mut [],
+                (&mut [], &mut []),
                 &settings,
                 1.0 / 60.0,
             );

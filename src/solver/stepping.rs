@@ -315,7 +315,7 @@ pub(crate) fn step_blocks(
     states: &mut [BodyState],
     kicks: &mut [VelocityKick],
     blocks: &mut [ContactBlock],
-    joints: &mut [super::JointSim],
+    (joints, hinges): (&mut [super::JointSim], &mut [super::HingeSim]),
     settings: &SolverSettings,
     dt: f32,
 ) {
@@ -347,11 +347,17 @@ pub(crate) fn step_blocks(
                 (s.v, s.w) = (v, w);
             }
         }
-        // Joints before contacts in every phase, as Box2D solves them.
+        // Joints before contacts in every phase, as Box2D solves them; plain hinges first.
+        for j in hinges.iter() {
+            j.warm_start(states);
+        }
         for j in joints.iter() {
             j.warm_start(states);
         }
         block::run_blocks(states, blocks, &Pass::WarmStart);
+        for j in hinges.iter_mut() {
+            j.solve(states, true);
+        }
         for j in joints.iter_mut() {
             j.solve(states, true, h);
         }
@@ -367,6 +373,9 @@ pub(crate) fn step_blocks(
             ) {
                 (s.v, s.w, s.dp, s.dq) = m;
             }
+        }
+        for j in hinges.iter_mut() {
+            j.solve(states, false);
         }
         for j in joints.iter_mut() {
             j.solve(states, false, h);

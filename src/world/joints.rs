@@ -4,7 +4,7 @@
 
 use super::contacts::room;
 use super::*;
-use crate::solver::{JointBody, JointImpulses, JointKind, JointSim};
+use crate::solver::{HingeSim, JointBody, JointImpulses, JointKind, JointSim};
 
 /// A joint's id: its slot and generation (with the world's tag), like [`BodyId`]. An id of
 /// a removed joint or of another world is refused with [`SolverError::InvalidJoint`].
@@ -532,6 +532,8 @@ impl World {
         let n = self.joint_count() + more;
         room(&mut self.scratch.joint_sims, n)?;
         room(&mut self.scratch.joint_of_sim, n)?;
+        room(&mut self.scratch.hinge_sims, n)?;
+        room(&mut self.scratch.hinge_of_sim, n)?;
         let links = self.scratch.links.len() + n;
         room(&mut self.scratch.links, links)?;
         room(&mut self.queued_joint_events, n)?;
@@ -544,6 +546,8 @@ impl World {
     pub(super) fn prepare_joints(&mut self, h: f32) {
         self.scratch.joint_sims.clear();
         self.scratch.joint_of_sim.clear();
+        self.scratch.hinge_sims.clear();
+        self.scratch.hinge_of_sim.clear();
         if self.joints.len() == self.free_joints.len() {
             return;
         }
@@ -574,6 +578,22 @@ impl World {
                     }
                 };
                 let (ba, bb) = (body(joint.a), body(joint.b));
+                if self.sleep_enabled && ba.index != 0 && bb.index != 0 {
+                    self.scratch.links.push((ba.index - 1, bb.index - 1));
+                }
+                // Plain hinges go to their compact list (solved first in each phase).
+                if HingeSim::applies(&joint.kind, &joint.impulses) {
+                    let hinge = HingeSim::prepare(
+                        joint.impulses.linear,
+                        (joint.frame_a, joint.frame_b),
+                        (&ba, &bb),
+                        (joint.hertz, joint.damping_ratio),
+                        h,
+                    );
+                    self.scratch.hinge_sims.push(hinge);
+                    self.scratch.hinge_of_sim.push(j);
+                    continue;
+                }
                 let sim = JointSim::prepare(
                     joint.kind,
                     joint.impulses,
@@ -582,9 +602,6 @@ impl World {
                     (joint.hertz, joint.damping_ratio),
                     h,
                 );
-                if self.sleep_enabled && ba.index != 0 && bb.index != 0 {
-                    self.scratch.links.push((ba.index - 1, bb.index - 1));
-                }
                 self.scratch.joint_sims.push(sim);
                 self.scratch.joint_of_sim.push(j);
             }
@@ -599,33 +616,56 @@ impl World {
             let sim = &self.scratch.joint_sims[k];
             let j = self.scratch.joint_of_sim[k] as usize;
             self.joints[j].impulses = sim.impulses;
-            let joint = &self.joints[j];
-            if joint.force_threshold == f32::MAX && joint.torque_threshold == f32::MAX {
-                continue;
+            let reaction = || sim.reaction(inv_h);
+            if let Some(event) = self.broken(j, reaction) {
+                self.break_joint(j, event);
             }
-            let (force, torque) = sim.reaction(inv_h);
-            if force.length() > joint.force_threshold || torque.abs() > joint.torque_threshold {
-                let event = JointEvent {
-                    joint: JointId {
-                        index: j as u32,
-                        generation: joint.generation,
-                    },
-                    body_a: self.id_of(joint.a),
-                    body_b: self.id_of(joint.b),
-                    kind: JointEventKind::Broke,
-                    force,
-                    torque,
-                    user_data: joint.user_data,
-                };
-                self.joint_events.push(event);
-                let (a, b, collide) = (joint.a, joint.b, joint.collide_connected);
-                self.joints[j].enabled = false;
-                self.joints[j].impulses = JointImpulses::default();
-                if !collide {
-                    self.refind_pairs(a);
-                }
-                let _ = b;
+        }
+        for k in 0..self.scratch.hinge_sims.len() {
+            let hinge = &self.scratch.hinge_sims[k];
+            let j = self.scratch.hinge_of_sim[k] as usize;
+            self.joints[j].impulses.linear = hinge.linear;
+            let reaction = || hinge.reaction(inv_h);
+            if let Some(event) = self.broken(j, reaction) {
+                self.break_joint(j, event);
             }
+        }
+    }
+
+    /// The event of joint `j` breaking, when its reaction (worked out only for a joint with
+    /// a threshold) passed its force or torque threshold.
+    fn broken(&self, j: usize, reaction: impl FnOnce() -> (Vec2, f32)) -> Option<JointEvent> {
+        let joint = &self.joints[j];
+        if joint.force_threshold == f32::MAX && joint.torque_threshold == f32::MAX {
+            return None;
+        }
+        let (force, torque) = reaction();
+        (force.length() > joint.force_threshold || torque.abs() > joint.torque_threshold).then(|| {
+            JointEvent {
+                joint: JointId {
+                    index: j as u32,
+                    generation: joint.generation,
+                },
+                body_a: self.id_of(joint.a),
+                body_b: self.id_of(joint.b),
+                kind: JointEventKind::Broke,
+                force,
+                torque,
+                user_data: joint.user_data,
+            }
+        })
+    }
+
+    /// Disables joint `j`, which broke, and reports it (room reserved by
+    /// `reserve_joint_step`); its bodies' pairs are found again when it kept them apart.
+    fn break_joint(&mut self, j: usize, event: JointEvent) {
+        self.joint_events.push(event);
+        let joint = &mut self.joints[j];
+        joint.enabled = false;
+        joint.impulses = JointImpulses::default();
+        let (a, collide) = (joint.a, joint.collide_connected);
+        if !collide {
+            self.refind_pairs(a);
         }
     }
 }

@@ -42,6 +42,9 @@ pub(super) struct StepScratch {
     /// The joints solved this step, prepared, and the joint slot of each.
     pub(super) joint_sims: Vec<solver::JointSim>,
     pub(super) joint_of_sim: Vec<u32>,
+    /// The plain hinges among them, in their compact form, and the joint slot of each.
+    pub(super) hinge_sims: Vec<solver::HingeSim>,
+    pub(super) hinge_of_sim: Vec<u32>,
 }
 
 impl StepScratch {
@@ -62,5 +65,7 @@ impl StepScratch {
         self.landed.clear();
         self.joint_sims.clear();
         self.joint_of_sim.clear();
+        self.hinge_sims.clear();
+        self.hinge_of_sim.clear();
     }
 }

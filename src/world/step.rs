@@ -99,7 +99,7 @@ impl World {
             &mut self.scratch.solver_states,
             &mut self.scratch.solver_kicks,
             &mut self.blocks,
-            &mut self.scratch.joint_sims,
+            (&mut self.scratch.joint_sims, &mut self.scratch.hinge_sims),
             &settings,
             dt,
         );
