@@ -3933,3 +3933,218 @@ fn a_drawing_table_with_a_flag_that_is_not_a_bool_is_refused() {
         assert_eq!(c2d_world_destroy(w), Status::Ok);
     }
 }
+
+/// `c_examples/controller.c`: landings on two open chains laid end to end and on a chain loop,
+/// and the character mover's one-way platform, fast slide along a chain room, push-out in one
+/// call and support in a steep V, each line checked against the same scene through the Rust
+/// API, and the figures against the README's bounds (flat landing: spin, hop and sideways
+/// speed at most 0.01; a jump gains at most the skin from the platform, is never on ground
+/// inside it and lands on it; the slide keeps the commanded motion along the wall within 1 %;
+/// one call leaves the mover at least a quarter of the skin clear; the ball in the V is
+/// supported and not on ground).
+#[test]
+fn c_controller_prints_what_rust_computes() {
+    let printed = build_and_run("controller.c", "cc", "-std=c11");
+    let dt = 1.0f32 / 60.0;
+    let v = Vec2::new;
+    let skin = MoveOptions::default().skin;
+    let mut want = String::new();
+
+    // Landings.
+    let drop = |w: &mut World, name: &str, shape: Shape, q: Rot, lowest: f32, speed: f32| -> String {
+        let xf = Transform {
+            p: v(0.0, 0.05 - lowest),
+            q,
+        };
+        let mut def = BodyDef::new(BodyKind::Dynamic, xf, shape);
+        def.linear_velocity = v(0.0, -speed);
+        let id = w.add_body(&def).unwrap();
+        let (mut spin, mut hop, mut side) = (0.0f32, 0.0f32, 0.0f32);
+        for _ in 0..90 {
+            w.step(dt, 4).unwrap();
+            let b = w.body(id).unwrap();
+            spin = spin.max(b.angular_velocity.abs());
+            hop = hop.max(b.linear_velocity.y);
+            side = side.max(b.linear_velocity.x.abs());
+        }
+        let lowest = shape.aabb(w.body(id).unwrap().transform).min.y;
+        assert!(
+            spin <= 0.01 && hop <= 0.01 && side <= 0.01 && lowest.abs() < 0.02,
+            "{name}: spin {spin} hop {hop} side {side} lowest {lowest}"
+        );
+        format!("{name} spin {spin:.6} hop {hop:.6} side {side:.6} lowest {lowest:.4}\n")
+    };
+    let mut w = World::default();
+    for points in [[v(0.0, 0.0), v(-10.0, 0.0)], [v(10.0, 0.0), v(0.0, 0.0)]] {
+        w.add_chain(&ChainDef::new(&Chain::open(&points).unwrap()))
+            .unwrap();
+    }
+    let (c05, s05) = (0.99875026f32, 0.04997917f32);
+    want += &drop(
+        &mut w,
+        "box across two chains",
+        Shape::Polygon(Polygon::make_box(0.25, 0.25).unwrap()),
+        Rot { c: c05, s: s05 },
+        -0.25 * (c05 + s05),
+        5.0,
+    );
+    let mut w = World::default();
+    let block = [v(-10.0, -1.0), v(10.0, -1.0), v(10.0, 0.0), v(-10.0, 0.0)];
+    w.add_chain(&ChainDef::new(&Chain::closed(&block).unwrap()))
+        .unwrap();
+    let (c1, s1) = (0.99500417f32, 0.09983342f32);
+    want += &drop(
+        &mut w,
+        "capsule on a chain loop",
+        Shape::Capsule(Capsule::new(v(-0.15, 0.0), v(0.15, 0.0), 0.1).unwrap()),
+        Rot { c: c1, s: s1 },
+        -(0.15 * s1 + 0.1),
+        10.0,
+    );
+
+    // The one-way platform.
+    let floor = Shape::Polygon(Polygon::make_box(10.0, 0.5).unwrap());
+    let platform = Shape::ChainSegment(ChainSegment::lone(v(2.0, 3.6), v(-2.0, 3.6)).unwrap());
+    let hero = Shape::Capsule(Capsule::new(v(0.0, -0.3), v(0.0, 0.3), 0.3).unwrap());
+    let level = [
+        Obstacle::fixed(&floor, Transform::from_translation(v(0.0, -0.5)), 1),
+        Obstacle::fixed(&platform, Transform::IDENTITY, 2),
+    ];
+    let opts = MoveOptions::default();
+    let (mut p, mut vel) = (v(0.0, 0.61), v(0.0, 10.0));
+    let (mut boost, mut ground_inside) = (0.0f32, 0);
+    let mut r = MoveResult::default();
+    for _ in 0..120 {
+        vel.y -= 9.8 * dt;
+        let t = vel * dt;
+        r = move_and_slide(&level[..], &hero, Transform::from_translation(p), t, vel, &opts);
+        boost = boost.max((r.position.y - p.y) - t.y);
+        if r.on_ground && r.position.y - 0.6 < 3.6 - 1e-3 && r.position.y > 1.0 {
+            ground_inside += 1;
+        }
+        (p, vel) = (r.position, r.velocity);
+    }
+    assert!(
+        boost <= skin + 1e-4 && ground_inside == 0,
+        "boost {boost}, {ground_inside} frames"
+    );
+    assert!(
+        r.on_ground && p.y >= 4.2 + 0.25 * skin && p.y <= 4.2 + 2.0 * skin,
+        "{r:?}"
+    );
+    want += &format!(
+        "jump boost {boost:.5} ground inside {ground_inside} landed {} at {:.4}\n",
+        r.on_ground as i32, p.y
+    );
+
+    // The fast slide along a clockwise room's wall, top-down.
+    let room = [v(-10.0, -10.0), v(-10.0, 10.0), v(10.0, 10.0), v(10.0, -10.0)];
+    let walls: Vec<Shape> = (0..4)
+        .map(|i| Shape::ChainSegment(ChainSegment::from_polyline(&room, true, i).unwrap()))
+        .collect();
+    let obstacles: Vec<Obstacle<'_>> = walls
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Obstacle::fixed(s, Transform::IDENTITY, 10 + i as u64))
+        .collect();
+    let ball = Shape::Circle(Circle::new(Vec2::ZERO, 0.25).unwrap());
+    let top = MoveOptions {
+        up: Vec2::ZERO,
+        ..MoveOptions::default()
+    };
+    let (c71, s71) = (0.32556815f32, 0.94551858f32);
+    let drive = v(-s71 * 200.0 * dt, c71 * 200.0 * dt);
+    let start = v(-10.0 + 0.25 + 0.01, -2.0);
+    let r = move_and_slide(
+        &obstacles[..],
+        &ball,
+        Transform::from_translation(start),
+        drive,
+        v(drive.x * 60.0, drive.y * 60.0),
+        &top,
+    );
+    let slid = r.position.y - start.y;
+    assert!(
+        (slid - drive.y).abs() <= 0.01 * drive.y,
+        "slid {slid} of {}",
+        drive.y
+    );
+    want += &format!("slide {slid:.4} of {:.4}, x {:.4}\n", drive.y, r.position.x);
+
+    // Push-out from both arms of a 30° V in one call.
+    let (c15, s15) = (0.96592583f32, 0.25881905f32);
+    let upper = Shape::Capsule(Capsule::new(Vec2::ZERO, v(-20.0 * c15, 20.0 * s15), 0.0).unwrap());
+    let lower = Shape::Capsule(Capsule::new(Vec2::ZERO, v(-20.0 * c15, -20.0 * s15), 0.0).unwrap());
+    let tall = Shape::Polygon(Polygon::make_box(0.3, 0.5).unwrap());
+    let v_corner = [
+        Obstacle::fixed(&upper, Transform::IDENTITY, 21),
+        Obstacle::fixed(&lower, Transform::IDENTITY, 22),
+    ];
+    let wedge = v(-0.5 * c15 / s15 - 0.3 + 0.05, 0.0);
+    let r = move_and_slide(
+        &v_corner[..],
+        &tall,
+        Transform::from_translation(wedge),
+        Vec2::ZERO,
+        Vec2::ZERO,
+        &opts,
+    );
+    let mut clearance = 1.0f32;
+    collide_mover(
+        &v_corner[..],
+        &tall,
+        Transform::from_translation(r.position),
+        0.05,
+        |pl| {
+            clearance = clearance.min(-pl.plane.offset);
+            true
+        },
+    );
+    // Independently (f64): every corner of the box on the inside of both arms' lines, at least
+    // a quarter of the skin from each (the arms run 20 from the apex, far past the box).
+    let (c, s) = (c15 as f64, s15 as f64);
+    for (nx, ny) in [(-s, -c), (-s, c)] {
+        for (dx, dy) in [(0.3, 0.5), (-0.3, 0.5), (0.3, -0.5), (-0.3, -0.5)] {
+            let d = nx * (r.position.x as f64 + dx) + ny * (r.position.y as f64 + dy);
+            assert!(
+                d >= 0.25 * skin as f64,
+                "pushed out to {:?}: a corner {d} from an arm",
+                r.position
+            );
+        }
+    }
+    want += &format!(
+        "pushed out to {:.4} {:.4}, clearance {clearance:.5}\n",
+        r.position.x, r.position.y
+    );
+
+    // Wedged in a steep V: supported, not on ground.
+    let (c65, s65) = (0.42261826f32, 0.90630779f32);
+    let arm_l = Shape::Capsule(Capsule::new(Vec2::ZERO, v(-3.0 * c65, 3.0 * s65), 0.0).unwrap());
+    let arm_r = Shape::Capsule(Capsule::new(Vec2::ZERO, v(3.0 * c65, 3.0 * s65), 0.0).unwrap());
+    let pebble = Shape::Circle(Circle::new(Vec2::ZERO, 0.3).unwrap());
+    let steep = [
+        Obstacle::fixed(&arm_l, Transform::IDENTITY, 31),
+        Obstacle::fixed(&arm_r, Transform::IDENTITY, 32),
+    ];
+    let (mut p, mut vel) = (v(0.0, 1.5), Vec2::ZERO);
+    let mut r = MoveResult::default();
+    for _ in 0..120 {
+        vel.y -= 9.8 * dt;
+        r = move_and_slide(
+            &steep[..],
+            &pebble,
+            Transform::from_translation(p),
+            vel * dt,
+            vel,
+            &opts,
+        );
+        (p, vel) = (r.position, r.velocity);
+    }
+    assert!(r.supported && !r.on_ground && r.contact_count >= 2, "{r:?}");
+    want += &format!(
+        "wedged at {:.4} {:.4} on ground {} supported {} contacts {}\n",
+        p.x, p.y, r.on_ground as i32, r.supported as i32, r.contact_count
+    );
+    assert_eq!(printed, want);
+}
