@@ -88,6 +88,35 @@ int main(void) {
     drop(w, "capsule on a chain loop", &capsule, c1, s1, -(0.15f * s1 + 0.1f), 10.0f);
     c2d_world_destroy(w);
 
+    /* Standing weight: a character (a 0.6 box; the default push is an 80 kg character)
+     * standing on a floating plank (gravity scale 0, 2 x 0.2, 0.4 kg) presses it down with its
+     * weight for one frame; the plank moves in the next step. */
+    check(c2d_world_create(NULL, &w), "create");
+    c2d_Shape plank, feet;
+    check(c2d_make_box(1.0f, 0.1f, &plank), "plank");
+    c2d_Transform plank_xf = {{0.0f, 0.0f}, {1.0f, 0.0f}};
+    c2d_BodyDef plank_def;
+    c2d_BodyId plank_id;
+    check(c2d_body_def(C2D_BODY_KIND_DYNAMIC, &plank_xf, &plank, &plank_def), "plank def");
+    plank_def.gravity_scale = 0.0f;
+    check(c2d_world_add_body(w, &plank_def, &plank_id), "add plank");
+    check(c2d_make_box(0.3f, 0.3f, &feet), "feet");
+    c2d_Transform stand = {{0.0f, 0.1f + 0.3f + 0.01f}, {1.0f, 0.0f}};
+    c2d_MoveOptions weigh;
+    check(c2d_move_options_default(&weigh), "options");
+    weigh.time_step = dt;
+    c2d_MoverPush push;
+    check(c2d_mover_push_default(&push), "push");
+    c2d_MoveResult standing;
+    check(c2d_world_move_and_push(w, &feet, &stand, (c2d_Vec2){0.0f, -9.8f * dt * dt}, (c2d_Vec2){0.0f, -9.8f * dt},
+                                  &weigh, NULL, &push, &standing),
+          "stand");
+    check(c2d_world_step(w, dt, 4), "step");
+    c2d_Body pressed;
+    check(c2d_world_get_body(w, plank_id, &pressed), "plank");
+    printf("standing %d presses the plank to %.5f m/s\n", (int)standing.on_ground, pressed.linear_velocity.y);
+    c2d_world_destroy(w);
+
     /* One-way platform: a capsule 1.2 tall jumps at 10 m/s from the floor up through a chain
      * segment at y = 3.6 (front up, square ends) and lands on it. */
     c2d_Shape floor, platform, hero;

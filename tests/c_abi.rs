@@ -4002,6 +4002,42 @@ fn c_controller_prints_what_rust_computes() {
         10.0,
     );
 
+    // Standing weight: one frame of an 80 kg character on a floating 0.4 kg plank.
+    let mut w = World::default();
+    let plank = Shape::Polygon(Polygon::make_box(1.0, 0.1).unwrap());
+    let mut def = BodyDef::new(BodyKind::Dynamic, Transform::IDENTITY, plank);
+    def.gravity_scale = 0.0;
+    let plank_id = w.add_body(&def).unwrap();
+    let feet = Shape::Polygon(Polygon::make_box(0.3, 0.3).unwrap());
+    let weigh = MoveOptions {
+        time_step: dt,
+        ..MoveOptions::default()
+    };
+    let push = MoverPush::default();
+    let standing = w
+        .move_and_push(
+            &feet,
+            Transform::from_translation(v(0.0, 0.1 + 0.3 + 0.01)),
+            v(0.0, -9.8 * dt * dt),
+            v(0.0, -9.8 * dt),
+            &weigh,
+            &QueryFilter::ALL,
+            &push,
+        )
+        .unwrap();
+    w.step(dt, 4).unwrap();
+    let pressed = w.body(plank_id).unwrap().linear_velocity.y;
+    // Hand-derived: the weight's impulse m g dt over the plank's mass (2 × 0.2 × density 1).
+    let expected = push.mass * w.settings().gravity.y * dt / 0.4;
+    assert!(
+        standing.on_ground && (pressed - expected).abs() <= 1e-4 * expected.abs(),
+        "pressed {pressed}, expected {expected}"
+    );
+    want += &format!(
+        "standing {} presses the plank to {pressed:.5} m/s\n",
+        standing.on_ground as i32
+    );
+
     // The one-way platform.
     let floor = Shape::Polygon(Polygon::make_box(10.0, 0.5).unwrap());
     let platform = Shape::ChainSegment(ChainSegment::lone(v(2.0, 3.6), v(-2.0, 3.6)).unwrap());
