@@ -3,12 +3,13 @@
 //! The sweep: a box, a rounded box, a capsule and a circle (size about 0.25) pushed along a
 //! floor of 100 unit tiles at 2, 8 and 20 m/s, friction 0 and 0.6, from start positions spread
 //! over one tile; the floor is 100 separate static bodies, or 100 box shapes of one static
-//! body, or (the reference) one `tile_outlines` chain. A snag step is one where the body's
+//! body, or 100 open one-segment chains laid end to end, or 100 two-sided segments end to
+//! end, or (the reference) one `tile_outlines` chain. A snag step is one where the body's
 //! vertical speed exceeds 0.05 m/s or its angular velocity changes by more than 0.5 rad/s from
 //! the step before. With friction the body is pushed: its horizontal speed is set back every
-//! step, and a ball starts rolling. With internal-edge removal (the default) separate boxes
-//! must give 0 snag steps, as the chain does; with it switched off they snag (the test can
-//! fail).
+//! step, and a ball starts rolling. With internal-edge removal (the default) separate boxes,
+//! chains and segments must give 0 snag steps, as the one chain does; with it switched off
+//! they snag (the test can fail).
 //!
 //! Which steps count: the body starts touching the floor, but its contact begins at the end of
 //! the first step (one step of free fall, g·dt = 0.17 m/s down), so every step from the second
@@ -57,6 +58,11 @@ enum Floor {
     SeparateBodies,
     OneBody,
     Chain,
+    /// 100 open chains of one unit segment each, laid end to end (drawn right to left, solid
+    /// side down), each its own static body.
+    OpenChains,
+    /// 100 two-sided unit segments end to end, each its own static body.
+    Segments,
 }
 
 fn build(w: &mut World, floor: Floor, friction: f32) {
@@ -84,6 +90,25 @@ fn build(w: &mut World, floor: Floor, friction: f32) {
                 .unwrap();
             for i in 1..100 {
                 w.add_shape(id, &tile(i)).unwrap();
+            }
+        }
+        Floor::OpenChains => {
+            for i in 0..100 {
+                let piece = Chain::open(&[v(i as f32 + 1.0, 0.0), v(i as f32, 0.0)]).unwrap();
+                w.add_chain(&ChainDef {
+                    material: def.material,
+                    ..ChainDef::new(&piece)
+                })
+                .unwrap();
+            }
+        }
+        Floor::Segments => {
+            for i in 0..100 {
+                w.add_body(&BodyDef {
+                    shape: Shape::segment(v(i as f32, 0.0), v(i as f32 + 1.0, 0.0)),
+                    ..def
+                })
+                .unwrap();
             }
         }
         Floor::Chain => {
@@ -185,7 +210,13 @@ fn sweep(floor: Floor, starts: usize, removal: bool) -> (usize, usize, usize) {
 
 #[test]
 fn separate_boxes_slide_as_smoothly_as_a_chain() {
-    for floor in [Floor::Chain, Floor::SeparateBodies, Floor::OneBody] {
+    for floor in [
+        Floor::Chain,
+        Floor::SeparateBodies,
+        Floor::OneBody,
+        Floor::OpenChains,
+        Floor::Segments,
+    ] {
         let (_, _, steps) = sweep(floor, STARTS, true);
         assert_eq!(steps, 0, "{floor:?}");
     }
@@ -193,8 +224,10 @@ fn separate_boxes_slide_as_smoothly_as_a_chain() {
 
 #[test]
 fn without_internal_edge_removal_separate_boxes_snag() {
-    let (_, runs, _) = sweep(Floor::SeparateBodies, STARTS, false);
-    assert!(runs > 0);
+    for floor in [Floor::SeparateBodies, Floor::OpenChains, Floor::Segments] {
+        let (_, runs, _) = sweep(floor, STARTS, false);
+        assert!(runs > 0, "{floor:?}");
+    }
 }
 
 /// Snag steps of a stack of three boxes (half extent 0.25) whose bottom box is pushed at

@@ -295,18 +295,26 @@ impl World {
         // A static chain segment whose square end another static surface continues is taken
         // with that end welded to it (see `internal_edges::welded_segment`).
         // (Built only for such a segment: the other shapes are read in place, not copied.)
-        let welded = |shape: &Shape, ends: u8, other: &Shape, xo: Transform| match shape {
-            Shape::ChainSegment(c) if ends != 0 => {
-                let reach = 2.0 * other.aabb(xo).half_extents().length();
-                Some(Shape::ChainSegment(internal_edges::welded_segment(
-                    c, ends, reach,
-                )))
+        // A two-sided segment's welded ends make it the one-sided chain segment facing the
+        // other shape, welded the same way.
+        let welded = |shape: &Shape, xf: Transform, ends: u8, other: &Shape, xo: Transform| {
+            let reach = || 2.0 * other.aabb(xo).half_extents().length();
+            match shape {
+                Shape::ChainSegment(c) if ends != 0 => Some(Shape::ChainSegment(
+                    internal_edges::welded_segment(c, ends, reach()),
+                )),
+                Shape::Capsule(c) if ends != 0 && c.radius == 0.0 => {
+                    let toward = xf.inv_apply(xo.apply(other.aabb(Transform::IDENTITY).center()));
+                    internal_edges::facing_segment(c.center1, c.center2, ends, toward).map(|(s, ends)| {
+                        Shape::ChainSegment(internal_edges::welded_segment(&s, ends, reach()))
+                    })
+                }
+                _ => None,
             }
-            _ => None,
         };
         let (welded_a, welded_b) = (
-            welded(&sa.shape, ea, &sb.shape, bb.transform),
-            welded(&sb.shape, eb, &sa.shape, ba.transform),
+            welded(&sa.shape, ba.transform, ea, &sb.shape, bb.transform),
+            welded(&sb.shape, bb.transform, eb, &sa.shape, ba.transform),
         );
         let shape_a = welded_a.as_ref().unwrap_or(&sa.shape);
         let shape_b = welded_b.as_ref().unwrap_or(&sb.shape);

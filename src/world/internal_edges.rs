@@ -15,7 +15,9 @@
 //! normals the surface really has. A corner between two internal edges is inside the floor,
 //! and its contact is dropped.
 //!
-//! Chain segments laid end to end are welded the same way: an open chain's end is square
+//! Chain segments and two-sided segments laid end to end are welded the same way (a two-sided
+//! segment with a welded end is taken as the one-sided chain segment facing the other
+//! shape): an open chain's end is square
 //! (its ghost is its own point, so the end acts as a 90° corner), and where another static
 //! chain segment or a sharp polygon's edge continues it straight on (two chains drawn
 //! separately meeting on a floor, a chain floor running into a tile's top), the end is taken
@@ -147,13 +149,19 @@ pub(super) fn exposed_segments(p: &Polygon, mask: u8) -> impl Iterator<Item = Ch
         .filter_map(move |i| exposed_segment(p, mask, i))
 }
 
-/// Whether the static shape `other` (shape and pose) continues chain segment `c` (at `xf`)
-/// straight on past its end `bit` (1: `point1`, 2: `point2`): one of its edges (a chain
-/// segment, or an edge of a sharp polygon) faces the same way, lies on the segment's line and
-/// reaches from that end point on beyond it, within [`EDGE_TOLERANCE`]. Two open chains laid
-/// end to end, or a chain floor meeting a tile's top, are one surface there.
-pub(super) fn continues(c: &ChainSegment, xf: Transform, bit: u8, (other, xo): (&Shape, Transform)) -> bool {
-    let (p1, p2) = (xf.apply(c.point1), xf.apply(c.point2));
+/// Whether the static shape `other` (shape and pose) continues the segment `p1 → p2` (world)
+/// straight on past its end `bit` (1: `p1`, 2: `p2`): one of its edges (a chain segment, a
+/// two-sided segment, or an edge of a sharp polygon) lies on the segment's line and reaches
+/// from that end point on beyond it, within [`EDGE_TOLERANCE`], facing the same way as the
+/// segment's front (the right of `p1 → p2`) unless `two_sided` (a two-sided segment has a
+/// front on both sides, and a two-sided neighbour faces both ways). Two open chains or two
+/// segments laid end to end, or a chain floor meeting a tile's top, are one surface there.
+pub(super) fn continues(
+    (p1, p2): (Vec2, Vec2),
+    bit: u8,
+    two_sided: bool,
+    (other, xo): (&Shape, Transform),
+) -> bool {
     let Some(e) = (p2 - p1).try_normalize() else {
         return false;
     };
@@ -161,8 +169,9 @@ pub(super) fn continues(c: &ChainSegment, xf: Transform, bit: u8, (other, xo): (
     // right of its counter-clockwise edge) and the way out past the end.
     let n = e.right_perp();
     let (end, out) = if bit == 1 { (p1, -e) } else { (p2, e) };
-    let goes_on = |a: Vec2, b: Vec2, m: Vec2| {
-        if n.dot(m) < SAME_DIRECTION {
+    let goes_on = |a: Vec2, b: Vec2, m: Vec2, both_ways: bool| {
+        let facing = n.dot(m);
+        if !(facing >= SAME_DIRECTION || ((two_sided || both_ways) && facing <= -SAME_DIRECTION)) {
             return false;
         }
         if (a - end).dot(n).abs() > EDGE_TOLERANCE || (b - end).dot(n).abs() > EDGE_TOLERANCE {
@@ -171,16 +180,34 @@ pub(super) fn continues(c: &ChainSegment, xf: Transform, bit: u8, (other, xo): (
         let (u, w) = ((a - end).dot(out), (b - end).dot(out));
         u.min(w) <= EDGE_TOLERANCE && u.max(w) > EDGE_TOLERANCE
     };
+    let segment = |q1: Vec2, q2: Vec2, both_ways: bool| {
+        (q2 - q1)
+            .try_normalize()
+            .is_some_and(|f| goes_on(q1, q2, f.right_perp(), both_ways))
+    };
     match other {
-        Shape::ChainSegment(d) => {
-            let (q1, q2) = (xo.apply(d.point1), xo.apply(d.point2));
-            (q2 - q1)
-                .try_normalize()
-                .is_some_and(|f| goes_on(q1, q2, f.right_perp()))
-        }
-        Shape::Polygon(q) if q.radius == 0.0 => world_edges(q, xo).any(|(a, b, m)| goes_on(a, b, m)),
+        Shape::ChainSegment(d) => segment(xo.apply(d.point1), xo.apply(d.point2), false),
+        Shape::Capsule(d) if d.radius == 0.0 => segment(xo.apply(d.center1), xo.apply(d.center2), true),
+        Shape::Polygon(q) if q.radius == 0.0 => world_edges(q, xo).any(|(a, b, m)| goes_on(a, b, m, false)),
         _ => false,
     }
+}
+
+/// A two-sided segment `p1 → p2` (the shape's frame) with welded ends `ends` (bits as in
+/// [`continues`]) as the one-sided chain segment facing `toward` (a point in the same frame:
+/// the other shape's centre), so that it can be welded as a chain's end is
+/// ([`welded_segment`]); its other ends stay square. A body skimming a floor of separate
+/// segments then meets one surface, not each segment's end point.
+pub(super) fn facing_segment(p1: Vec2, p2: Vec2, ends: u8, toward: Vec2) -> Option<(ChainSegment, u8)> {
+    // The front of `p1 → p2` is on its right: `toward` there, or the segment reversed (its
+    // end bits swapped with it).
+    let front = (p2 - p1).cross(toward - p1) <= 0.0;
+    let (a, b, ends) = if front {
+        (p1, p2, ends)
+    } else {
+        (p2, p1, ((ends & 1) << 1) | ((ends & 2) >> 1))
+    };
+    ChainSegment::new(a, a, b, b).ok().map(|c| (c, ends))
 }
 
 /// Chain segment `c` with its welded ends (`ends`, bits as in [`continues`]) taken as the
@@ -347,6 +374,10 @@ mod tests {
         ChainSegment::new(a, a, b, b).unwrap()
     }
 
+    fn ends(c: &ChainSegment) -> (Vec2, Vec2) {
+        (c.point1, c.point2)
+    }
+
     #[test]
     fn chains_laid_end_to_end_continue_each_other() {
         let v = Vec2::new;
@@ -357,17 +388,20 @@ mod tests {
         let on = |s: &ChainSegment| (Shape::ChainSegment(*s), xf);
         let (r, l) = (on(&right), on(&left));
         assert!(
-            continues(&left, xf, 1, (&r.0, r.1)),
+            continues(ends(&left), 1, false, (&r.0, r.1)),
             "left's point1 is continued by right"
         );
         assert!(
-            continues(&right, xf, 2, (&l.0, l.1)),
+            continues(ends(&right), 2, false, (&l.0, l.1)),
             "right's point2 is continued by left"
         );
-        assert!(!continues(&left, xf, 2, (&r.0, r.1)), "left's far end is not");
+        assert!(
+            !continues(ends(&left), 2, false, (&r.0, r.1)),
+            "left's far end is not"
+        );
         // Facing down: not the same surface.
         let flipped = Shape::ChainSegment(seg(v(0.0, 0.0), v(10.0, 0.0)));
-        assert!(!continues(&left, xf, 1, (&flipped, xf)));
+        assert!(!continues(ends(&left), 1, false, (&flipped, xf)));
         // A gap, a step and a bend: not continued.
         for other in [
             seg(v(10.0, 0.0), v(0.01, 0.0)),
@@ -375,19 +409,19 @@ mod tests {
             seg(v(10.0, 1.0), v(0.0, 0.0)),
         ] {
             assert!(
-                !continues(&left, xf, 1, (&Shape::ChainSegment(other), xf)),
+                !continues(ends(&left), 1, false, (&Shape::ChainSegment(other), xf)),
                 "{other:?}"
             );
         }
         // A piece that overlaps the end and goes on is the surface too.
         let overlap = Shape::ChainSegment(seg(v(10.0, 0.0), v(-1.0, 0.0)));
-        assert!(continues(&left, xf, 1, (&overlap, xf)));
+        assert!(continues(ends(&left), 1, false, (&overlap, xf)));
         // A sharp tile whose top goes on from the end; a rounded one is not its edges.
         let tile = Polygon::make_offset_box(0.5, 0.5, v(0.5, -0.5), crate::math::Rot::IDENTITY).unwrap();
-        assert!(continues(&left, xf, 1, (&Shape::Polygon(tile), xf)));
+        assert!(continues(ends(&left), 1, false, (&Shape::Polygon(tile), xf)));
         let round = Polygon::make_rounded_box(0.45, 0.45, 0.05).unwrap();
         let xr = Transform::new(v(0.5, -0.5), 0.0);
-        assert!(!continues(&left, xf, 1, (&Shape::Polygon(round), xr)));
+        assert!(!continues(ends(&left), 1, false, (&Shape::Polygon(round), xr)));
     }
 
     #[test]
@@ -405,5 +439,39 @@ mod tests {
         let both = welded_segment(&left, 3, 1.0);
         assert_eq!((both.point1, both.point2), (v(1.0, 0.0), v(-11.0, 0.0)));
         assert_eq!((both.ghost1, both.ghost2), (v(12.0, 0.0), v(-23.0, 0.0)));
+    }
+
+    #[test]
+    fn two_sided_segments_continue_each_other_either_way() {
+        let v = Vec2::new;
+        let xf = Transform::IDENTITY;
+        let next = Shape::Capsule(crate::geometry::Capsule::new(v(1.0, 0.0), v(2.0, 0.0), 0.0).unwrap());
+        let back = Shape::Capsule(crate::geometry::Capsule::new(v(2.0, 0.0), v(1.0, 0.0), 0.0).unwrap());
+        // A two-sided segment 0 → 1 is continued at its end 2 by either orientation.
+        assert!(continues((v(0.0, 0.0), v(1.0, 0.0)), 2, true, (&next, xf)));
+        assert!(continues((v(0.0, 0.0), v(1.0, 0.0)), 2, true, (&back, xf)));
+        // A one-sided chain segment (front down) is continued by it too: a two-sided
+        // neighbour faces both ways.
+        assert!(continues((v(0.0, 0.0), v(1.0, 0.0)), 2, false, (&back, xf)));
+        // Not at the other end, not across a gap or a bend.
+        assert!(!continues((v(0.0, 0.0), v(1.0, 0.0)), 1, true, (&next, xf)));
+        let bent = Shape::Capsule(crate::geometry::Capsule::new(v(1.0, 0.0), v(2.0, 0.5), 0.0).unwrap());
+        assert!(!continues((v(0.0, 0.0), v(1.0, 0.0)), 2, true, (&bent, xf)));
+        let apart = Shape::Capsule(crate::geometry::Capsule::new(v(1.01, 0.0), v(2.0, 0.0), 0.0).unwrap());
+        assert!(!continues((v(0.0, 0.0), v(1.0, 0.0)), 2, true, (&apart, xf)));
+    }
+
+    #[test]
+    fn a_welded_two_sided_segment_faces_the_other_shape() {
+        let v = Vec2::new;
+        // Above the segment 0 → 1 (its front, the right of 0 → 1, is below): reversed, the
+        // end bits swapped with it.
+        let (c, ends) = facing_segment(v(0.0, 0.0), v(1.0, 0.0), 2, v(0.5, 1.0)).unwrap();
+        assert_eq!((c.point1, c.point2, ends), (v(1.0, 0.0), v(0.0, 0.0), 1));
+        assert!(c.normal().y > 0.99);
+        // Below it: as it is.
+        let (c, ends) = facing_segment(v(0.0, 0.0), v(1.0, 0.0), 2, v(0.5, -1.0)).unwrap();
+        assert_eq!((c.point1, c.point2, ends), (v(0.0, 0.0), v(1.0, 0.0), 2));
+        assert!(c.normal().y < -0.99);
     }
 }

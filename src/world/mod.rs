@@ -166,7 +166,7 @@ mod types;
 use alloc::vec::Vec;
 
 use crate::cast::CastShape;
-use crate::geometry::{ChainSegment, Shape};
+use crate::geometry::Shape;
 use crate::math::{Aabb, Ray, Rot, Transform, Vec2};
 use crate::narrowphase::{collide_with_margin, overlaps_aabb_shape, Manifold};
 use crate::solver::{self, non_negative, positive, Body, ContactConstraint, SolverError, SolverSettings};
@@ -491,7 +491,11 @@ impl World {
     fn internal_edges_stale(&self, i: usize) -> bool {
         let slot = &self.slots[i];
         slot.kind == BodyKind::Static
-            && matches!(slot.shape, Shape::Polygon(_) | Shape::ChainSegment(_))
+            && match &slot.shape {
+                Shape::Polygon(_) | Shape::ChainSegment(_) => true,
+                Shape::Capsule(c) => c.radius == 0.0,
+                Shape::Circle(_) => false,
+            }
             && slot.internal_epoch != self.static_epoch
     }
 
@@ -509,7 +513,14 @@ impl World {
                 if slot.internal_epoch == self.static_epoch {
                     return slot.internal_edges;
                 }
-                return self.welded_ends_of(i, c);
+                let square = (c.ghost1 == c.point1, c.ghost2 == c.point2);
+                return self.welded_ends_of(i, (c.point1, c.point2), square, false);
+            }
+            Shape::Capsule(c) if c.radius == 0.0 => {
+                if slot.internal_epoch == self.static_epoch {
+                    return slot.internal_edges;
+                }
+                return self.welded_ends_of(i, (c.center1, c.center2), (true, true), true);
             }
             _ => return 0,
         };
@@ -532,26 +543,25 @@ impl World {
         mask
     }
 
-    /// The square ends of static chain segment `c` (slot `i`) that another static chain
-    /// segment or sharp polygon continues straight on (see
-    /// [`internal_edges::welded_ends`]), from the static shapes at each end (the fixed tree).
-    fn welded_ends_of(&self, i: usize, c: &ChainSegment) -> u8 {
+    /// The ends of static segment `p1 → p2` (slot `i`, body frame; a chain segment's, or a
+    /// two-sided segment's when `two_sided`) that are square (`square`: a chain segment's
+    /// ends without a neighbour; both of a two-sided segment's) and that another static
+    /// segment or sharp polygon continues straight on (see [`internal_edges::continues`]),
+    /// from the static shapes at each end (the fixed tree).
+    fn welded_ends_of(&self, i: usize, (p1, p2): (Vec2, Vec2), square: (bool, bool), two_sided: bool) -> u8 {
         let xf = self.bodies[i].transform;
+        let (w1, w2) = (xf.apply(p1), xf.apply(p2));
         let mut ends = 0u8;
-        for (bit, square, at) in [
-            (1u8, c.ghost1 == c.point1, c.point1),
-            (2, c.ghost2 == c.point2, c.point2),
-        ] {
+        for (bit, square, p) in [(1u8, square.0, w1), (2, square.1, w2)] {
             if !square {
                 continue;
             }
-            let p = xf.apply(at);
             let area = Aabb::new(p, p).inflated(EDGE_TOLERANCE);
             self.fixed_tree.query(area, u64::MAX, |_, user| {
                 let j = user as usize;
                 if j != i && self.slots[j].kind == BodyKind::Static {
                     let other = (&self.slots[j].shape, self.bodies[j].transform);
-                    if internal_edges::continues(c, xf, bit, other) {
+                    if internal_edges::continues((w1, w2), bit, two_sided, other) {
                         ends |= bit;
                         return Visit::Stop;
                     }
