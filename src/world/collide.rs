@@ -43,7 +43,11 @@ impl Collided {
         if self.is_fresh {
             self.fresh
         } else {
-            manifold_of(self.normal, &self.points[..self.count as usize], self.center_a)
+            manifold_of(
+                self.normal,
+                &self.points[..(self.count as usize).min(2)],
+                self.center_a,
+            )
         }
     }
 

@@ -637,6 +637,14 @@ impl World {
             self.blocks.len() == self.block_ids.len() && self.active.len() == self.active_memory.len(),
             "side arrays differ in length",
         )?;
+        // A contact cache's points are read as `points[..count]`: at most two.
+        ok(
+            self.active_memory
+                .iter()
+                .filter_map(|m| m.cache.as_ref())
+                .all(|c| c.count <= 2 && c.normal.is_finite() && c.margin.is_finite()),
+            "contact cache out of range",
+        )?;
         // The trees' insertions add one to a height: a valid but degenerate tree near
         // `u16::MAX` could not take them (a world's trees are balanced: below 100).
         ok(

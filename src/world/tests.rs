@@ -458,3 +458,21 @@ fn touching_contacts_keep_their_colours() {
         }
     }
 }
+
+/// A snapshot whose contact cache claims more than two points is refused on restore (a
+/// hostile snapshot with a cache count of 193 made a step index past the two points; found
+/// by the `capi_snapshot` fuzz target).
+#[test]
+fn a_restored_contact_cache_holds_at_most_two_points() {
+    let (mut w, _, _) = resting();
+    let k = w
+        .active_memory
+        .iter()
+        .position(|m| m.cache.is_some())
+        .expect("a cached contact");
+    let good = w.snapshot_to_vec().unwrap();
+    assert!(World::restore(&good).is_ok());
+    w.active_memory[k].cache.as_mut().unwrap().count = 193;
+    let bad = w.snapshot_to_vec().unwrap();
+    assert_eq!(World::restore(&bad).err(), Some(SnapshotError::Corrupt));
+}
