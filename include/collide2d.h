@@ -196,9 +196,9 @@ typedef struct c2d_JointDef c2d_JointDef;
 // Shortest time step (s) `c2d_world_step` accepts: a microsecond. The
 // solver and the joints' reactions divide by the sub-step (`dt / substeps`, at most 64
 // sub-steps), and its inverse squared enters the soft constraints: from this step on both
-// stay finite (`1 / h` at most 6.4e7). A shorter one (a denormal `dt` made `1 / h` infinite
-// and a joint's reaction NaN) is refused and changes nothing; a game whose frame time can be
-// tiny skips or accumulates it.
+// stay finite (`1 / h` at most 6.4e7; a denormal `dt` would make it infinite and a joint's
+// reaction NaN). A shorter step is refused and changes nothing; a game whose frame time can
+// be tiny skips or accumulates it.
 #define C2D_MIN_TIME_STEP 1.0e-6
 
 // Longest time step (s) `c2d_world_step` accepts.

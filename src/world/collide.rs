@@ -119,13 +119,10 @@ fn faces_meet(a: &Shape, xa: Transform, b: &Shape, xb: Transform, n: Vec2) -> bo
 
 /// A manifold computed with the uncapped margin (for a pair whose manifold at the capped
 /// `margin` has one point), cut to the capped `margin`: no point when none is within
-/// `margin`, otherwise every point it has. A fast body's
-/// margin is capped at half its smallest extent, and the far point of a face landing
-/// tilted can lie beyond that while the near one is within: a capsule (radius 0.1) falling
-/// onto a chain 0.1 rad from flat at 5 m/s had its far end 0.08 away against a capped
-/// margin of 0.07, landed on the near end alone and spun at 13.7 rad/s. The far point
-/// shares the near one's normal and face, so it is no ghost ahead of the body: with it the
-/// two points land together (`land_together`).
+/// `margin`, otherwise every point it has. A fast body's margin is capped at half its
+/// smallest extent, so the far point of a face landing tilted can lie beyond the cap while
+/// the near one is within it; that point shares the near one's normal and face, so it is no
+/// ghost ahead of the body, and with it the two points land together (`land_together`).
 fn keep_within_margin(mut m: Manifold, margin: f32) -> Manifold {
     let nearest = m.points().iter().map(|p| -p.depth).fold(f32::INFINITY, f32::min);
     if !(nearest <= margin) {

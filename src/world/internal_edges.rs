@@ -15,16 +15,15 @@
 //! normals the surface really has. A corner between two internal edges is inside the floor,
 //! and its contact is dropped.
 //!
-//! Chain segments and two-sided segments laid end to end are welded the same way (a two-sided
-//! segment with a welded end is taken as the one-sided chain segment facing the other
-//! shape): an open chain's end is square
-//! (its ghost is its own point, so the end acts as a 90° corner), and where another static
-//! chain segment or a sharp polygon's edge continues it straight on (two chains drawn
-//! separately meeting on a floor, a chain floor running into a tile's top), the end is taken
-//! as the surface going on: the segment is lengthened past it with a collinear ghost. A box
-//! landing across two such chains was thrown 1.5 m/s sideways and up and spun at 4.9 rad/s
-//! by the square ends (Box2D 3.2-dev: 1.8 m/s, 2.8 rad/s); welded, it lands flat. Ends that
-//! meet at an angle are left square.
+//! Chain segments and two-sided segments laid end to end are welded the same way. An open
+//! chain's end is square (its ghost is its own point, so the end acts as a 90° corner) and a
+//! segment's ends are points; where another static chain segment, segment or sharp polygon
+//! edge continues one straight on (two chains drawn separately meeting on a floor, a chain
+//! floor running into a tile's top), the end is taken as the surface going on: the segment is
+//! lengthened past it with a collinear ghost (a two-sided segment is taken as the one-sided
+//! chain segment facing the other shape), so no normal from the end's corner is admitted and
+//! a body landing on or sliding across the joint is not turned or thrown there. Ends that
+//! meet at an angle are left as they are.
 //!
 //! An edge is internal when one edge of another static polygon (sharp: radius 0) lies on it
 //! facing the other way and covers it end to end, within [`EDGE_TOLERANCE`]. An edge covered

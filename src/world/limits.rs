@@ -67,9 +67,9 @@ pub const MAX_ACCELERATION: f32 = 1.0e8;
 /// Shortest time step (s) [`World::step`](super::World::step) accepts: a microsecond. The
 /// solver and the joints' reactions divide by the sub-step (`dt / substeps`, at most 64
 /// sub-steps), and its inverse squared enters the soft constraints: from this step on both
-/// stay finite (`1 / h` at most 6.4e7). A shorter one (a denormal `dt` made `1 / h` infinite
-/// and a joint's reaction NaN) is refused and changes nothing; a game whose frame time can be
-/// tiny skips or accumulates it.
+/// stay finite (`1 / h` at most 6.4e7; a denormal `dt` would make it infinite and a joint's
+/// reaction NaN). A shorter step is refused and changes nothing; a game whose frame time can
+/// be tiny skips or accumulates it.
 pub const MIN_TIME_STEP: f32 = 1.0e-6;
 
 /// Longest time step (s) [`World::step`](super::World::step) accepts.
