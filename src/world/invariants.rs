@@ -51,6 +51,10 @@ impl World {
             if self.pair_table.get(pair_key(a, b)) != Some(c as u32) {
                 return Err("pair table does not find a contact");
             }
+            // The contact's place first: its sim is read from there.
+            if (contact.active_index == NONE) == (contact.parked == NONE) {
+                return Err("contact neither active nor parked, or both");
+            }
             let sim = self.sim(c as u32);
             if sim.id != c as u32
                 || sim.a != a
@@ -68,9 +72,6 @@ impl World {
             let awake = self.is_awake_slot(oa) || self.is_awake_slot(ob);
             if awake != (contact.active_index != NONE) {
                 return Err("contact active without an awake body, or inactive with one");
-            }
-            if (contact.active_index == NONE) != (contact.parked != NONE) {
-                return Err("contact neither active nor parked, or both");
             }
             parked += usize::from(contact.parked != NONE);
             touching += usize::from(contact.touching && !contact.sensor);

@@ -476,3 +476,27 @@ fn a_restored_contact_cache_holds_at_most_two_points() {
     let bad = w.snapshot_to_vec().unwrap();
     assert_eq!(World::restore(&bad).err(), Some(SnapshotError::Corrupt));
 }
+
+/// A snapshot whose contact is neither active nor parked (both indices `NONE`) is refused as
+/// corrupt: the invariant check tests the contact's place before it reads the contact's sim
+/// (found by `capi_snapshot` after 1 530 779 executions: the check indexed the parked store
+/// with `NONE`). Both places set is refused the same way.
+#[test]
+fn a_restored_contact_that_is_nowhere_is_refused() {
+    let (w, _, _) = resting();
+    let c = w
+        .contacts
+        .iter()
+        .position(|c| c.a != NONE && c.active_index != NONE)
+        .expect("an active contact");
+    assert!(World::restore(&w.snapshot_to_vec().unwrap()).is_ok());
+    let mut nowhere = w.clone();
+    nowhere.contacts[c].active_index = NONE;
+    nowhere.contacts[c].parked = NONE;
+    assert!(nowhere.check_invariants(false).is_err());
+    let bad = nowhere.snapshot_to_vec().unwrap();
+    assert_eq!(World::restore(&bad).err(), Some(SnapshotError::Corrupt));
+    let mut both = w.clone();
+    both.contacts[c].parked = 0;
+    assert!(both.check_invariants(false).is_err());
+}
