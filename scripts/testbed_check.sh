@@ -6,9 +6,10 @@
 #   - the numbers it wrote into <pre id="result"> are bit for bit those of the same query run
 #     natively (x86-64 code against WebAssembly, both through libm),
 #   - a screenshot of the page is not blank (the canvas has drawn pixels in several colours).
-# Then it drives the page's own input handlers (ui_checks, below), and loads every scene at
+# Then it drives the page's own input handlers (ui_checks, below), loads every scene at
 # 1280 x 800 and 1920 x 1080 (and at device pixel ratio 2) to check the camera's fit
-# (camera_checks).
+# (camera_checks), compares every scene's drawing with its reference image
+# (scripts/testbed_shots.py) and prints the drawing and stepping times (scripts/testbed_bench.sh).
 # The browser part runs with no network (a fresh network namespace with only loopback) when
 # the machine allows it, to show the page needs nothing from outside.
 #
@@ -42,7 +43,8 @@ queries=(
 # testbed.js): QUERY @@ a Python condition @@ what it shows. The condition sees the scene's
 # numbers afterwards `v`, the page's state `st` (`st["search"]` the URL's query string,
 # `st["focus"]` the focused element's id, `st["checked"]` the checked boxes' ids, `st["hud"]`
-# the text on the canvas, its lines joined by ` | `), the camera
+# the text on the canvas, its lines joined by ` | `, `st["legend"]` the legend's names and
+# `st["labels"]` the labels' texts, each joined by `,`), the camera
 # `cam` (visible world rectangle x0 y0 x1 y1, the scene's view rectangle, canvas width and
 # height in device pixels, device pixel ratio, CSS width and height) and `cam0` (the same
 # before the commands), `dx`, `dy` (how far the camera's centre moved), `fx`, `fy` (a world
@@ -60,7 +62,7 @@ ui_checks=(
     "scene=pyramid&size=%zz&draw=7%&b=%E0%A4%A&pause=1&ui=wheel:0 @@ drawn and v[1] == 211 and 'size=%zz' in note and 'draw=7%' in note @@ malformed escapes are left out with a note, and the rest loads and draws"
     "scene=pair&ui=select:scene:tumbler @@ st['search'] == '?scene=tumbler' and v[1] > 2000 and st['focus'] == 'canvas' @@ choosing a scene writes it into the URL and gives focus back to the canvas"
     "scene=pair&ui=select:ctl-b:circle @@ 'b=circle' in st['search'] and st['focus'] == 'canvas' @@ a shape chosen in a control is written into the URL"
-    "scene=pyramid&pause=1&ui=toggle:draw-bounds;toggle:sleeping;button:reset @@ 'draw=7' in st['search'] and 'sleep=0' in st['search'] and st['checked'] == 'draw-shapes,draw-bounds,draw-contacts' and v[0] == 0 @@ Reset keeps the draw options"
+    "scene=pyramid&pause=1&ui=toggle:draw-bounds;toggle:sleeping;button:reset @@ 'draw=7' in st['search'] and 'sleep=0' in st['search'] and st['checked'] == 'draw-shapes,draw-bounds,draw-contacts,continuous' and v[0] == 0 @@ Reset keeps the draw options"
     "scene=pair&ui=select:scene:tiles;key:ArrowRight:45 @@ v[8] > 4.0 and st['search'] == '?scene=tiles' @@ after choosing a scene the arrow keys act on the scene, not on the dropdown"
     "scene=pair&ui=zoom:2:1:5 @@ (cam[2] - cam[0]) < 0.7 * (cam0[2] - cam0[0]) and abs(fx(cam, 2) - fx(cam0, 2)) < 0.01 and abs(fy(cam, 1) - fy(cam0, 1)) < 0.01 @@ the wheel zooms in at the pointer (the point under it stays put)"
     "scene=pyramid&pause=1&ui=drag:12:15:10:14 @@ abs(dx - 2) < 0.05 and abs(dy - 1) < 0.05 and v[0] == 0 @@ dragging empty space pans the camera"
@@ -69,6 +71,15 @@ ui_checks=(
     "scene=pyramid&ui=advance:0.04 @@ v[0] == 2 and 'behind' not in st['hud'] and 'fps' in st['hud'] and 'draw' in st['hud'] @@ a 40 ms frame takes two 1/60 s steps, and the canvas shows fps and the step and draw times"
     "scene=pyramid&ui=advance:0.04;advance:1 @@ v[0] == 6 and st['hud'].endswith('behind') @@ a 1 s frame takes at most 4 steps and shows 'behind'"
     "scene=pair&ui=zoom:0:0:4;key:KeyF:0 @@ cam == cam0 @@ F fits the scene again after a zoom"
+    "scene=pyramid&pause=1&ui=press:KeyO;press:KeyO @@ v[0] == 2 @@ O steps once per press"
+    "scene=pyramid&ui=press:KeyP;advance:0.1 @@ v[0] == 0 and 'paused' in st['hud'] @@ P pauses (a frame then steps nothing)"
+    "scene=pyramid&pause=1&ui=press:KeyO;press:KeyO;press:KeyR @@ v[0] == 0 and v[1] == 211 @@ R resets the scene"
+    "scene=pyramid&pause=1&ui=number:ctl-substeps:8;number:ctl-gravity:-20;number:ctl-hertz:60;toggle:continuous;button:reset @@ all(k in st['search'] for k in ('substeps=8', 'gravity=-20', 'hertz=60', 'continuous=0')) and v[11:16] == [8, -20, 60, 1, 0] and st['focus'] == 'canvas' @@ live settings reach the world, are written into the URL and kept on Reset"
+    "scene=pyramid&pause=1&ui=number:ctl-size:5 @@ v[1] == 16 and 'size=5' in st['search'] @@ the size field rebuilds the scene"
+    "scene=pyramid&pause=1&ui=click:-15:5:0:1;click:15:5:0:1 @@ v[1] == 213 @@ Shift + click drops bodies"
+    "scene=pair&a=box&b=capsule&bx=0.9&by=0.45&ba=0.3&ui=wheel:0 @@ 'id 0x' in st['labels'] and all(n in st['legend'] for n in ('shape A', 'shape B', 'contact / hit point', 'normal', 'x axis', 'y axis')) @@ feature ids at contact points; the legend names every colour drawn"
+    "scene=cast&mode=shape&shape=capsule&angle=0.4&x0=-5&y0=0.5&x1=5&y1=0.2&ui=wheel:0 @@ '#0' in st['labels'] and 'shape cast' in st['legend'] and 'normal' in st['legend'] @@ cast targets are numbered; the cast is in the legend"
+    "scene=pyramid&ui=advance:0.04 @@ all(k in st['hud'] for k in ('pairs', 'narrow', 'solve', 'finalize', 'continuous', 'sleep')) @@ the canvas shows the World's profile by phase"
 )
 
 # The camera's fit: every scene at these window sizes (WIDTHxHEIGHT[@device pixel ratio]) must
@@ -321,5 +332,11 @@ for k, check in enumerate(camera_checks):
     failures += bool(problems)
 sys.exit(1 if failures else 0)
 EOF
-echo "testbed_check: all ${#queries[@]} queries, ${#ui_checks[@]} input checks and" \
-    "$((${#camera_scenes[@]} * ${#camera_windows[@]})) camera fits passed"
+# Every scene against its committed reference image (testbed/reference/), in real time over the
+# DevTools protocol (scripts/testbed_shots.py); then the drawing and stepping times per scene
+# (scripts/testbed_bench.sh, a short run: the figures in BENCHMARKS.md come from longer ones).
+python3 scripts/testbed_shots.py "http://127.0.0.1:$port"
+echo "testbed_check: drawing and stepping times (medians of 10 frames, this machine):"
+bash scripts/testbed_bench.sh 10
+echo "testbed_check: all ${#queries[@]} queries, ${#ui_checks[@]} input checks," \
+    "$((${#camera_scenes[@]} * ${#camera_windows[@]})) camera fits and the reference images passed"

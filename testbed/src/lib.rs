@@ -2,19 +2,25 @@
 //! `World` pyramid / tumbler / tile map with a character) and a handful of plain exported
 //! functions (`tb_*`) that `web/testbed.js` calls. No wasm-bindgen: the page passes numbers,
 //! and reads the draw list, results and view straight out of the module's memory through the
-//! pointers these functions return. Nothing here is `unsafe`.
+//! pointers these functions return. The one `unsafe` call is the page's clock ([`clock`]).
 //!
 //! A scene is loaded from a URL-style query (`scene=pair&a=box&b=capsule&bx=0.9`): the
 //! parameters configure it and may script an interaction (`steps=120` steps a world,
 //! `input=R90,RJ1` holds keys for the character, `n=200&moves=50` fills and moves the tree), so
 //! CI can load the page with a query and compare the numbers it writes into the DOM with
 //! [`Testbed::load`] run natively (`testbed-native`).
+pub mod clock;
+pub mod mesh;
+pub mod palette;
+pub mod raster;
 pub mod record;
 pub mod scenes;
 
 use core::cell::RefCell;
 
 use collide2d::Vec2;
+use mesh::Mesh;
+use raster::{Camera, Raster};
 use record::Recorder;
 use scenes::Scene;
 
@@ -25,10 +31,16 @@ pub struct Testbed {
     /// The scene's name, as loaded.
     pub name: String,
     draw: Vec<f32>,
+    mesh: Mesh,
+    raster: Raster,
     results: Vec<f32>,
     labels: Vec<f32>,
     view: [f32; 4],
+    profile: [f32; 7],
 }
+
+/// The canvas background, #111216, as a pixel (`0xAABBGGRR`).
+pub const BACKGROUND: u32 = 0xFF16_1211;
 
 /// `key=value` pairs of a query (`&`-separated; a leading `?` is ignored).
 pub fn params(query: &str) -> impl Iterator<Item = (&str, &str)> {
@@ -53,9 +65,12 @@ impl Testbed {
             scene,
             name: name.to_string(),
             draw: Vec::new(),
+            mesh: Mesh::default(),
+            raster: Raster::default(),
             results: Vec::new(),
             labels: Vec::new(),
             view: [0.0; 4],
+            profile: [0.0; 7],
         };
         tb.configure(query);
         tb.scene.run_script();
@@ -83,6 +98,21 @@ impl Testbed {
         self.draw.clear();
         self.scene.draw(&mut Recorder { out: &mut self.draw });
         &self.draw
+    }
+
+    /// The scene drawn into a `width × height` RGBA buffer ([`raster`]) through `camera`;
+    /// `None` when the buffer cannot be that size ([`raster::MAX_SIDE`],
+    /// [`raster::MAX_PIXELS`]).
+    pub fn render_pixels(&mut self, width: u32, height: u32, camera: Camera) -> Option<&[u32]> {
+        self.mesh.reset(camera.scale, camera.dpr);
+        self.scene.draw(&mut self.mesh);
+        self.mesh.finish();
+        if !self.raster.resize(width, height) {
+            return None;
+        }
+        self.raster.clear(BACKGROUND);
+        self.raster.draw(&self.mesh.out, camera);
+        Some(&self.raster.pixels)
     }
 
     /// The scene's text labels ([`Scene::labels`]), refreshed.
@@ -150,6 +180,13 @@ pub extern "C" fn tb_pointer(kind: u32, x: f32, y: f32, button: u32) -> u32 {
     with(|tb| u32::from(tb.scene.pointer(kind, Vec2::new(x, y), button)))
 }
 
+/// Shift-click at world point (x, y): world scenes drop a body there. Returns 1 if one was
+/// added.
+#[no_mangle]
+pub extern "C" fn tb_spawn(x: f32, y: f32) -> u32 {
+    with(|tb| u32::from(tb.scene.spawn(Vec2::new(x, y))))
+}
+
 /// The wheel turned by `delta` notches (positive: counter-clockwise).
 #[no_mangle]
 pub extern "C" fn tb_wheel(delta: f32) {
@@ -184,6 +221,92 @@ pub extern "C" fn tb_draw() -> *const f32 {
 #[no_mangle]
 pub extern "C" fn tb_draw_len() -> u32 {
     with(|tb| tb.draw.len() as u32)
+}
+
+/// Draws the scene into a `width × height` RGBA buffer (rows top first, 4 bytes a pixel: the
+/// layout of the canvas's `ImageData`) with the world origin at pixel `(origin_x, origin_y)`,
+/// `scale` pixels per world unit (y up) and device pixel ratio `dpr`; returns the buffer's
+/// address, or null when it cannot be that size.
+#[no_mangle]
+pub extern "C" fn tb_render(
+    width: u32,
+    height: u32,
+    origin_x: f32,
+    origin_y: f32,
+    scale: f32,
+    dpr: f32,
+) -> *const u32 {
+    let camera = Camera {
+        origin_x,
+        origin_y,
+        scale,
+        dpr,
+    };
+    with(|tb| match tb.render_pixels(width, height, camera) {
+        Some(p) => p.as_ptr(),
+        None => core::ptr::null(),
+    })
+}
+
+/// The depth range of the tree the scene draws (its colours run from the root's at 0 to the
+/// deepest level's, [`palette::depth`]), or −1 when it draws none.
+#[no_mangle]
+pub extern "C" fn tb_tree_depth() -> i32 {
+    with(|tb| {
+        tb.scene
+            .tree_depth()
+            .map_or(-1, |d| d.min(i32::MAX as u32) as i32)
+    })
+}
+
+/// Which colours of the palette's legend the last [`tb_render`] drew: bit `i` for line `i`
+/// of [`tb_legend_text`].
+#[no_mangle]
+pub extern "C" fn tb_legend() -> u32 {
+    with(|tb| tb.mesh.legend)
+}
+
+thread_local! {
+    static LEGEND_TEXT: String = palette::LEGEND
+        .iter()
+        .map(|(c, name)| format!("{:06x} {name}\n", c.0))
+        .collect();
+}
+
+/// The legend's lines, `rrggbb name` each (UTF-8, [`tb_legend_text_len`] bytes).
+#[no_mangle]
+pub extern "C" fn tb_legend_text() -> *const u8 {
+    LEGEND_TEXT.with(|t| t.as_ptr())
+}
+
+/// Bytes of [`tb_legend_text`].
+#[no_mangle]
+pub extern "C" fn tb_legend_text_len() -> u32 {
+    LEGEND_TEXT.with(|t| t.len() as u32)
+}
+
+/// The last step's profile in milliseconds (world scenes; zeros otherwise): total, pairs,
+/// narrow phase, solve, finalize, continuous, sleep ([`collide2d::StepProfile`]); 7 floats.
+#[no_mangle]
+pub extern "C" fn tb_profile() -> *const f32 {
+    with(|tb| {
+        let p = match &tb.scene {
+            scenes::Scene::World(w) => w.profile(),
+            _ => collide2d::StepProfile::default(),
+        };
+        let ms = |ticks: u64| ticks as f32 / clock::TICKS_PER_MS;
+        tb.profile = [
+            p.total,
+            p.pairs,
+            p.narrow,
+            p.solve,
+            p.finalize,
+            p.continuous,
+            p.sleep,
+        ]
+        .map(ms);
+        tb.profile.as_ptr()
+    })
 }
 
 /// Computes the scene's numbers; returns their address ([`tb_results_len`] floats).

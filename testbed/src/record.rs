@@ -13,10 +13,15 @@
 //! | 6 | segment | `x1, y1, x2, y2` |
 //! | 7 | transform axes | `px, py, c, s` |
 //! | 8 | point | `x, y, size` (size in pixels) |
+//! | 9 | arrow | `x1, y1, x2, y2` (head at the second point) |
 //!
-//! Colours are `0xRRGGBB` stored as an `f32` (exact: below 2²⁴).
+//! Colours are `0xRRGGBB` stored as an `f32` (exact: below 2²⁴), in the testbed's palette
+//! ([`palette::map`]); normals are recorded as arrows. This is the page's 2D-canvas path,
+//! taken where WebGL is missing; [`crate::mesh`] builds what the WebGL path draws.
 use collide2d::draw::{Color, DebugDraw};
 use collide2d::{Transform, Vec2};
+
+use crate::palette;
 
 /// Op codes of the recorded stream.
 pub const POLYGON: f32 = 1.0;
@@ -34,6 +39,8 @@ pub const SEGMENT: f32 = 6.0;
 pub const TRANSFORM: f32 = 7.0;
 /// Point.
 pub const POINT: f32 = 8.0;
+/// Arrow.
+pub const ARROW: f32 = 9.0;
 
 /// The recorder: primitives appended to `out`.
 pub struct Recorder<'a> {
@@ -44,7 +51,7 @@ pub struct Recorder<'a> {
 impl Recorder<'_> {
     fn head(&mut self, op: f32, color: Color) {
         self.out.push(op);
-        self.out.push(color.0 as f32);
+        self.out.push(palette::map(color).0 as f32);
     }
     fn v(&mut self, p: Vec2) {
         self.out.push(p.x);
@@ -86,7 +93,12 @@ impl DebugDraw for Recorder<'_> {
         self.out.push(radius);
     }
     fn segment(&mut self, p1: Vec2, p2: Vec2, color: Color) {
-        self.head(SEGMENT, color);
+        let op = if palette::is_arrow(palette::map(color)) {
+            ARROW
+        } else {
+            SEGMENT
+        };
+        self.head(op, color);
         self.v(p1);
         self.v(p2);
     }

@@ -231,3 +231,126 @@ fn dragging_a_box_out_of_the_pyramid_flings_nothing() {
     assert!(fastest < 8.0, "a box was flung sideways at {fastest} m/s");
     tb.scene.pointer(POINTER_UP, target, 0);
 }
+
+/// The pair explorer writes each contact point's feature id at the point, and the cast scene
+/// numbers its targets (the numbers the readout's `target` refers to).
+#[test]
+fn contact_points_and_cast_targets_are_labelled() {
+    use collide2d_testbed::scenes::{LABEL_FEATURE, LABEL_TARGET};
+    let q = "scene=pair&a=box&b=capsule&bx=0.9&by=0.45&ba=0.3";
+    let mut tb = Testbed::load(q);
+    let labels = tb.labels().to_vec();
+    let (sa, sb) = (shape_of("box").unwrap(), shape_of("capsule").unwrap());
+    let m = collide(
+        &sa,
+        Transform::IDENTITY,
+        &sb,
+        Transform::new(Vec2::new(0.9, 0.45), 0.3),
+    );
+    assert!(m.count > 0, "the pair touches");
+    let features: Vec<[f32; 3]> = labels
+        .chunks(3)
+        .filter(|l| l[2] >= LABEL_FEATURE as f32 && l[2] < LABEL_TARGET as f32)
+        .map(|l| [l[0], l[1], l[2]])
+        .collect();
+    let want: Vec<[f32; 3]> = m
+        .points()
+        .iter()
+        .map(|p| [p.point.x, p.point.y, (LABEL_FEATURE + p.id) as f32])
+        .collect();
+    assert_eq!(features, want);
+    let mut tb = Testbed::load("scene=cast");
+    let targets: Vec<f32> = tb
+        .labels()
+        .chunks(3)
+        .map(|l| l[2] - LABEL_TARGET as f32)
+        .collect();
+    assert!(targets.len() >= 3);
+    assert_eq!(targets, (0..targets.len()).map(|i| i as f32).collect::<Vec<_>>());
+}
+
+/// A world scene's settings reach its world and survive a rebuild (`size` after them): the
+/// results report them, and a body dropped from rest falls ½ g t² with the gravity set
+/// (hand-derived: 30 steps of 1/60 s under −20 m/s² in the solver's sub-stepped
+/// semi-implicit integration fall within 3 % of 2.5 m; under the default −10, half that).
+#[test]
+fn world_settings_reach_the_world_and_survive_a_rebuild() {
+    use collide2d_testbed::scenes::Scene;
+    let r = results("scene=pyramid&gravity=-20&substeps=8&hertz=60&continuous=0&sleep=0&size=1");
+    assert_eq!(&r[11..16], &[8.0, -20.0, 60.0, 0.0, 0.0]);
+    let r = results("scene=pyramid&size=1&substeps=0&gravity=nan&hertz=5000");
+    assert_eq!(&r[11..14], &[4.0, -10.0, 30.0], "out-of-range values are ignored");
+    for (g, drop) in [(-20.0f32, 2.5f32), (-10.0, 1.25)] {
+        let mut tb = Testbed::load(&format!("scene=pyramid&size=1&gravity={g}"));
+        assert!(tb.scene.spawn(Vec2::new(30.0, 50.0)));
+        for _ in 0..30 {
+            tb.scene.step();
+        }
+        let Scene::World(w) = &tb.scene else { panic!() };
+        let y = w.body_transforms().last().unwrap().p.y;
+        assert!(
+            ((50.0 - y) - drop).abs() < 0.03 * drop,
+            "g {g}: fell {}",
+            50.0 - y
+        );
+    }
+}
+
+/// Shift-click drops a dynamic body at the pointer (box, ball, capsule, pentagon in turn);
+/// other scenes add nothing.
+#[test]
+fn spawning_adds_a_body_where_asked() {
+    use collide2d_testbed::scenes::Scene;
+    let mut tb = Testbed::load("scene=pyramid&size=3&pause=1");
+    let before = tb.results()[1];
+    for k in 0..4 {
+        let p = Vec2::new(-10.0 + 5.0 * k as f32, 20.0);
+        assert!(tb.scene.spawn(p));
+        let Scene::World(w) = &tb.scene else { panic!() };
+        assert_eq!(w.body_transforms().last().unwrap().p, p);
+    }
+    assert_eq!(tb.results()[1], before + 4.0);
+    let mut pair = Testbed::load("scene=pair");
+    assert!(!pair.scene.spawn(Vec2::ZERO));
+}
+
+/// The tree scene draws the tree by depth: every node (a binary tree of n leaves has 2n − 1)
+/// with all levels shown, the root alone at depth 0 and the root and its two children at
+/// depth 1, each level in its own colour (root violet, deepest red).
+#[test]
+fn the_tree_is_drawn_level_by_level() {
+    use collide2d::draw::{Color, DebugDraw};
+    use collide2d_testbed::palette;
+    struct Boxes(Vec<u32>);
+    impl DebugDraw for Boxes {
+        fn polygon(&mut self, _: &[Vec2], color: Color) {
+            self.0.push(color.0);
+        }
+    }
+    let tree_boxes = |q: &str| {
+        let tb = Testbed::load(q);
+        let mut b = Boxes(Vec::new());
+        tb.scene.draw(&mut b);
+        let deepest = tb.scene.tree_depth().unwrap();
+        // The tree's own colours: every depth colour of the ramp.
+        let ramp: Vec<u32> = (0..=deepest).map(|k| palette::depth(k, deepest).0).collect();
+        b.0.into_iter().filter(|c| ramp.contains(c)).collect::<Vec<_>>()
+    };
+    let all = tree_boxes("scene=tree&n=50&seed=3");
+    assert_eq!(all.len(), 2 * 50 - 1);
+    assert_eq!(tree_boxes("scene=tree&n=50&seed=3&depth=0").len(), 1);
+    let one = tree_boxes("scene=tree&n=50&seed=3&depth=1");
+    assert_eq!(one.len(), 3);
+    assert_eq!(
+        one[0],
+        palette::depth(
+            0,
+            Testbed::load("scene=tree&n=50&seed=3")
+                .scene
+                .tree_depth()
+                .unwrap()
+        )
+        .0
+    );
+    assert_ne!(one[0], one[1]);
+}

@@ -1,6 +1,6 @@
-// collide2d testbed: loads collide2d_testbed.wasm (plain exported functions, no imports),
-// forwards the pointer, wheel and keys to it, steps world scenes, and paints the draw list it
-// records (see testbed/src/record.rs for the format).
+// collide2d testbed: loads collide2d_testbed.wasm (plain exported functions; its one import is
+// the clock), forwards the pointer, wheel and keys to it, steps world scenes, and puts the
+// pixels it draws (testbed/src/raster.rs) on the canvas, with text on an overlay.
 //
 // A query in the URL (`?scene=pair&a=box&b=capsule&bx=0.9`) loads that scene with those
 // parameters and the interaction they script; the numbers the scene reports are written into
@@ -14,9 +14,15 @@
 // tick of a fixed-timestep loop, at most MAX_STEPS per frame.
 "use strict";
 
+// A transform's axes in the 2D path: x, y (testbed/src/palette.rs, AXIS_X and AXIS_Y).
+const AXIS_COLORS = ["#ffd60a", "#64d2ff"];
 const SHAPES = ["circle", "capsule", "box", "rounded", "polygon", "segment"];
 const canvas = document.getElementById("canvas");
+// The scene is drawn on `canvas` (its 2D context `ctx`); text (labels, the frame readout) goes
+// on `overlay`, a 2D canvas over it.
 const ctx = canvas.getContext("2d");
+const overlay = document.getElementById("overlay");
+const octx = overlay.getContext("2d");
 const readout = document.getElementById("readout");
 let wasm = null;
 let paused = false;
@@ -24,6 +30,8 @@ let stepTimes = [];
 let drawTimes = [];
 let frameTimes = [];
 let loadMs = 0;
+// `hud=0` in the URL leaves the frame readout off the canvas (reference images).
+const showHud = new URLSearchParams(location.search).get("hud") !== "0";
 let sceneName = "pair";
 // The query the page runs: `[key, value]` pairs, decoded; controls edit it and write it back
 // into the URL, and Reset loads it again.
@@ -95,6 +103,7 @@ function fit() {
   const h = Math.max(1, Math.round(canvas.clientHeight * dpr));
   if (canvas.width !== w || canvas.height !== h) {
     canvas.width = w; canvas.height = h;
+    overlay.width = w; overlay.height = h;
     if (cam.fitted) fitView(); else applyCamera();
   }
 }
@@ -127,7 +136,22 @@ function panBy(dx, dy) {
   applyCamera();
 }
 
-// ---- painting the draw list ---------------------------------------------------------------
+// ---- painting: the raster -----------------------------------------------------------------
+// The scene is drawn into an RGBA buffer in WebAssembly (tb_render; testbed/src/raster.rs:
+// antialiased convex polygons, lines and points at their pixel size) and put on the canvas in
+// one call: a few milliseconds for thousands of bodies with their contacts, where the
+// canvas's own paths cost a call or more per shape.
+let raster = true;
+function paintRaster() {
+  const w = canvas.width, h = canvas.height;
+  const p = wasm.tb_render(w, h, originX, originY, scale, dpr);
+  if (!p) return;
+  ctx.putImageData(new ImageData(new Uint8ClampedArray(wasm.memory.buffer, p, w * h * 4), w, h), 0, 0);
+}
+
+// ---- painting: the canvas's paths (with paint=canvas in the URL) ----------------------------
+// The draw list (tb_draw; testbed/src/record.rs) painted shape by shape with the 2D canvas's
+// own paths: kept to compare with the raster (BENCHMARKS.md).
 function rgb(c, k) {
   const r = ((c >> 16) & 255) * k, g = ((c >> 8) & 255) * k, b = (c & 255) * k;
   return `rgb(${r | 0},${g | 0},${b | 0})`;
@@ -149,6 +173,22 @@ function solid(path, radiusPx, color) {
   ctx.strokeStyle = rgb(color, 0.45); ctx.lineWidth = Math.max(0, 2 * radiusPx); 
   if (radiusPx > 0) ctx.stroke();
   ctx.fillStyle = rgb(color, 0.45); ctx.fill();
+}
+function arrowHead(x1, y1, x2, y2) {
+  const dx = x2 - x1, dy = y2 - y1, len = Math.hypot(dx, dy);
+  if (!(len > 0)) return;
+  const size = Math.min(9 * dpr, 0.5 * len), ux = dx / len, uy = dy / len;
+  ctx.beginPath();
+  ctx.moveTo(x2, y2);
+  ctx.lineTo(x2 - size * ux + 0.5 * size * uy, y2 - size * uy - 0.5 * size * ux);
+  ctx.lineTo(x2 - size * ux - 0.5 * size * uy, y2 - size * uy + 0.5 * size * ux);
+  ctx.closePath();
+  ctx.fill();
+}
+function arrow(x1, y1, x2, y2, style) {
+  ctx.strokeStyle = ctx.fillStyle = style;
+  ctx.beginPath(); ctx.moveTo(x1, y1); ctx.lineTo(x2, y2); ctx.stroke();
+  arrowHead(x1, y1, x2, y2);
 }
 function paint(d) {
   ctx.fillStyle = "#111216";
@@ -180,37 +220,86 @@ function paint(d) {
       }
       case 7: {
         const x = d[i], y = d[i + 1], qc = d[i + 2], qs = d[i + 3], k = 0.5;
-        ctx.beginPath(); ctx.moveTo(sx(x), sy(y)); ctx.lineTo(sx(x + k * qc), sy(y + k * qs)); ctx.strokeStyle = "#e33"; ctx.stroke();
-        ctx.beginPath(); ctx.moveTo(sx(x), sy(y)); ctx.lineTo(sx(x - k * qs), sy(y + k * qc)); ctx.strokeStyle = "#3c3"; ctx.stroke();
+        arrow(sx(x), sy(y), sx(x + k * qc), sy(y + k * qs), AXIS_COLORS[0]);
+        arrow(sx(x), sy(y), sx(x - k * qs), sy(y + k * qc), AXIS_COLORS[1]);
         i += 4; break;
       }
       case 8: {
         const s = d[i + 2] * dpr;
         ctx.fillStyle = rgb(c, 1); ctx.fillRect(sx(d[i]) - s / 2, sy(d[i + 1]) - s / 2, s, s); i += 3; break;
       }
+      case 9: arrow(sx(d[i]), sy(d[i + 1]), sx(d[i + 2]), sy(d[i + 3]), rgb(c, 1)); i += 4; break;
       default: return; // unknown op: stop rather than misread the rest
     }
   }
 }
 
-// The scene's labels (tb_labels: x, y, code triples) next to their points.
+// The scene's labels (tb_labels: x, y, code triples; testbed/src/scenes/mod.rs LABEL_*) next
+// to their points: names of poses, contact points' feature ids in hex, cast targets' numbers.
 const LABELS = ["A", "B", "A t = 0", "A t = 1", "B t = 0", "B t = 1"];
+const LABEL_FEATURE = 0x10000, LABEL_TARGET = 0x20000;
+function labelText(code) {
+  if (code >= LABEL_TARGET) return `#${code - LABEL_TARGET}`;
+  if (code >= LABEL_FEATURE) return "id 0x" + (code - LABEL_FEATURE).toString(16).padStart(4, "0");
+  return LABELS[code] ?? "?";
+}
 function paintLabels(d) {
-  ctx.font = `${13 * dpr}px system-ui, sans-serif`;
-  ctx.textBaseline = "bottom";
-  ctx.lineWidth = 3 * dpr;
-  ctx.strokeStyle = "#111216";
-  ctx.fillStyle = "#f2f2f2";
+  octx.font = `${13 * dpr}px system-ui, sans-serif`;
+  octx.textBaseline = "bottom";
+  octx.lineWidth = 3 * dpr;
+  octx.strokeStyle = "#111216";
   for (let i = 0; i + 2 < d.length; i += 3) {
-    const text = LABELS[d[i + 2]] ?? "?";
-    const x = sx(d[i]) + 6 * dpr, y = sy(d[i + 1]) - 6 * dpr;
-    ctx.strokeText(text, x, y);
-    ctx.fillText(text, x, y);
+    const code = d[i + 2], text = labelText(code);
+    // Feature ids sit below and right of their point, names above.
+    const below = code >= LABEL_FEATURE && code < LABEL_TARGET;
+    const x = sx(d[i]) + 6 * dpr, y = sy(d[i + 1]) + (below ? 18 : -6) * dpr;
+    octx.fillStyle = below ? "#ffb3ad" : "#f2f2f2";
+    octx.strokeText(text, x, y);
+    octx.fillText(text, x, y);
   }
 }
+
+// The legend: the palette's colours the last frame drew (tb_legend; testbed/src/palette.rs),
+// each with its name, in the side panel.
+let legendLines = null;
+let legendShown = -1;
+let legendDepth = -2;
+function updateLegend() {
+  if (!raster) return;
+  if (!legendLines) {
+    const bytes = new Uint8Array(wasm.memory.buffer, wasm.tb_legend_text(), wasm.tb_legend_text_len());
+    legendLines = new TextDecoder().decode(bytes).trim().split("\n").map((l) => [l.slice(0, 6), l.slice(7)]);
+  }
+  const bits = wasm.tb_legend(), depth = wasm.tb_tree_depth();
+  if (bits === legendShown && depth === legendDepth) return;
+  legendShown = bits;
+  legendDepth = depth;
+  const box = document.getElementById("legend");
+  box.innerHTML = "";
+  if (depth >= 0) {
+    // The tree's depth colours (testbed/src/palette.rs, depth): root to deepest level.
+    const row = document.createElement("div");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch ramp";
+    swatch.style.background = "linear-gradient(90deg, #8e5cff, #3c8cff, #2ec87a, #f2d02e, #ff4f4f)";
+    row.appendChild(swatch);
+    row.append(`tree depth 0 (root) to ${depth}`);
+    box.appendChild(row);
+  }
+  legendLines.forEach(([hexColor, name], i) => {
+    if (!((bits >>> i) & 1)) return;
+    const row = document.createElement("div");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = "#" + hexColor;
+    row.appendChild(swatch);
+    row.append(name);
+    box.appendChild(row);
+  });
+}
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-// Frame rate, frame time, step and draw time in the canvas's top-left corner; "behind" when
-// the loop dropped time it could not step.
+// Frame rate, frame time, step and draw time, and the World's per-phase profile of its last
+// step in the canvas's top-left corner; "behind" when the loop dropped time it could not step.
 function paintHud(now) {
   const frameMs = mean(frameTimes);
   const lines = [
@@ -218,6 +307,9 @@ function paintHud(now) {
   ];
   if (wasm.tb_simulates()) {
     lines.push(`step ${mean(stepTimes).toFixed(2)} ms × ${stepsLastFrame}   draw ${mean(drawTimes).toFixed(2)} ms`);
+    // The World's own profile of its last step (World::profile), by phase.
+    const p = floats(wasm.tb_profile(), 7);
+    lines.push(`pairs ${p[1].toFixed(2)}  narrow ${p[2].toFixed(2)}  solve ${p[3].toFixed(2)}  finalize ${p[4].toFixed(2)}  continuous ${p[5].toFixed(2)}  sleep ${p[6].toFixed(2)} ms`);
   } else {
     lines.push(`draw ${mean(drawTimes).toFixed(2)} ms`);
   }
@@ -225,21 +317,27 @@ function paintHud(now) {
   const behind = now < behindUntil;
   if (behind) lines.push("behind");
   document.getElementById("hud").textContent = lines.join("\n");
-  ctx.font = `${12 * dpr}px ui-monospace, monospace`;
-  ctx.textBaseline = "top";
+  if (!showHud) return;
+  octx.font = `${12 * dpr}px ui-monospace, monospace`;
+  octx.textBaseline = "top";
   const pad = 8 * dpr, lh = 16 * dpr;
-  ctx.fillStyle = "rgba(17,18,22,0.7)";
-  ctx.fillRect(0, 0, pad * 2 + Math.max(...lines.map((l) => ctx.measureText(l).width)), pad + lh * lines.length);
+  octx.fillStyle = "rgba(17,18,22,0.7)";
+  octx.fillRect(0, 0, pad * 2 + Math.max(...lines.map((l) => octx.measureText(l).width)), pad + lh * lines.length);
   lines.forEach((l, k) => {
-    ctx.fillStyle = l === "behind" ? "#f66" : "#cfc";
-    ctx.fillText(l, pad, pad + k * lh);
+    octx.fillStyle = l === "behind" ? "#f66" : "#cfc";
+    octx.fillText(l, pad, pad + k * lh);
   });
+}
+// Draws the scene (WebGL, or the 2D list) and its text.
+function paintScene() {
+  if (raster) paintRaster(); else paint(floats(wasm.tb_draw(), wasm.tb_draw_len()));
+  updateLegend();
+  octx.clearRect(0, 0, overlay.width, overlay.height);
+  paintLabels(floats(wasm.tb_labels(), wasm.tb_labels_len()));
 }
 function paintAll(now) {
   const t0 = performance.now();
-  const p = wasm.tb_draw();
-  paint(floats(p, wasm.tb_draw_len()));
-  paintLabels(floats(wasm.tb_labels(), wasm.tb_labels_len()));
+  paintScene();
   drawTimes.push(performance.now() - t0);
   if (drawTimes.length > 60) drawTimes.shift();
   paintHud(now);
@@ -324,15 +422,16 @@ const HELP = {
   cast: "Drag to set the ray or cast (start → end); Shift + wheel rotates the cast shape.",
   toi: "Drag any of the four poses (A start/end, B start/end); Shift + wheel or Q / E rotates the one picked.",
   tree: "Drag a box to move it; drag on empty space for a query box; right-click adds or removes a box; Delete removes the selected one.",
-  pyramid: "Drag a box to pull it.",
-  tumbler: "Drag a box to pull it.",
-  tiles: "Arrows or A / D walk, W / Up / Space jumps; drag a prop to pull it.",
+  pyramid: "Drag a box to pull it; Shift + click drops a body.",
+  tumbler: "Drag a box to pull it; Shift + click drops a body.",
+  tiles: "Arrows or A / D walk, W / Up / Space jumps; drag a prop to pull it; Shift + click drops a body.",
 };
 const CAMERA_HELP = {
   cast: "Wheel zooms at the pointer; middle or right drag pans; F fits the scene.",
   tree: "Wheel zooms at the pointer; middle drag pans; F fits the scene.",
 };
 const DEFAULT_CAMERA_HELP = "Wheel zooms at the pointer; drag empty space (or middle / right drag) pans; F fits the scene.";
+const SIM_HELP = " P pauses, O steps once, R resets.";
 // Gives the keyboard back to the canvas after a control, so arrow keys and hotkeys act on the
 // scene rather than on the control.
 const refocus = () => canvas.focus({ preventScroll: true });
@@ -355,6 +454,25 @@ function checkbox(id, label, onchange, checked) {
   l.appendChild(c); l.append(" " + label);
   return l;
 }
+// A number field: a change is written into the URL and applied to the scene.
+function number(label, key, value, min, max, step) {
+  const wrap = document.createElement("div");
+  wrap.className = "num";
+  wrap.innerHTML = `<label for="ctl-${key}">${label}</label>`;
+  const input = document.createElement("input");
+  Object.assign(input, { type: "number", id: `ctl-${key}`, min, max, step, value });
+  input.onchange = () => {
+    const v = Number(input.value);
+    if (!Number.isFinite(v) || v < min || v > max) { input.value = value; return; }
+    value = v;
+    setParam(key, v);
+    configure(`${key}=${v}`);
+    if (key === "size") fitView();
+    refocus();
+  };
+  wrap.appendChild(input);
+  return wrap;
+}
 function buildControls(params) {
   const box = document.getElementById("controls");
   box.innerHTML = "";
@@ -365,6 +483,8 @@ function buildControls(params) {
   } else if (sceneName === "cast") {
     box.appendChild(select("Cast", "mode", ["ray", "shape"], p("mode", "ray")));
     box.appendChild(select("Cast shape", "shape", SHAPES, p("shape", "box")));
+  } else if (sceneName === "tree") {
+    box.appendChild(number("Tree depth shown", "depth", Number(p("depth", 64)), 0, 64, 1));
   } else if (sceneName === "pyramid" || sceneName === "tumbler" || sceneName === "tiles") {
     const names = ["shapes", "bounds", "contacts", "transforms", "tree"];
     let bits = Number(p("draw", 5));
@@ -379,9 +499,25 @@ function buildControls(params) {
       setParam("sleep", on ? 1 : 0);
       configure(`sleep=${on ? 1 : 0}`);
     }, p("sleep", "1") !== "0"));
+    box.appendChild(checkbox("continuous", "continuous collision", (on) => {
+      setParam("continuous", on ? 1 : 0);
+      configure(`continuous=${on ? 1 : 0}`);
+    }, p("continuous", "1") !== "0"));
+    const settings = document.createElement("div");
+    settings.className = "settings";
+    settings.appendChild(number("Sub-steps", "substeps", Number(p("substeps", 4)), 1, 64, 1));
+    settings.appendChild(number("Gravity y (m/s²)", "gravity", Number(p("gravity", -10)), -1000, 1000, 1));
+    settings.appendChild(number("Contact hertz", "hertz", Number(p("hertz", 30)), 1, 1000, 1));
+    settings.appendChild(number("Tree depth shown", "depth", Number(p("depth", 64)), 0, 64, 1));
+    if (sceneName !== "tiles") {
+      const size = sceneName === "pyramid" ? ["Pyramid base", 20] : ["Grid side", 45];
+      settings.appendChild(number(size[0], "size", Number(p("size", size[1])), 1, 100, 1));
+    }
+    box.appendChild(settings);
   }
   document.getElementById("help").textContent =
-    (HELP[sceneName] ?? "") + " " + (CAMERA_HELP[sceneName] ?? DEFAULT_CAMERA_HELP);
+    (HELP[sceneName] ?? "") + " " + (CAMERA_HELP[sceneName] ?? DEFAULT_CAMERA_HELP) +
+    (wasm.tb_simulates() ? SIM_HELP : "");
   document.getElementById("sim").style.display = wasm.tb_simulates() ? "" : "none";
 }
 
@@ -452,13 +588,16 @@ async function main() {
   const bytes = await (await fetch("collide2d_testbed.wasm")).arrayBuffer();
   // Compiled synchronously: a headless browser's virtual time (as CI runs the page) does not
   // wait for an asynchronous compile, and the page would be captured before it started.
+  // The module's one import: the clock its World scenes profile their steps with.
+  const imports = { env: { tb_now_us: () => performance.now() * 1000 } };
   let instance;
   try {
-    instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {});
+    instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), imports);
   } catch (e) {
-    instance = (await WebAssembly.instantiate(bytes, {})).instance;
+    instance = (await WebAssembly.instantiate(bytes, imports)).instance;
   }
   wasm = instance.exports;
+  raster = new URLSearchParams(location.search).get("paint") !== "canvas";
   const query = start(pageQuery());
   if (query) {
     // Scripted: the numbers right after the scripted interaction, before any frame steps.
@@ -473,15 +612,17 @@ async function main() {
     writeUrl();
     refocus();
   };
-  document.getElementById("pause").onclick = (e) => {
-    paused = !paused; e.target.textContent = paused ? "Play" : "Pause"; refocus();
+  const togglePause = () => {
+    paused = !paused; document.getElementById("pause").textContent = paused ? "Play" : "Pause";
   };
-  document.getElementById("stepone").onclick = () => {
+  const stepOne = () => {
     paused = true; document.getElementById("pause").textContent = "Play";
     stepOnce();
-    refocus();
   };
-  document.getElementById("reset").onclick = () => { start(current); refocus(); };
+  const reset = () => start(current);
+  document.getElementById("pause").onclick = () => { togglePause(); refocus(); };
+  document.getElementById("stepone").onclick = () => { stepOne(); refocus(); };
+  document.getElementById("reset").onclick = () => { reset(); refocus(); };
   document.getElementById("fit").onclick = () => { fitView(); refocus(); };
   canvas.addEventListener("contextmenu", (e) => e.preventDefault());
   // A drag the scene did not take pans: `pan` is the last pointer position in canvas pixels.
@@ -490,6 +631,7 @@ async function main() {
     refocus();
     try { canvas.setPointerCapture(e.pointerId); } catch (_) { /* a synthetic pointer */ }
     const [x, y] = toWorld(e);
+    if (e.shiftKey && e.button === 0 && wasm.tb_spawn(x, y)) return;
     if (e.button === 1 || !wasm.tb_pointer(0, x, y, e.button)) {
       e.preventDefault();
       pan = toPixels(e);
@@ -523,8 +665,16 @@ async function main() {
   const KEYS = { ArrowLeft: 0, KeyA: 0, ArrowRight: 1, KeyD: 1, ArrowUp: 2, KeyW: 2, Space: 2, KeyQ: 3, KeyE: 4, Delete: 5, Backspace: 5 };
   const key = (down) => (e) => {
     if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
-    if (e.code === "KeyF" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    const plain = !e.ctrlKey && !e.metaKey && !e.altKey;
+    if (e.code === "KeyF" && plain) {
       if (down) fitView();
+      e.preventDefault();
+      return;
+    }
+    // P pauses or plays, O steps once, R resets (world scenes).
+    const sim = { KeyP: togglePause, KeyO: stepOne, KeyR: reset }[e.code];
+    if (sim && plain && wasm.tb_simulates()) {
+      if (down && !e.repeat) sim();
       e.preventDefault();
       return;
     }
@@ -537,6 +687,8 @@ async function main() {
   window.addEventListener("keyup", key(false));
   refocus();
   requestAnimationFrame(frame);
+  const bench = Number(new URLSearchParams(query).get("bench"));
+  if (bench > 0) runBench(Math.min(bench, 1000));
   const ui = new URLSearchParams(query).get("ui");
   scripted = Boolean(ui);
   if (ui) await runUi(ui);
@@ -544,14 +696,60 @@ async function main() {
   document.getElementById("status").textContent = "done";
 }
 
+// `bench=N`: N steps (world scenes) and then N frames drawn, each timed, the drawing forced
+// through (reading back a pixel makes the browser finish what it was asked to draw, which it
+// otherwise defers past the timer); medians in <pre id="bench"> as `step_ms build_ms draw_ms
+// renderer` (build: the scene drawn into pixels, or into the canvas path's list, in
+// WebAssembly alone; draw: a whole frame's drawing, building included, with its text).
+function runBench(n) {
+  const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); return s.length ? s[s.length >> 1] : 0; };
+  const steps = [], builds = [], draws = [];
+  if (wasm.tb_simulates()) {
+    for (let k = 0; k < n; k++) {
+      const t0 = performance.now();
+      wasm.tb_step();
+      steps.push(performance.now() - t0);
+    }
+  }
+  for (let k = 0; k < n; k++) {
+    const t0 = performance.now();
+    if (raster) wasm.tb_render(canvas.width, canvas.height, originX, originY, scale, dpr); else wasm.tb_draw();
+    const t1 = performance.now();
+    paintScene();
+    ctx.getImageData(0, 0, 1, 1);
+    octx.getImageData(0, 0, 1, 1);
+    const t2 = performance.now();
+    builds.push(t1 - t0);
+    draws.push(t2 - t1);
+  }
+  document.getElementById("bench").textContent =
+    [median(steps), median(builds), median(draws)].map((v) => v.toFixed(3)).join(" ") + (raster ? " raster" : " canvas");
+}
+
+// The stage as the user sees it (the scene with its text), as base64 RGBA rows, for
+// scripts/testbed_shots.py to compare with a reference image: `[width, height, base64]`.
+window.tbStagePixels = () => {
+  const c = document.createElement("canvas");
+  c.width = canvas.width; c.height = canvas.height;
+  const g = c.getContext("2d");
+  g.drawImage(canvas, 0, 0);
+  g.drawImage(overlay, 0, 0);
+  const data = g.getImageData(0, 0, c.width, c.height).data;
+  let text = "";
+  for (let i = 0; i < data.length; i += 0x8000) text += String.fromCharCode.apply(null, data.subarray(i, i + 0x8000));
+  return [c.width, c.height, btoa(text)];
+};
+
 // `ui=` commands, `;`-separated, world coordinates:
 //   drag:x0:y0:x1:y1[:button]   a pointer drag (button 0 unless given)
-//   click:x:y:button            a press and release
+//   click:x:y:button[:shift]    a press and release (with Shift held when the 4th is 1)
 //   wheel:n                     n notches of Shift + wheel (turns the selected shape)
 //   zoom:x:y:n                  n notches of the wheel at world point (x, y) (in if n > 0)
 //   key:Code:steps              the key held down while the Step button is clicked `steps`
 //                               times (sent to the focused element, as a user's would be)
+//   press:Code                  a key pressed and released (the focused element's)
 //   select:id:value             a control (a <select>) set to `value`, as if chosen
+//   number:id:value             a number field set to `value`, as if typed
 //   toggle:id                   a checkbox clicked
 //   button:id                   a button clicked
 //   advance:seconds             one frame of the fixed-timestep loop that took `seconds`
@@ -585,8 +783,9 @@ async function runUi(script) {
       }
       canvas.dispatchEvent(new PointerEvent("pointerup", { ...to, button }));
     } else if (op === "click") {
-      pointer("pointerdown", a[0], a[1], a[2]);
-      pointer("pointerup", a[0], a[1], a[2]);
+      const shiftKey = a[3] === 1;
+      canvas.dispatchEvent(new PointerEvent("pointerdown", { ...at(a[0], a[1]), button: a[2], shiftKey }));
+      canvas.dispatchEvent(new PointerEvent("pointerup", { ...at(a[0], a[1]), button: a[2], shiftKey }));
     } else if (op === "wheel") {
       for (let k = 0; k < Math.abs(a[0]); k++) {
         canvas.dispatchEvent(new WheelEvent("wheel", { deltaY: a[0] > 0 ? -100 : 100, shiftKey: true, cancelable: true, bubbles: true }));
@@ -600,6 +799,15 @@ async function runUi(script) {
       target.dispatchEvent(new KeyboardEvent("keydown", { code: args[0], bubbles: true, cancelable: true }));
       for (let k = 0; k < Number(args[1]); k++) document.getElementById("stepone").click();
       (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent("keyup", { code: args[0], bubbles: true, cancelable: true }));
+    } else if (op === "press") {
+      for (const type of ["keydown", "keyup"]) {
+        (document.activeElement ?? document.body).dispatchEvent(new KeyboardEvent(type, { code: args[0], bubbles: true, cancelable: true }));
+      }
+    } else if (op === "number") {
+      const el = document.getElementById(args[0]);
+      el.focus();
+      el.value = args[1];
+      el.dispatchEvent(new Event("change", { bubbles: true }));
     } else if (op === "select") {
       const el = document.getElementById(args[0]);
       el.focus();
@@ -625,6 +833,8 @@ async function runUi(script) {
     `camera0 ${camera0}`,
     `checked ${checked.join(",")}`,
     `hud ${document.getElementById("hud").textContent.replace(/\n/g, " | ")}`,
+    `legend ${Array.from(document.querySelectorAll("#legend div"), (d) => d.textContent).join(",")}`,
+    `labels ${Array.from(floats(wasm.tb_labels(), wasm.tb_labels_len())).filter((_, i) => i % 3 === 2).map(labelText).join(",")}`,
   ].join("\n");
 }
 

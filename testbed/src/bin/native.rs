@@ -23,6 +23,33 @@ fn main() {
         }
         return;
     }
+    // `--render QUERY…`: milliseconds to draw each query's scene into a 1100 × 700 buffer
+    // fitted to its view (median of 21).
+    if args.first().map(String::as_str) == Some("--render") {
+        args.remove(0);
+        for query in &args {
+            let mut tb = Testbed::load(query);
+            let v = *tb.view();
+            let (w, h) = (1100u32, 700u32);
+            let scale = 0.96 * (w as f32 / (v[2] - v[0])).min(h as f32 / (v[3] - v[1]));
+            let camera = collide2d_testbed::raster::Camera {
+                origin_x: w as f32 / 2.0 - scale * (v[0] + v[2]) / 2.0,
+                origin_y: h as f32 / 2.0 + scale * (v[1] + v[3]) / 2.0,
+                scale,
+                dpr: 1.0,
+            };
+            let mut ms: Vec<f64> = (0..21)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    let _ = tb.render_pixels(w, h, camera);
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            ms.sort_by(f64::total_cmp);
+            println!("{query} {:.3}", ms[10]);
+        }
+        return;
+    }
     for query in args {
         let mut tb = Testbed::load(&query);
         let bits: Vec<String> = tb

@@ -1,12 +1,13 @@
 //! Ray and shape casts through a few shapes and a one-sided chain floor.
-use collide2d::draw::{draw_cast, draw_ray, draw_shape, Color, DebugDraw};
+use collide2d::draw::{draw_ray, draw_shape, Color, DebugDraw};
 use collide2d::*;
 
 use super::*;
+use crate::palette;
 
 /// Ray and shape casts through a few shapes and a one-sided chain floor.
 pub struct Cast {
-    targets: Vec<(Shape, Transform)>,
+    pub(super) targets: Vec<(Shape, Transform)>,
     /// Cast a shape (`Some`) or a ray (`None`).
     moving: Option<Shape>,
     /// The moving shape's rotation.
@@ -22,8 +23,6 @@ struct CastHit {
     fraction: f32,
     point: Vec2,
     normal: Vec2,
-    /// The shape cast's own output (shape casts only).
-    cast: Option<CastOutput>,
 }
 
 impl Cast {
@@ -109,7 +108,6 @@ impl Cast {
                         fraction: h.fraction,
                         point: h.point,
                         normal: h.normal,
-                        cast: None,
                     })
                 }
                 Some(shape) => {
@@ -128,7 +126,6 @@ impl Cast {
                         point: out.point,
                         // The normal points from the target to the moving shape.
                         normal: -out.normal,
-                        cast: Some(out),
                     })
                 }
             };
@@ -162,19 +159,19 @@ impl Cast {
                     Transform::new(self.start, self.angle),
                     self.end - self.start,
                 );
-                let miss = CastOutput {
-                    state: CastState::Miss,
-                    fraction: 1.0,
-                    point: Vec2::ZERO,
-                    normal: Vec2::ZERO,
-                    depth: 0.0,
-                    iterations: 0,
-                    id: 0,
+                // The cast's start (dim), its path, the shape where it stops (at the end on a
+                // miss) and, on a hit, the hit point and the one normal, out of the target.
+                let t = hit.as_ref().map_or(1.0, |h| h.fraction);
+                let stop = Transform {
+                    p: cs.xf.p + cs.translation * t,
+                    q: cs.xf.q,
                 };
-                let out = hit.as_ref().and_then(|h| h.cast).unwrap_or(miss);
-                draw_cast(d, &cs, &out, 0.5);
+                draw_shape(d, shape, cs.xf, palette::CAST.scaled(0.55));
+                d.segment(cs.xf.p, stop.p, palette::CAST);
+                draw_shape(d, shape, stop, palette::CAST);
                 if let Some(h) = &hit {
-                    d.segment(h.point, h.point + h.normal * 0.5, Color::NORMAL);
+                    d.point(h.point, 7.0, palette::POINT);
+                    d.segment(h.point, h.point + h.normal * 0.5, palette::NORMAL);
                 }
             }
         }

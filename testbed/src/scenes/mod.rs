@@ -50,6 +50,12 @@ pub const LABEL_B_START: u32 = 4;
 /// B's sweep end, "B t = 1".
 pub const LABEL_B_END: u32 = 5;
 
+/// A contact point's feature id, `LABEL_FEATURE + id` (ids are 16 bits: the feature bytes of A
+/// and B; the page writes the id in hex).
+pub const LABEL_FEATURE: u32 = 0x1_0000;
+/// A cast target's index, `LABEL_TARGET + index` (the page writes `#index`).
+pub const LABEL_TARGET: u32 = 0x2_0000;
+
 /// The shape kinds the pair explorer, casts and time of impact offer, by name.
 pub const SHAPE_KINDS: [&str; 6] = ["circle", "capsule", "box", "rounded", "polygon", "segment"];
 
@@ -73,6 +79,24 @@ pub fn shape_of(name: &str) -> Option<Shape> {
         "segment" => Shape::capsule(Vec2::new(-0.7, -0.2), Vec2::new(0.7, 0.2), 0.0),
         _ => return None,
     })
+}
+
+/// Draws every node of `tree` down to depth `max_depth` (all with `u32::MAX`), each box in its
+/// depth's colour ([`crate::palette::depth`], root violet to deepest red); returns the depth
+/// the colours span (the deepest node's).
+pub fn draw_tree_by_depth<S: collide2d::tree::NodeStorage>(
+    d: &mut impl DebugDraw,
+    tree: &collide2d::tree::DynamicTree<S>,
+    max_depth: u32,
+) -> u32 {
+    let mut deepest = 0;
+    tree.visit_nodes(|_, depth, _| deepest = deepest.max(depth));
+    tree.visit_nodes(|aabb, depth, _| {
+        if depth <= max_depth {
+            collide2d::draw::draw_aabb(d, *aabb, crate::palette::depth(depth, deepest));
+        }
+    });
+    deepest
 }
 
 /// A small deterministic generator (the same numbers in the browser and natively).
@@ -224,13 +248,24 @@ impl Scene {
     }
 
     /// Text labels at world points, appended to `out` as `x, y, label` triples (`label` one
-    /// of the `LABEL_*` codes): the pair explorer's shapes, the time of impact's sweep ends.
+    /// of the `LABEL_*` codes, exact in an `f32`): the pair explorer's shapes and its contact
+    /// points' feature ids, the cast targets' numbers, the time of impact's sweep ends.
     pub fn labels(&self, out: &mut Vec<f32>) {
         let mut put = |p: Vec2, label: u32| out.extend([p.x, p.y, label as f32]);
         match self {
             Scene::Pair(s) => {
                 put(s.xf[0].p, LABEL_A);
                 put(s.xf[1].p, LABEL_B);
+                for p in s.manifold().points() {
+                    put(p.point, LABEL_FEATURE + (p.id & 0xFFFF));
+                }
+            }
+            Scene::Cast(s) => {
+                // At the centre of each target's box (a chain's segments share one origin).
+                for (i, (shape, xf)) in s.targets.iter().enumerate() {
+                    let b = shape.aabb(*xf);
+                    put((b.min + b.max) * 0.5, LABEL_TARGET + i as u32);
+                }
             }
             Scene::Toi(s) => {
                 for (i, label) in [LABEL_A_START, LABEL_A_END, LABEL_B_START, LABEL_B_END]
@@ -272,6 +307,14 @@ impl Scene {
         }
     }
 
+    /// Shift-click at `p`: a world scene drops a body there; returns whether one was added.
+    pub fn spawn(&mut self, p: Vec2) -> bool {
+        match self {
+            Scene::World(s) => s.spawn(p),
+            _ => false,
+        }
+    }
+
     /// Whether the scene simulates (the page's pause and step buttons apply).
     pub fn simulates(&self) -> bool {
         matches!(self, Scene::World(_))
@@ -296,6 +339,16 @@ impl Scene {
             Scene::Toi(s) => s.results(out),
             Scene::Tree(s) => s.results(out),
             Scene::World(s) => s.results(out),
+        }
+    }
+
+    /// The depth range the scene's tree colours span when it draws a tree (the page's legend
+    /// ramp), or `None`.
+    pub fn tree_depth(&self) -> Option<u32> {
+        match self {
+            Scene::Tree(s) => Some(s.deepest()),
+            Scene::World(s) => s.tree_depth(),
+            _ => None,
         }
     }
 

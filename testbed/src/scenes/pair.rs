@@ -1,8 +1,9 @@
 //! The pair explorer: two shapes, their manifold, distance and overlap.
-use collide2d::draw::{draw_manifold, draw_shape, Color, DebugDraw};
+use collide2d::draw::{draw_manifold, draw_shape, DebugDraw};
 use collide2d::*;
 
 use super::*;
+use crate::palette;
 
 /// The pair explorer: shapes A and B, each dragged and rotated.
 pub struct Pair {
@@ -56,17 +57,21 @@ impl Pair {
     }
 
     pub(super) fn draw(&self, d: &mut impl DebugDraw) {
-        draw_shape(d, &self.shapes[0], self.xf[0], Color::STATIC);
-        draw_shape(d, &self.shapes[1], self.xf[1], Color::DYNAMIC);
+        draw_shape(d, &self.shapes[0], self.xf[0], palette::SHAPE_A);
+        draw_shape(d, &self.shapes[1], self.xf[1], palette::SHAPE_B);
         d.transform(self.xf[self.drag.selected]);
-        let m = collide(&self.shapes[0], self.xf[0], &self.shapes[1], self.xf[1]);
-        draw_manifold(d, &m, 0.5);
+        draw_manifold(d, &self.manifold(), 0.5);
         let dist = self.distance();
         if dist.distance > 0.0 {
-            d.segment(dist.point_a, dist.point_b, Color::RAY);
-            d.point(dist.point_a, 4.0, Color::RAY);
-            d.point(dist.point_b, 4.0, Color::RAY);
+            d.segment(dist.point_a, dist.point_b, palette::RAY);
+            d.point(dist.point_a, 5.0, palette::RAY);
+            d.point(dist.point_b, 5.0, palette::RAY);
         }
+    }
+
+    /// The pair's contact manifold (A to B).
+    pub(super) fn manifold(&self) -> Manifold {
+        collide(&self.shapes[0], self.xf[0], &self.shapes[1], self.xf[1])
     }
 
     pub(super) fn distance(&self) -> DistanceOutput {

@@ -1,8 +1,9 @@
 //! Time of impact between two sweeps.
-use collide2d::draw::{draw_shape, draw_sweep, Color, DebugDraw};
+use collide2d::draw::{draw_shape, DebugDraw};
 use collide2d::*;
 
 use super::*;
+use crate::palette;
 
 /// Two sweeps (start and end poses of A and B) and their time of impact.
 pub struct Toi {
@@ -95,18 +96,40 @@ impl Toi {
         (toi, xa, xb, dist)
     }
 
+    /// Each sweep in its shape's colour: seven poses between the ends faint, the start
+    /// dimmer than the end; at the time of impact both shapes in full colour, their closest
+    /// points as large points joined by a line, and the selected pose's axes.
     pub(super) fn draw(&self, d: &mut impl DebugDraw) {
-        let [sa, sb] = self.sweeps();
-        draw_sweep(d, &self.shapes[0], &sa, 8);
-        draw_sweep(d, &self.shapes[1], &sb, 8);
-        d.transform(self.poses[self.drag.selected]);
+        let sweeps = self.sweeps();
         let (out, xa, xb, dist) = self.impact();
-        if matches!(out.state, ToiState::Hit | ToiState::Overlapped | ToiState::Failed) {
-            draw_shape(d, &self.shapes[0], xa, Color::DYNAMIC);
-            draw_shape(d, &self.shapes[1], xb, Color::DYNAMIC);
-            d.point(dist.point_a, 5.0, Color::CONTACT);
-            d.point(dist.point_b, 5.0, Color::CONTACT);
+        let hit = matches!(out.state, ToiState::Hit | ToiState::Overlapped | ToiState::Failed);
+        for (i, color) in [palette::SHAPE_A, palette::SHAPE_B].into_iter().enumerate() {
+            let steps = 8;
+            for k in 1..steps {
+                let t = k as f32 / steps as f32;
+                draw_shape(d, &self.shapes[i], sweeps[i].transform_at(t), color.scaled(0.3));
+            }
+            draw_shape(
+                d,
+                &self.shapes[i],
+                sweeps[i].transform_at(0.0),
+                color.scaled(0.55),
+            );
+            draw_shape(
+                d,
+                &self.shapes[i],
+                sweeps[i].transform_at(1.0),
+                color.scaled(if hit { 0.8 } else { 1.0 }),
+            );
         }
+        if hit {
+            draw_shape(d, &self.shapes[0], xa, palette::SHAPE_A);
+            draw_shape(d, &self.shapes[1], xb, palette::SHAPE_B);
+            d.segment(dist.point_a, dist.point_b, palette::RAY);
+            d.point(dist.point_a, 8.0, palette::POINT);
+            d.point(dist.point_b, 8.0, palette::POINT);
+        }
+        d.transform(self.poses[self.drag.selected]);
     }
 
     /// `[state, fraction, iterations, A's pose x, y, angle and B's at the fraction, distance

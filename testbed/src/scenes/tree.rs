@@ -17,6 +17,8 @@ pub struct Tree {
     selected: Option<usize>,
     drag: Option<Vec2>,
     querying: bool,
+    /// The deepest tree level drawn (`depth`; all by default).
+    max_depth: u32,
 }
 
 impl Tree {
@@ -33,6 +35,7 @@ impl Tree {
             selected: None,
             drag: None,
             querying: false,
+            max_depth: u32::MAX,
         }
     }
 
@@ -43,6 +46,7 @@ impl Tree {
             "moves" => self.script.1 = count().unwrap_or(self.script.1),
             "removes" => self.script.2 = count().unwrap_or(self.script.2),
             "seed" => self.rng = Lcg(value.parse().unwrap_or(self.rng.0)),
+            "depth" => self.max_depth = value.parse().unwrap_or(self.max_depth),
             "qx0" => self.query.min.x = num(value).unwrap_or(self.query.min.x),
             "qy0" => self.query.min.y = num(value).unwrap_or(self.query.min.y),
             "qx1" => self.query.max.x = num(value).unwrap_or(self.query.max.x),
@@ -199,6 +203,13 @@ impl Tree {
         hits
     }
 
+    /// The tree's deepest level (the depth colours' range).
+    pub(super) fn deepest(&self) -> u32 {
+        let mut deepest = 0;
+        self.tree.visit_nodes(|_, depth, _| deepest = deepest.max(depth));
+        deepest
+    }
+
     pub(super) fn normalised_query(&self) -> Aabb {
         let (a, b) = (self.query.min, self.query.max);
         Aabb {
@@ -208,7 +219,7 @@ impl Tree {
     }
 
     pub(super) fn draw(&self, d: &mut impl DebugDraw) {
-        self.tree.draw(d);
+        draw_tree_by_depth(d, &self.tree, self.max_depth);
         let hits = self.hits();
         for (i, b) in self.boxes.iter().enumerate() {
             if let Some((b, _)) = b {

@@ -73,6 +73,39 @@ pub struct WorldScene {
     mouse: Option<BodyId>,
     name: &'static str,
     size: u32,
+    settings: Settings,
+    /// The deepest tree level drawn (`depth`; all by default).
+    max_depth: u32,
+    /// Bodies spawned by shift-click so far (the next one's shape follows from it).
+    spawned: u32,
+}
+
+/// The live settings of a world scene (the page's controls, written into its URL), kept when
+/// the scene is rebuilt (`size`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Sub-steps per step, 1 to 64 (`substeps`).
+    pub substeps: u32,
+    /// Gravity along y in m/s², −1000 to 1000 (`gravity`).
+    pub gravity: f32,
+    /// Contact stiffness in hertz, 1 to 1000 (`hertz`).
+    pub contact_hertz: f32,
+    /// Whether bodies fall asleep (`sleep`).
+    pub sleep: bool,
+    /// Whether fast bodies are swept (`continuous`).
+    pub continuous: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            substeps: 4,
+            gravity: -10.0,
+            contact_hertz: SolverSettings::default().contact_hertz,
+            sleep: true,
+            continuous: true,
+        }
+    }
 }
 
 impl WorldScene {
@@ -91,6 +124,9 @@ impl WorldScene {
             mouse: None,
             name: "pyramid",
             size: 0,
+            settings: Settings::default(),
+            max_depth: u32::MAX,
+            spawned: 0,
         };
         s.build(name, 0);
         s
@@ -117,6 +153,63 @@ impl WorldScene {
             _ => self.build_pyramid(if size == 0 { 20 } else { size.min(100) }),
         }
         self.size = size;
+        self.spawned = 0;
+        self.apply_settings();
+    }
+
+    /// The depth range of the broad-phase tree when it is drawn.
+    pub fn tree_depth(&self) -> Option<u32> {
+        self.flags.tree.then(|| {
+            let mut deepest = 0;
+            self.world
+                .tree()
+                .visit_nodes(|_, depth, _| deepest = deepest.max(depth));
+            deepest
+        })
+    }
+
+    /// The last step's profile, in [`crate::clock`] ticks.
+    pub fn profile(&self) -> StepProfile {
+        self.world.profile()
+    }
+
+    /// Gives the world the scene's [`Settings`] (each was checked when set).
+    fn apply_settings(&mut self) {
+        let s = self.settings;
+        let _ = self.world.set_settings(SolverSettings {
+            gravity: Vec2::new(0.0, s.gravity),
+            contact_hertz: s.contact_hertz,
+            ..*self.world.settings()
+        });
+        self.world.set_sleep_enabled(s.sleep);
+        self.world.set_continuous_enabled(s.continuous);
+        self.world.set_profile_clock(Some(crate::clock::now));
+    }
+
+    /// The scene's live settings.
+    pub fn settings(&self) -> Settings {
+        self.settings
+    }
+
+    /// Drops a dynamic body at `p` (shift-click): a box, a ball, a capsule and a pentagon in
+    /// turn, about one unit across. Returns whether it was added.
+    pub fn spawn(&mut self, p: Vec2) -> bool {
+        let shape = match self.spawned % 4 {
+            0 => Shape::rect(0.5, 0.5),
+            1 => Shape::circle(0.5),
+            2 => Shape::capsule(Vec2::new(-0.4, 0.0), Vec2::new(0.4, 0.0), 0.3),
+            _ => match shape_of("polygon") {
+                Some(s) => s,
+                None => Shape::rect(0.5, 0.5),
+            },
+        };
+        self.spawned += 1;
+        self.add(&BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::new(p, 0.3 * self.spawned as f32),
+            shape,
+        ))
+        .is_some()
     }
 
     pub(super) fn add(&mut self, def: &BodyDef) -> Option<BodyId> {
@@ -274,8 +367,33 @@ impl WorldScene {
                     self.build(self.name, n);
                 }
             }
+            "depth" => self.max_depth = count().unwrap_or(self.max_depth),
             "steps" => self.steps_script = count().unwrap_or(0).min(100_000),
-            "sleep" => self.world.set_sleep_enabled(value != "0"),
+            "sleep" => {
+                self.settings.sleep = value != "0";
+                self.apply_settings();
+            }
+            "continuous" => {
+                self.settings.continuous = value != "0";
+                self.apply_settings();
+            }
+            "substeps" => {
+                if let Some(n) = count().filter(|n| (1..=64).contains(n)) {
+                    self.settings.substeps = n;
+                }
+            }
+            "gravity" => {
+                if let Some(g) = num(value).filter(|g| g.abs() <= 1000.0) {
+                    self.settings.gravity = g;
+                    self.apply_settings();
+                }
+            }
+            "hertz" => {
+                if let Some(hz) = num(value).filter(|hz| (1.0..=1000.0).contains(hz)) {
+                    self.settings.contact_hertz = hz;
+                    self.apply_settings();
+                }
+            }
             "draw" => {
                 if let Some(bits) = count() {
                     self.flags = DrawFlags {
@@ -467,7 +585,7 @@ impl WorldScene {
             self.character = Some(c);
         }
         // Settings are valid (set above): the step cannot fail.
-        let _ = self.world.step(dt, 4);
+        let _ = self.world.step(dt, self.settings.substeps);
         self.steps += 1;
     }
 
@@ -508,8 +626,19 @@ impl WorldScene {
         c.last = r;
     }
 
+    /// The world as its draw flags say, its broad-phase tree coloured by depth (down to
+    /// `depth`), the character with its mover planes, and the pointer's grip.
     pub(super) fn draw(&self, d: &mut impl DebugDraw) {
-        self.world.draw(d, self.flags);
+        self.world.draw(
+            d,
+            DrawFlags {
+                tree: false,
+                ..self.flags
+            },
+        );
+        if self.flags.tree {
+            draw_tree_by_depth(d, self.world.tree(), self.max_depth);
+        }
         if let Some(c) = &self.character {
             draw_shape(d, &c.shape, c.xf, Color::KINEMATIC);
             c.last.draw(d, 0.4);
@@ -537,7 +666,7 @@ impl WorldScene {
     }
 
     /// `[steps, bodies, awake bodies, contacts, hash as four 16-bit parts (high first),
-    /// character x, y, on ground]`.
+    /// character x, y, on ground, sub-steps, gravity y, contact hertz, sleep, continuous]`.
     pub(super) fn results(&self, out: &mut Vec<f32>) {
         let h = self.hash();
         out.extend([
@@ -554,5 +683,13 @@ impl WorldScene {
             Some(c) => out.extend([c.xf.p.x, c.xf.p.y, f32::from(u8::from(c.on_ground))]),
             None => out.extend([0.0; 3]),
         }
+        let st = self.settings;
+        out.extend([
+            st.substeps as f32,
+            st.gravity,
+            st.contact_hertz,
+            f32::from(u8::from(st.sleep)),
+            f32::from(u8::from(st.continuous)),
+        ]);
     }
 }
