@@ -2,28 +2,83 @@
 //! drawn: one SVG picture per scenario (through the crate's own `draw::svg` backend) written to
 //! `target/demo-svg/`. Run with `cargo run --example demo`.
 use collide2d::draw::svg::Svg;
-use collide2d::draw::{draw_cast, draw_manifold, draw_ray, draw_shape, draw_sweep, Color};
+use collide2d::draw::{draw_cast, draw_manifold, draw_ray, draw_shape, draw_sweep, Color, DebugDraw};
 use collide2d::*;
 
-/// A picture of the world rectangle around `boxes` (grown by half a unit), 480 pixels wide,
-/// drawn by `paint`.
-fn picture(boxes: &[Aabb], paint: impl FnOnce(&mut Svg<String>)) -> String {
+/// Pictures are this many pixels wide.
+pub const WIDTH: f32 = 960.0;
+/// Caption lines: the title's height and each further line's, in pixels.
+const TITLE: f32 = 26.0;
+const LINE: f32 = 20.0;
+
+/// The world rectangle a picture of `boxes` shows with `lines` caption lines (a title and
+/// numbers) above them: the boxes' union grown by half a unit, and room at the top for the
+/// caption at the picture's scale.
+pub fn view_of(boxes: &[Aabb], lines: usize) -> Aabb {
     let mut view = boxes[0];
     for b in &boxes[1..] {
         view = view.union(*b);
     }
-    let mut svg = Svg::begin(String::new(), view.inflated(0.5), 480.0);
+    let mut view = view.inflated(0.5);
+    let scale = WIDTH / (view.max.x - view.min.x);
+    view.max.y += (TITLE + LINE * lines.saturating_sub(1) as f32 + 10.0) / scale;
+    view
+}
+
+/// A picture of `boxes` with the caption `lines` (the first is the title) in its top-left
+/// corner, drawn by `paint`.
+fn picture(boxes: &[Aabb], lines: &[String], paint: impl FnOnce(&mut Svg<String>)) -> String {
+    let mut svg = Svg::begin(String::new(), view_of(boxes, lines.len()), WIDTH);
     paint(&mut svg);
+    for (k, line) in lines.iter().enumerate() {
+        let (y, size) = if k == 0 {
+            (TITLE - 6.0, 18.0)
+        } else {
+            (TITLE + LINE * k as f32 - 4.0, 14.0)
+        };
+        svg.text(12.0, y, size, line, Color(0x20_20_20), k == 0);
+    }
     svg.finish().expect("a String takes any write")
 }
 
-/// The picture of one pair: both shapes and their manifold.
-fn pair_svg(a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> String {
+/// The caption of a pair: its title, then the manifold's normal and points, or for a pair
+/// apart its distance.
+fn pair_caption(name: &str, a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> Vec<String> {
     let m = collide(a, xa, b, xb);
-    picture(&[a.aabb(xa), b.aabb(xb)], |svg| {
+    let mut lines = vec![name.to_string()];
+    if m.count == 0 {
+        let d = shape_distance(a, xa, b, xb, &mut SimplexCache::default());
+        lines.push(format!("no contact: distance {:.3}", d.distance));
+    } else {
+        lines.push(format!(
+            "normal ({:+.3}, {:+.3}), from the first shape to the second",
+            m.normal.x, m.normal.y
+        ));
+        for p in m.points() {
+            lines.push(format!(
+                "point ({:.3}, {:.3})  depth {:.3}  id {:#06x}",
+                p.point.x, p.point.y, p.depth, p.id
+            ));
+        }
+    }
+    lines
+}
+
+/// The picture of one pair: both shapes, their manifold, and for a pair apart the line
+/// between their closest points; captioned with its name and numbers.
+fn pair_svg(name: &str, a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> String {
+    let m = collide(a, xa, b, xb);
+    let lines = pair_caption(name, a, xa, b, xb);
+    picture(&[a.aabb(xa), b.aabb(xb)], &lines, |svg| {
         draw_shape(svg, a, xa, Color::STATIC);
         draw_shape(svg, b, xb, Color::DYNAMIC);
         draw_manifold(svg, &m, 0.4);
+        if m.count == 0 {
+            let d = shape_distance(a, xa, b, xb, &mut SimplexCache::default());
+            svg.segment(d.point_a, d.point_b, Color::RAY);
+            svg.point(d.point_a, 6.0, Color::RAY);
+            svg.point(d.point_b, 6.0, Color::RAY);
+        }
     })
 }
 
@@ -44,7 +99,7 @@ fn slug(name: &str) -> String {
 
 /// Prints one pair's line and returns its picture, named.
 fn show(name: &str, a: &Shape, xa: Transform, b: &Shape, xb: Transform) -> (String, String) {
-    let picture = (format!("{}.svg", slug(name)), pair_svg(a, xa, b, xb));
+    let picture = (format!("{}.svg", slug(name)), pair_svg(name, a, xa, b, xb));
     let m = collide(a, xa, b, xb);
     print!("{name:<34} overlaps={:<5}", overlaps(a, xa, b, xb));
     if m.count == 0 {
@@ -167,10 +222,23 @@ pub fn tour() -> Result<Vec<(String, String)>, GeometryError> {
     let ray_box = Aabb::new(ray.origin, ray.origin + ray.translation);
     pictures.push((
         "ray-hits-the-rock.svg".to_string(),
-        picture(&[rock.aabb(at(0.0, 3.0, 0.3)), ray_box], |svg| {
-            draw_shape(svg, &rock, at(0.0, 3.0, 0.3), Color::STATIC);
-            draw_ray(svg, &ray, hit.as_ref(), 0.5);
-        }),
+        picture(
+            &[rock.aabb(at(0.0, 3.0, 0.3)), ray_box],
+            &[
+                "ray hits the rock".to_string(),
+                match hit {
+                    Some(h) => format!(
+                        "fraction {:.3}, point ({:.3}, {:.3}), normal ({:+.3}, {:+.3})",
+                        h.fraction, h.point.x, h.point.y, h.normal.x, h.normal.y
+                    ),
+                    None => "miss".to_string(),
+                },
+            ],
+            |svg| {
+                draw_shape(svg, &rock, at(0.0, 3.0, 0.3), Color::STATIC);
+                draw_ray(svg, &ray, hit.as_ref(), 0.5);
+            },
+        ),
     ));
     let c = shape_cast(
         &ground,
@@ -196,6 +264,13 @@ pub fn tour() -> Result<Vec<(String, String)>, GeometryError> {
                 crate_box.aabb(at(-3.0, 4.0, 0.4)),
                 crate_box.aabb(at(-1.0, -2.0, 0.4)),
             ],
+            &[
+                "box dropped on the ground".to_string(),
+                format!(
+                    "{:?} at fraction {:.4}, normal ({:+.3}, {:+.3})",
+                    cast.state, cast.fraction, cast.normal.x, cast.normal.y
+                ),
+            ],
             |svg| {
                 draw_shape(svg, &ground, id, Color::STATIC);
                 draw_cast(svg, &moving, &cast, 0.5);
@@ -211,12 +286,22 @@ pub fn tour() -> Result<Vec<(String, String)>, GeometryError> {
     );
     pictures.push((
         "spinning-capsule-vs-ball.svg".to_string(),
-        picture(&[Aabb::new(Vec2::new(-1.5, 4.5), Vec2::new(1.5, 7.5))], |svg| {
-            draw_sweep(svg, &pill, &sweep_bar, 6);
-            draw_shape(svg, &ball, at(-0.5, 6.8, 0.0), Color::DYNAMIC);
-            // The capsule at the time of impact.
-            draw_shape(svg, &pill, sweep_bar.transform_at(t.fraction), Color::CONTACT);
-        }),
+        picture(
+            &[Aabb::new(Vec2::new(-1.5, 4.5), Vec2::new(1.5, 7.5))],
+            &[
+                "spinning capsule vs ball".to_string(),
+                format!(
+                    "{:?} at fraction {:.4} (the capsule there in red)",
+                    t.state, t.fraction
+                ),
+            ],
+            |svg| {
+                draw_sweep(svg, &pill, &sweep_bar, 6);
+                draw_shape(svg, &ball, at(-0.5, 6.8, 0.0), Color::DYNAMIC);
+                // The capsule at the time of impact.
+                draw_shape(svg, &pill, sweep_bar.transform_at(t.fraction), Color::CONTACT);
+            },
+        ),
     ));
     Ok(pictures)
 }

@@ -106,8 +106,10 @@ fn demo_pictures_are_the_ones_in_docs() {
     );
     let m = collide(&rock, xr, &ball, xb);
     assert_eq!(m.count, 1);
-    let view = rock.aabb(xr).union(ball.aabb(xb)).inflated(0.5);
-    let svg = collide2d::draw::svg::Svg::begin(String::new(), view, 480.0);
+    // The picture's view: the two shapes' boxes with room for its 4 caption lines (title,
+    // normal, one point, and nothing else).
+    let view = demo::view_of(&[rock.aabb(xr), ball.aabb(xb)], 3);
+    let svg = collide2d::draw::svg::Svg::begin(String::new(), view, demo::WIDTH);
     let p = svg.to_screen(m.points[0].point);
     let (_, picture) = pictures
         .iter()

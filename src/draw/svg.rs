@@ -2,10 +2,11 @@
 //! `String`, or a fixed buffer of your own without an allocator).
 //!
 //! The world rectangle `view` maps onto a picture `width` pixels wide (the height follows the
-//! aspect ratio), y up in the world and down in the picture. Filled shapes are drawn with a
-//! translucent fill and an opaque outline; a rounded polygon is its core polygon stroked with
-//! the rounding diameter and round joins, which is exactly the rounded shape. Sizes given to
-//! [`DebugDraw::point`] are in pixels.
+//! aspect ratio), y up in the world and down in the picture. Filled shapes are one path each,
+//! with a translucent fill and an opaque outline [`Svg::line_width`] pixels wide (2 by
+//! default); rounded polygons and capsules are their exact outlines, straight edges joined by
+//! circular arcs. Sizes given to [`DebugDraw::point`] are in pixels; [`Svg::text`] writes text
+//! at a picture position (titles, numbers).
 
 use super::{Color, DebugDraw};
 use crate::geometry::MAX_POLYGON_VERTICES;
@@ -19,6 +20,8 @@ pub struct Svg<W: Write> {
     view: Aabb,
     scale: f32,
     error: fmt::Result,
+    /// Outline and segment width in pixels (2 by default).
+    pub line_width: f32,
 }
 
 struct Hex(Color);
@@ -44,6 +47,7 @@ impl<W: Write> Svg<W> {
             view,
             scale,
             error: Ok(()),
+            line_width: 2.0,
         };
         let (w, h) = (extent.x * scale, extent.y * scale);
         svg.error = write!(
@@ -57,6 +61,78 @@ impl<W: Write> Svg<W> {
     pub fn finish(mut self) -> Result<W, fmt::Error> {
         self.put(format_args!("</svg>\n"));
         self.error.map(|_| self.out)
+    }
+
+    /// Picture pixels per world unit.
+    #[must_use]
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// Writes `text` with its baseline's left end at picture position `(x, y)` (pixels from
+    /// the top-left corner), `size` pixels tall, in `color`; `bold` for titles.
+    pub fn text(&mut self, x: f32, y: f32, size: f32, text: &str, color: Color, bold: bool) {
+        let weight = if bold { " font-weight=\"bold\"" } else { "" };
+        self.put(format_args!(
+            "<text x=\"{x:.1}\" y=\"{y:.1}\" font-family=\"sans-serif\" font-size=\"{size:.1}\"{weight} fill=\"{}\">",
+            Hex(color)
+        ));
+        self.escaped(text);
+        self.put(format_args!("</text>\n"));
+    }
+
+    /// Writes `text` with `<`, `>` and `&` escaped, character by character (no allocation).
+    fn escaped(&mut self, text: &str) {
+        for ch in text.chars() {
+            match ch {
+                '<' => self.put(format_args!("&lt;")),
+                '>' => self.put(format_args!("&gt;")),
+                '&' => self.put(format_args!("&amp;")),
+                c => self.put(format_args!("{c}")),
+            }
+        }
+    }
+
+    /// A closed path around the rounded outline of the convex counter-clockwise polygon
+    /// `vertices` (world) grown by `radius`: each edge moved out by the radius, consecutive
+    /// edges joined by an arc around their shared vertex; filled translucent, outlined opaque.
+    fn rounded_path(
+        &mut self,
+        vertices: impl Iterator<Item = Vec2> + Clone,
+        n: usize,
+        radius: f32,
+        color: Color,
+    ) {
+        let lw = self.line_width;
+        let r = radius * self.scale;
+        let at = |i: usize| vertices.clone().nth(i % n).unwrap_or(Vec2::ZERO);
+        let normal = |a: Vec2, b: Vec2| {
+            let e = b - a;
+            let l = e.length();
+            if l > 0.0 {
+                Vec2::new(e.y / l, -e.x / l)
+            } else {
+                Vec2::X
+            }
+        };
+        self.put(format_args!("<path d=\""));
+        for i in 0..n {
+            let (prev, v, next) = (at(i + n - 1), at(i), at(i + 1));
+            let (n0, n1) = (normal(prev, v), normal(v, next));
+            let (a, b) = (self.to_screen(v + n0 * radius), self.to_screen(v + n1 * radius));
+            let cmd = if i == 0 { 'M' } else { 'L' };
+            // Around the vertex from one edge normal to the next: counter-clockwise in the
+            // world, which in the y-down picture's angles is the negative direction (sweep 0).
+            self.put(format_args!(
+                "{cmd}{:.2},{:.2} A{r:.2},{r:.2} 0 0 0 {:.2},{:.2} ",
+                a.x, a.y, b.x, b.y
+            ));
+        }
+        self.put(format_args!(
+            "Z\" fill=\"{0}\" fill-opacity=\"0.5\" stroke=\"{0}\" stroke-width=\"{1:.2}\" stroke-linejoin=\"round\"/>\n",
+            Hex(color),
+            lw
+        ));
     }
 
     /// A world point in picture coordinates.
@@ -102,70 +178,82 @@ impl<W: Write> Svg<W> {
 
 impl<W: Write> DebugDraw for Svg<W> {
     fn polygon(&mut self, vertices: &[Vec2], color: Color) {
+        let lw = self.line_width;
         self.put(format_args!("<polygon points=\""));
         self.points(vertices.iter().copied());
-        self.put(format_args!("\" fill=\"none\" stroke=\"{}\"/>\n", Hex(color)));
+        self.put(format_args!(
+            "\" fill=\"none\" stroke=\"{}\" stroke-width=\"{:.2}\" stroke-linejoin=\"round\"/>\n",
+            Hex(color),
+            lw
+        ));
     }
 
     fn solid_polygon(&mut self, xf: Transform, vertices: &[Vec2], radius: f32, color: Color) {
+        let lw = self.line_width;
         let n = vertices.len().min(MAX_POLYGON_VERTICES);
-        // The rounded polygon: the core, stroked with the rounding diameter and round joins,
-        // under the outline of the same shape.
-        if radius > 0.0 {
-            self.put(format_args!("<polygon points=\""));
-            self.points(vertices[..n].iter().map(|&v| xf.apply(v)));
-            self.put(format_args!(
-                "\" fill=\"{0}\" fill-opacity=\"0.5\" stroke=\"{0}\" stroke-opacity=\"0.5\" stroke-width=\"{1:.2}\" stroke-linejoin=\"round\"/>\n",
-                Hex(color),
-                2.0 * radius * self.scale
-            ));
+        if radius > 0.0 && n >= 2 {
+            self.rounded_path(vertices[..n].iter().map(|&v| xf.apply(v)), n, radius, color);
         } else {
             self.put(format_args!("<polygon points=\""));
             self.points(vertices[..n].iter().map(|&v| xf.apply(v)));
             self.put(format_args!(
-                "\" fill=\"{0}\" fill-opacity=\"0.5\" stroke=\"{0}\"/>\n",
-                Hex(color)
+                "\" fill=\"{0}\" fill-opacity=\"0.5\" stroke=\"{0}\" stroke-width=\"{1:.2}\" stroke-linejoin=\"round\"/>\n",
+                Hex(color),
+                lw
             ));
         }
     }
 
     fn circle(&mut self, center: Vec2, radius: f32, color: Color) {
+        let lw = self.line_width;
         let c = self.to_screen(center);
         self.put(format_args!(
-            "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"{:.2}\" fill=\"none\" stroke=\"{}\"/>\n",
+            "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"{:.2}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{:.2}\"/>\n",
             c.x,
             c.y,
             radius * self.scale,
-            Hex(color)
+            Hex(color),
+            lw
         ));
     }
 
     fn solid_circle(&mut self, xf: Transform, radius: f32, color: Color) {
+        let lw = self.line_width;
         let c = self.to_screen(xf.p);
         self.put(format_args!(
-            "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"{:.2}\" fill=\"{3}\" fill-opacity=\"0.5\" stroke=\"{3}\"/>\n",
+            "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"{:.2}\" fill=\"{3}\" fill-opacity=\"0.5\" stroke=\"{3}\" stroke-width=\"{4:.2}\"/>\n",
             c.x,
             c.y,
             radius * self.scale,
-            Hex(color)
+            Hex(color),
+            lw
         ));
-        self.line(xf.p, xf.p + xf.q.rotate(Vec2::X) * radius, color, 1.0);
+        self.line(xf.p, xf.p + xf.q.rotate(Vec2::X) * radius, color, self.line_width);
     }
 
     fn solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: Color) {
-        let width = (2.0 * radius * self.scale).max(1.0);
-        self.stroke(p1, p2, color, width, " stroke-opacity=\"0.5\"");
-        self.line(p1, p2, color, 1.0);
+        // The capsule is the segment p1 → p2 (a two-point "polygon") grown by the radius.
+        self.rounded_path([p1, p2].into_iter(), 2, radius, color);
     }
 
     fn segment(&mut self, p1: Vec2, p2: Vec2, color: Color) {
-        self.line(p1, p2, color, 1.5);
+        self.line(p1, p2, color, self.line_width);
     }
 
     fn transform(&mut self, xf: Transform) {
         let k = 0.3;
-        self.line(xf.p, xf.p + xf.q.rotate(Vec2::X) * k, Color(0xE6_33_33), 1.5);
-        self.line(xf.p, xf.p + xf.q.rotate(Vec2::Y) * k, Color(0x33_CC_33), 1.5);
+        self.line(
+            xf.p,
+            xf.p + xf.q.rotate(Vec2::X) * k,
+            Color(0xE6_33_33),
+            self.line_width,
+        );
+        self.line(
+            xf.p,
+            xf.p + xf.q.rotate(Vec2::Y) * k,
+            Color(0x33_CC_33),
+            self.line_width,
+        );
     }
 
     fn point(&mut self, p: Vec2, size: f32, color: Color) {
@@ -187,15 +275,7 @@ impl<W: Write> DebugDraw for Svg<W> {
             c.y,
             Hex(color)
         ));
-        // Escaped character by character: no allocation.
-        for ch in text.chars() {
-            match ch {
-                '<' => self.put(format_args!("&lt;")),
-                '>' => self.put(format_args!("&gt;")),
-                '&' => self.put(format_args!("&amp;")),
-                c => self.put(format_args!("{c}")),
-            }
-        }
+        self.escaped(text);
         self.put(format_args!("</text>\n"));
     }
 }
