@@ -3240,8 +3240,9 @@ c2d_Status c2d_world_body_ids(struct c2d_WorldId world,
 // Every touching contact between two solid shapes (Rust: `World::contacts`), in contact
 // order, into `out` (room for `capacity`): the two shapes, their bodies and the manifold
 // (normal from shape A to shape B; an awake contact's as the last step solved it, a sleeping
-// one's as last computed in full). Their count to `*out_count` (always;
-// `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit: pass NULL with capacity 0 to ask).
+// one's as last computed in full, or computed now when none is kept; one or two points each).
+// Their count to `*out_count` (always; `C2D_STATUS_BUFFER_TOO_SMALL` when they do not fit:
+// pass NULL with capacity 0 to ask).
 //
 // # Safety
 // `out` NULL or `capacity` writable `c2d_ContactEvent`; `out_count` NULL or writable.

@@ -187,7 +187,8 @@ impl World {
     /// from shape A to shape B (world). An awake contact's manifold is the one the last step
     /// solved, its points placed at the bodies' current centres of mass (on the step a face
     /// lands nearly flat, the near point's depth is the far one's, as the solver took it; see
-    /// the module docs); a sleeping contact's is the last one computed in full. Sensor overlaps are not contacts
+    /// the module docs); a sleeping contact's is the last one computed in full (computed now
+    /// when none is kept); every one listed has one or two points. Sensor overlaps are not contacts
     /// ([`World::sensor_begin_events`]). O(contacts ever made, live or free).
     pub fn contacts(&self) -> impl Iterator<Item = ContactEvent> + '_ {
         (0..self.contacts.len() as u32).filter_map(move |c| {
@@ -195,10 +196,14 @@ impl World {
             if contact.a == NONE || !contact.touching || contact.sensor {
                 return None;
             }
-            Some(ContactEvent {
+            let manifold = self.touching_manifold(c);
+            // Every listed contact has one or two points (a contact whose kept manifold was
+            // dropped and whose shapes no longer come within the speculative distance, until
+            // the next step ends it, is left out).
+            (manifold.count > 0).then(|| ContactEvent {
                 body_a: self.id_of(contact.a),
                 body_b: self.id_of(contact.b),
-                manifold: self.touching_manifold(c),
+                manifold,
                 shape_a: self.shape_id_of(contact.a),
                 shape_b: self.shape_id_of(contact.b),
             })
@@ -221,7 +226,17 @@ impl World {
             k => &self.active_memory[k as usize],
         };
         let Some(cache) = memory.cache.as_ref() else {
-            return Manifold::default();
+            // No manifold kept (the cache is dropped when a body's centre of mass moves, e.g.
+            // a shape added to a sleeping or just-slept body): computed now, within the
+            // speculative distance as a step would.
+            let (a, b) = (contact.a as usize, contact.b as usize);
+            return crate::narrowphase::collide_with_margin(
+                &self.slots[a].shape,
+                self.bodies[a].transform,
+                &self.slots[b].shape,
+                self.bodies[b].transform,
+                SPECULATIVE_DISTANCE,
+            );
         };
         let mut m = Manifold {
             normal: cache.normal,

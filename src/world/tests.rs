@@ -500,3 +500,57 @@ fn a_restored_contact_that_is_nowhere_is_refused() {
     both.contacts[c].parked = 0;
     assert!(both.check_invariants(false).is_err());
 }
+
+/// A touching contact whose kept manifold was dropped (a shape added to a body moves its
+/// centre of mass) and that then falls asleep is still listed with its points, computed now
+/// (found by `capi_world` after 387 434 executions: it was listed with none). Checked after
+/// every call, against a fresh manifold of the two shapes (hand-placed: a 1 × 1 box resting on
+/// a plank, two points, normal up).
+#[test]
+fn contacts_whose_manifold_was_dropped_are_listed_with_their_points() {
+    for on_box in [true, false] {
+        let mut w = World::default();
+        let at = Vec2::new(0.0, -3.0);
+        let ground = w
+            .add_body(&BodyDef::new(
+                BodyKind::Static,
+                Transform::from_translation(at),
+                Shape::rect(1.5, 0.25),
+            ))
+            .unwrap();
+        let crate_id = w
+            .add_body(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from_translation(at + Vec2::new(0.0, 0.76)),
+                Shape::rect(0.5, 0.5),
+            ))
+            .unwrap();
+        w.step(1.0 / 60.0, 1).unwrap();
+        // The plank-box contact (the added circle may touch too, after a step).
+        let check = |w: &World, what: &str| {
+            let listed: Vec<ContactEvent> = w.contacts().collect();
+            assert!(
+                listed.iter().all(|c| (1..=2).contains(&c.manifold.count)),
+                "{what}: {listed:?}"
+            );
+            let main: Vec<&ContactEvent> = listed
+                .iter()
+                .filter(|c| c.shape_a == ground.first_shape() && c.shape_b == crate_id.first_shape())
+                .collect();
+            assert_eq!(main.len(), 1, "{what}: {listed:?}");
+            let m = main[0].manifold;
+            assert_eq!(m.count, 2, "{what}: {m:?}");
+            assert!(m.normal.y > 0.999, "{what}: {m:?}");
+        };
+        check(&w, "after the step");
+        w.add_shape(if on_box { crate_id } else { ground }, &Shape::circle(0.25))
+            .unwrap();
+        check(&w, "after a shape was added");
+        w.set_awake(crate_id, false).unwrap();
+        check(&w, "asleep");
+        w.set_awake(crate_id, true).unwrap();
+        check(&w, "woken");
+        w.step(1.0 / 60.0, 1).unwrap();
+        check(&w, "after the next step");
+    }
+}
