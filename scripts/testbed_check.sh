@@ -333,9 +333,11 @@ for k, check in enumerate(camera_checks):
 sys.exit(1 if failures else 0)
 EOF
 # Every scene against its committed reference image (testbed/reference/), in real time over the
-# DevTools protocol (scripts/testbed_shots.py); then the drawing and stepping times per scene
+# DevTools protocol (scripts/testbed_shots.py); long scripts' progress and Cancel
+# (scripts/testbed_live.py); then the drawing and stepping times per scene
 # (scripts/testbed_bench.sh, a short run: the figures in BENCHMARKS.md come from longer ones).
 python3 scripts/testbed_shots.py "http://127.0.0.1:$port"
+python3 scripts/testbed_live.py "http://127.0.0.1:$port"
 echo "testbed_check: drawing and stepping times (medians of 10 frames, this machine):"
 bash scripts/testbed_bench.sh 10
 echo "testbed_check: all ${#queries[@]} queries, ${#ui_checks[@]} input checks," \

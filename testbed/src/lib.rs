@@ -55,6 +55,14 @@ impl Testbed {
     /// Loads the scene a query names (`scene=…`; the pair explorer if none or unknown),
     /// applies its parameters in order, then runs what they scripted.
     pub fn load(query: &str) -> Testbed {
+        let mut tb = Testbed::load_unscripted(query);
+        tb.scene.run_script();
+        tb
+    }
+
+    /// [`Testbed::load`] without running the script: the page runs it in slices
+    /// ([`scenes::Scene::script_step`]), to the same result.
+    pub fn load_unscripted(query: &str) -> Testbed {
         let name = params(query)
             .find(|(k, _)| *k == "scene")
             .map(|(_, v)| v)
@@ -73,7 +81,6 @@ impl Testbed {
             profile: [0.0; 7],
         };
         tb.configure(query);
-        tb.scene.run_script();
         tb
     }
 
@@ -164,6 +171,21 @@ pub extern "C" fn tb_input(len: u32) -> *mut u8 {
 pub extern "C" fn tb_load() {
     let q = input();
     TESTBED.with(|t| *t.borrow_mut() = Some(Testbed::load(&q)));
+}
+
+/// Loads the scene of the query in the input buffer without running its script (see
+/// [`Testbed::load_unscripted`]; [`tb_script`] runs it).
+#[no_mangle]
+pub extern "C" fn tb_load_unscripted() {
+    let q = input();
+    TESTBED.with(|t| *t.borrow_mut() = Some(Testbed::load_unscripted(&q)));
+}
+
+/// Runs up to `budget` units of the scene's script (frames of a world, operations of the
+/// tree); returns the units left (`tb_script(0)` only asks).
+#[no_mangle]
+pub extern "C" fn tb_script(budget: u32) -> u32 {
+    with(|tb| tb.scene.script_step(budget))
 }
 
 /// Applies the query in the input buffer to the current scene.

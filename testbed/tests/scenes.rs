@@ -354,3 +354,31 @@ fn the_tree_is_drawn_level_by_level() {
     );
     assert_ne!(one[0], one[1]);
 }
+
+/// A script run in slices (as the page runs long ones, showing progress) ends where running
+/// it at once does, bit for bit: worlds with held keys, and the tree's adds, moves and
+/// removals; and slices report the units left.
+#[test]
+fn a_script_run_in_slices_ends_where_it_would_at_once() {
+    for q in [
+        "scene=tiles&steps=200&input=R60,RJ1,R40,L30",
+        "scene=pyramid&size=8&steps=90",
+        "scene=tree&n=300&seed=5&moves=100&removes=40",
+        "scene=tree&n=10&seed=2&moves=5&removes=50",
+    ] {
+        let whole = results(q);
+        let mut tb = Testbed::load_unscripted(q);
+        let total = tb.scene.script_step(0);
+        assert!(total > 0, "{q}");
+        let mut left = total;
+        let mut slices = 0;
+        while left > 0 {
+            let next = tb.scene.script_step(7);
+            assert!(next < left, "{q}: a slice made progress");
+            left = next;
+            slices += 1;
+        }
+        assert!(slices >= 2, "{q}: more than one slice");
+        assert_eq!(tb.results().to_vec(), whole, "{q}");
+    }
+}

@@ -58,7 +58,7 @@ function writeInput(text) {
 function floats(ptr, len) {
   return Float32Array.from(new Float32Array(wasm.memory.buffer, ptr, len));
 }
-function load(query) { writeInput(query); wasm.tb_load(); }
+function load(query) { writeInput(query); wasm.tb_load_unscripted(); }
 function configure(query) { writeInput(query); wasm.tb_configure(); }
 function results() { const p = wasm.tb_results(); return floats(p, wasm.tb_results_len()); }
 function hex(values) {
@@ -529,9 +529,9 @@ function start(pairs) {
   sceneName = params.get("scene") ?? "pair";
   if (!HELP[sceneName]) sceneName = "pair";
   document.getElementById("scene").value = sceneName;
-  const t0 = performance.now();
+  scriptStart = performance.now();
   load(query);
-  loadMs = performance.now() - t0;
+  loadMs = performance.now() - scriptStart;
   stepTimes = [];
   drawTimes = [];
   owed = 0;
@@ -541,6 +541,48 @@ function start(pairs) {
   fit();
   fitView();
   return query;
+}
+
+// The scene's script (`steps=`, the tree's `n`, `moves`, `removes`) runs in slices of about
+// SLICE_MS, the page drawing and showing progress between them; Cancel (or loading another
+// scene) stops it where it is. Resolves to whether it finished. (Under a headless browser's
+// virtual time the clock stands still while the page computes, so it runs in one slice.)
+const SLICE_MS = 25;
+let scriptToken = 0;
+let scriptRunning = false;
+let scriptStart = 0;
+async function runScript() {
+  const token = ++scriptToken;
+  let left = wasm.tb_script(0);
+  const total = left;
+  const box = document.getElementById("progress");
+  scriptRunning = left > 0;
+  while (left > 0) {
+    if (token !== scriptToken) return false;
+    const t0 = performance.now();
+    let slice = 1;
+    while (left > 0 && performance.now() - t0 < SLICE_MS) {
+      left = wasm.tb_script(slice);
+      slice = Math.min(2 * slice, 4096);
+    }
+    if (left > 0) {
+      box.style.display = "";
+      document.getElementById("progress-text").textContent =
+        `Running the script: ${total - left} of ${total} ${wasm.tb_simulates() ? "steps" : "operations"}`;
+      document.getElementById("progress-bar").value = (total - left) / total;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+  if (token !== scriptToken) return false;
+  box.style.display = "none";
+  scriptRunning = false;
+  loadMs = performance.now() - scriptStart;
+  return true;
+}
+function cancelScript() {
+  scriptToken++;
+  scriptRunning = false;
+  document.getElementById("progress").style.display = "none";
 }
 
 function stepOnce() {
@@ -553,7 +595,7 @@ function stepOnce() {
 // Steps a running world scene for `elapsed` seconds of real time at the frame time `now`.
 function advance(elapsed, now) {
   stepsLastFrame = 0;
-  if (!wasm.tb_simulates() || paused) {
+  if (!wasm.tb_simulates() || paused || scriptRunning) {
     owed = 0;
     return;
   }
@@ -599,16 +641,23 @@ async function main() {
   wasm = instance.exports;
   raster = new URLSearchParams(location.search).get("paint") !== "canvas";
   const query = start(pageQuery());
+  document.getElementById("cancel").onclick = () => { cancelScript(); refocus(); };
+  requestAnimationFrame(frame);
+  const finished = await runScript();
   if (query) {
     // Scripted: the numbers right after the scripted interaction, before any frame steps.
-    document.getElementById("result").textContent = query + " " + hex(results()).join(" ");
+    document.getElementById("result").textContent = finished
+      ? query + " " + hex(results()).join(" ")
+      : query + " cancelled";
     document.getElementById("timing").textContent = loadMs.toFixed(3);
   }
   paintAll(performance.now());
   readout.textContent = describe(results());
 
   document.getElementById("scene").onchange = (e) => {
+    cancelScript();
     start([["scene", e.target.value]]);
+    runScript();
     writeUrl();
     refocus();
   };
@@ -619,7 +668,7 @@ async function main() {
     paused = true; document.getElementById("pause").textContent = "Play";
     stepOnce();
   };
-  const reset = () => start(current);
+  const reset = () => { cancelScript(); start(current); runScript(); };
   document.getElementById("pause").onclick = () => { togglePause(); refocus(); };
   document.getElementById("stepone").onclick = () => { stepOne(); refocus(); };
   document.getElementById("reset").onclick = () => { reset(); refocus(); };
@@ -686,7 +735,6 @@ async function main() {
   window.addEventListener("keydown", key(true));
   window.addEventListener("keyup", key(false));
   refocus();
-  requestAnimationFrame(frame);
   const bench = Number(new URLSearchParams(query).get("bench"));
   if (bench > 0) runBench(Math.min(bench, 1000));
   const ui = new URLSearchParams(query).get("ui");

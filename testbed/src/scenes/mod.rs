@@ -217,12 +217,18 @@ impl Scene {
         }
     }
 
-    /// Runs what the parameters scripted (steps of a world, moves of the tree).
+    /// Runs what the parameters scripted (steps of a world, moves of the tree), all of it.
     pub fn run_script(&mut self) {
+        while self.script_step(u32::MAX) > 0 {}
+    }
+
+    /// Runs up to `budget` units of the script (a world's frames, the tree's operations);
+    /// returns the units left (the page runs long scripts in slices, showing progress).
+    pub fn script_step(&mut self, budget: u32) -> u32 {
         match self {
-            Scene::Tree(s) => s.run_script(),
-            Scene::World(s) => s.run_script(),
-            _ => {}
+            Scene::Tree(s) => s.script_step(budget),
+            Scene::World(s) => s.script_step(budget),
+            _ => 0,
         }
     }
 

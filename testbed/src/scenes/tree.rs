@@ -19,6 +19,10 @@ pub struct Tree {
     querying: bool,
     /// The deepest tree level drawn (`depth`; all by default).
     max_depth: u32,
+    /// Script operations run so far, and the boxes live after its adds (for its moves and
+    /// removals).
+    script_done: u32,
+    script_live: Option<Vec<usize>>,
 }
 
 impl Tree {
@@ -36,6 +40,8 @@ impl Tree {
             drag: None,
             querying: false,
             max_depth: u32::MAX,
+            script_done: 0,
+            script_live: None,
         }
     }
 
@@ -95,38 +101,56 @@ impl Tree {
             .collect()
     }
 
-    pub(super) fn run_script(&mut self) {
+    /// Operations the script still has to run (adds, then moves, then removals).
+    pub(super) fn script_remaining(&self) -> u32 {
         let (n, moves, removes) = self.script;
-        for _ in 0..n {
-            let b = self.random_box();
-            self.add(b);
-        }
-        // The live boxes, listed once (in index order, as the random picks need): moves keep
-        // them all, a removal takes its entry out.
-        let mut live = self.live();
-        for _ in 0..moves {
-            if live.is_empty() {
+        n.saturating_add(moves)
+            .saturating_add(removes)
+            .saturating_sub(self.script_done)
+    }
+
+    /// Runs up to `budget` of the script's operations: `n` random boxes added, then `moves`
+    /// random moves and `removes` random removals among the boxes live after the adds (picked
+    /// from a list of them kept between calls). Returns the operations left.
+    pub(super) fn script_step(&mut self, budget: u32) -> u32 {
+        let (n, moves, removes) = self.script;
+        for _ in 0..budget {
+            let k = self.script_done;
+            if self.script_remaining() == 0 {
                 break;
             }
-            let i = live[(self.rng.unit() * live.len() as f32) as usize % live.len()];
-            let d = Vec2::new(self.rng.range(-2.0, 2.0), self.rng.range(-2.0, 2.0));
-            if let Some((b, _)) = self.boxes[i] {
-                self.move_to(
-                    i,
-                    Aabb {
-                        min: b.min + d,
-                        max: b.max + d,
-                    },
-                );
+            self.script_done += 1;
+            if k < n {
+                let b = self.random_box();
+                self.add(b);
+                continue;
             }
-        }
-        for _ in 0..removes {
+            let mut live = match self.script_live.take() {
+                Some(live) => live,
+                None => self.live(),
+            };
             if live.is_empty() {
-                break;
+                // Nothing left to move or remove: the script is done.
+                self.script_done = n.saturating_add(moves).saturating_add(removes);
+            } else if k - n < moves {
+                let i = live[(self.rng.unit() * live.len() as f32) as usize % live.len()];
+                let d = Vec2::new(self.rng.range(-2.0, 2.0), self.rng.range(-2.0, 2.0));
+                if let Some((b, _)) = self.boxes[i] {
+                    self.move_to(
+                        i,
+                        Aabb {
+                            min: b.min + d,
+                            max: b.max + d,
+                        },
+                    );
+                }
+            } else {
+                let at = (self.rng.unit() * live.len() as f32) as usize % live.len();
+                self.remove(live.swap_remove(at));
             }
-            let k = (self.rng.unit() * live.len() as f32) as usize % live.len();
-            self.remove(live.remove(k));
+            self.script_live = Some(live);
         }
+        self.script_remaining()
     }
 
     pub(super) fn remove_selected(&mut self) {

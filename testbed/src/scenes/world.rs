@@ -63,6 +63,8 @@ pub struct WorldScene {
     /// Scripted key states: (keys, frames).
     input: Vec<(u32, u32)>,
     steps_script: u32,
+    /// Frames of the script stepped so far.
+    steps_scripted: u32,
     steps: u32,
     flags: DrawFlags,
     pub(super) view: Aabb,
@@ -117,6 +119,7 @@ impl WorldScene {
             keys: 0,
             input: Vec::new(),
             steps_script: 0,
+            steps_scripted: 0,
             steps: 0,
             flags: DrawFlags::default(),
             view: Aabb::default(),
@@ -430,24 +433,33 @@ impl WorldScene {
         }
     }
 
-    pub(super) fn run_script(&mut self) {
-        let input = core::mem::take(&mut self.input);
-        let mut frame = 0;
-        for &(keys, frames) in &input {
-            for _ in 0..frames {
-                if frame >= self.steps_script {
+    /// Frames the script still has to step.
+    pub(super) fn script_remaining(&self) -> u32 {
+        self.steps_script.saturating_sub(self.steps_scripted)
+    }
+
+    /// Steps up to `budget` of the script's frames, each with the keys its `input` holds
+    /// down in that frame (none after the input runs out); returns the frames left.
+    pub(super) fn script_step(&mut self, budget: u32) -> u32 {
+        for _ in 0..budget.min(self.script_remaining()) {
+            let frame = self.steps_scripted;
+            let mut start = 0u32;
+            self.keys = 0;
+            for &(keys, frames) in &self.input {
+                if frame < start.saturating_add(frames) {
+                    self.keys = keys;
                     break;
                 }
-                self.keys = keys;
-                self.step();
-                frame += 1;
+                start = start.saturating_add(frames);
             }
-        }
-        self.keys = 0;
-        while frame < self.steps_script {
             self.step();
-            frame += 1;
+            self.steps_scripted += 1;
         }
+        if self.script_remaining() == 0 {
+            self.keys = 0;
+            self.input.clear();
+        }
+        self.script_remaining()
     }
 
     pub(super) fn key(&mut self, code: u32, down: bool) {
