@@ -3,9 +3,9 @@
 # (scripts/cdp.py; not the virtual time of testbed_check.sh's page loads): each query loads
 # paused with `bench=N`, which steps its world N times and then draws N frames, each frame
 # forced onto the canvas before its timer stops (testbed.js, runBench). Prints a Markdown table
-# of medians: step ms, the scene drawn into pixels in WebAssembly (build), the whole frame put
-# on the canvas with its text (draw), and the same frame painted with the canvas's own paths
-# (`paint=canvas`, the renderer the raster replaced).
+# of the mean step ms, and medians of the scene drawn into pixels in WebAssembly (build), the
+# whole frame put on the canvas with its text (draw), and the same frame painted with the
+# canvas's own paths (`paint=canvas`, the renderer the raster replaced).
 #
 #   scripts/testbed_bench.sh [FRAMES]   (default 30; the site must be built: scripts/testbed.sh --build)
 #

@@ -29,6 +29,7 @@ queries=(
     "scene=cast&mode=ray&x0=-5.5&y0=-1&x1=5.5&y1=-3.5"
     "scene=cast&mode=shape&shape=capsule&angle=0.4&x0=-5&y0=0.5&x1=5&y1=0.2"
     "scene=cast&mode=shape&shape=rounded&angle=1.2&x0=4&y0=3.5&x1=-1&y1=-3.5"
+    "scene=cast&mode=shape&shape=box&x0=-3e38&y0=0&x1=3e38&y1=0"
     "scene=toi"
     "scene=toi&a=box&b=circle"
     "scene=toi&a=capsule&b=polygon&a1x=-3&a1y=0&a1a=0&a2x=3&a2y=0.3&a2a=2.5&b1x=0&b1y=-2&b2x=0.2&b2y=2"

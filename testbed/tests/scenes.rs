@@ -382,3 +382,16 @@ fn a_script_run_in_slices_ends_where_it_would_at_once() {
         assert_eq!(tb.results().to_vec(), whole, "{q}");
     }
 }
+
+/// The cast scene flags a shape cast whose input the library refuses (a translation that
+/// overflows to infinity: the ends at ±3e38), and reports no hit for it; an ordinary cast is
+/// not flagged.
+#[test]
+fn the_cast_scene_flags_refused_input() {
+    let r = results("scene=cast&mode=shape&shape=box&x0=-3e38&y0=0&x1=3e38&y1=0");
+    assert_eq!((r[1], r[8]), (0.0, 1.0), "{r:?}");
+    let r = results("scene=cast&mode=shape&shape=capsule&angle=0.4&x0=-5&y0=0.5&x1=5&y1=0.2");
+    assert_eq!((r[1], r[8]), (1.0, 0.0), "{r:?}");
+    let r = results("scene=cast&mode=ray&x0=-3e38&y0=0&x1=3e38&y1=0");
+    assert_eq!(r[8], 0.0, "rays refuse nothing: {r:?}");
+}

@@ -177,8 +177,30 @@ impl Cast {
         }
     }
 
-    /// `[shape cast?, hit?, target index, fraction, point x, y, normal x, y]`; the normal
-    /// points out of the target (towards the ray or the moving shape).
+    /// Whether the shape cast refused its input ([`CastState::InvalidInput`], e.g. a
+    /// translation that overflows to infinity) against any target; rays refuse nothing.
+    fn refused(&self) -> bool {
+        let Some(shape) = &self.moving else {
+            return false;
+        };
+        self.targets.iter().any(|(target, xf)| {
+            let xf_start = Transform::new(self.start, self.angle);
+            shape_cast(
+                shape,
+                xf_start,
+                self.end - self.start,
+                target,
+                *xf,
+                Vec2::ZERO,
+                0.0,
+            )
+            .state
+                == CastState::InvalidInput
+        })
+    }
+
+    /// `[shape cast?, hit?, target index, fraction, point x, y, normal x, y, input refused?]`;
+    /// the normal points out of the target (towards the ray or the moving shape).
     pub(super) fn results(&self, out: &mut Vec<f32>) {
         out.push(f32::from(u8::from(self.moving.is_some())));
         match self.closest() {
@@ -193,5 +215,6 @@ impl Cast {
             ]),
             None => out.extend([0.0, -1.0, 1.0, 0.0, 0.0, 0.0, 0.0]),
         }
+        out.push(f32::from(u8::from(self.refused())));
     }
 }
