@@ -98,6 +98,22 @@ impl Carried {
         self.points[..self.count as usize].iter().any(|p| p.2 > 0.0)
     }
 
+    /// Whether the carried impulses can be read back: at most two points, every number finite
+    /// (what a restored snapshot's must hold).
+    pub(crate) fn is_valid(&self) -> bool {
+        self.count <= 2
+            && self.points[..self.count.min(2) as usize]
+                .iter()
+                .all(|p| p.1.is_finite() && p.2.is_finite() && p.3.is_finite())
+    }
+
+    /// This with its point count set to `count` (tests of restoring hostile snapshots).
+    #[cfg(test)]
+    pub(crate) fn with_count(mut self, count: u32) -> Carried {
+        self.count = count;
+        self
+    }
+
     pub(crate) fn new(prev: &ContactConstraint) -> Carried {
         let p = |cp: &ConstraintPoint| (cp.id, cp.anchor_a, cp.normal_impulse, cp.tangent_impulse);
         Carried {

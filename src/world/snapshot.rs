@@ -637,13 +637,19 @@ impl World {
             self.blocks.len() == self.block_ids.len() && self.active.len() == self.active_memory.len(),
             "side arrays differ in length",
         )?;
-        // A contact cache's points are read as `points[..count]`: at most two.
+        // A contact cache's points, and a sleeping contact's carried impulses, are read as
+        // `points[..count]`: at most two (awake contacts' caches and parked ones' alike).
         ok(
             self.active_memory
                 .iter()
+                .chain(self.parked.iter().map(|p| &p.1))
                 .filter_map(|m| m.cache.as_ref())
                 .all(|c| c.count <= 2 && c.normal.is_finite() && c.margin.is_finite()),
             "contact cache out of range",
+        )?;
+        ok(
+            self.sleep_impulses.iter().flatten().all(|c| c.is_valid()),
+            "carried impulses out of range",
         )?;
         // The trees' insertions add one to a height: a valid but degenerate tree near
         // `u16::MAX` could not take them (a world's trees are balanced: below 100).
