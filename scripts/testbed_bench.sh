@@ -33,6 +33,8 @@ scenes=(
     "tiles and character|scene=tiles&steps=120&draw=5"
     "pyramid 100 (5 051 bodies), shapes|scene=pyramid&size=100&steps=60&draw=1"
     "pyramid 100 (5 051 bodies), contacts|scene=pyramid&size=100&steps=60&draw=5"
+    "many pyramids 6 × 6 (1 986 bodies)|scene=pyramids&size=6&steps=60&draw=1"
+    "joint grid 30 × 30 (900 bodies, 1 740 joints)|scene=joints&size=30&steps=60&draw=33"
 )
 echo "| scene | step ms | build ms | draw ms | canvas paths ms |"
 echo "|---|---:|---:|---:|---:|"

@@ -38,6 +38,14 @@ queries=(
     "scene=pyramid&size=10&steps=90&sleep=0&draw=31&pause=1"
     "scene=tumbler&size=20&steps=120&pause=1"
     "scene=tiles&steps=300&input=R100,RJ1,R80,L40,LJ1,L60&pause=1"
+    "scene=gallery"
+    "scene=gallery&push=0.3&turn=1.1"
+    "scene=bullets&steps=60&pause=1"
+    "scene=bullets&steps=60&continuous=0&pause=1"
+    "scene=sensors&steps=200&pause=1"
+    "scene=bridge&steps=180&pause=1"
+    "scene=pyramids&size=2&steps=60&pause=1"
+    "scene=joints&size=10&steps=60&pause=1"
 )
 
 # The page's own input handlers, driven by events it dispatches to itself (`ui=`, see
@@ -89,6 +97,8 @@ ui_checks=(
 camera_scenes=(
     "scene=pair" "scene=cast" "scene=toi" "scene=tree" "scene=pyramid&pause=1"
     "scene=pyramid&size=40&pause=1" "scene=tumbler&pause=1" "scene=tiles&pause=1"
+    "scene=gallery" "scene=bullets&pause=1" "scene=sensors&pause=1" "scene=bridge&pause=1"
+    "scene=pyramids&pause=1" "scene=joints&pause=1"
 )
 camera_windows=("1280x800" "1920x1080" "1280x800@2")
 

@@ -34,9 +34,15 @@ SHOTS = {
     "pyramid": "scene=pyramid&size=10&steps=90&sleep=0&draw=31&pause=1",
     "tumbler": "scene=tumbler&size=20&steps=120&pause=1",
     "tiles": "scene=tiles&steps=300&input=R100,RJ1,R80,L40,LJ1,L60&draw=5&pause=1",
+    "gallery": "scene=gallery",
+    "bullets": "scene=bullets&steps=30&draw=5&pause=1",
+    "sensors": "scene=sensors&steps=200&pause=1",
+    "bridge": "scene=bridge&steps=180&draw=37&pause=1",
+    "pyramids": "scene=pyramids&size=3&steps=30&pause=1",
+    "joints": "scene=joints&size=12&steps=45&pause=1",
 }
 TOLERANCE = 24
-MAX_SHARE = 0.002
+MAX_SHARE = 0.0005
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 REFERENCE = os.path.join(ROOT, "testbed", "reference")
 OUT = os.path.join(ROOT, "target", "testbed", "shots")

@@ -279,6 +279,11 @@ impl DebugDraw for Mesh {
 
     fn solid_capsule(&mut self, p1: Vec2, p2: Vec2, radius: f32, color: Color) {
         let color = palette::map(color);
+        // A segment (radius 0), or a capsule thinner than its outline: the line itself.
+        if radius * self.scale < LINE_WIDTH * self.dpr {
+            self.line(LINES, p1, p2, LINE_WIDTH * self.dpr, rgba(color));
+            return;
+        }
         let d = p2 - p1;
         let a = if d.length_squared() > 0.0 {
             d.y.atan2(d.x)
@@ -466,6 +471,22 @@ mod tests {
         assert_eq!(named, ["static body", "normal"]);
         m.reset(50.0, 1.0);
         assert_eq!(m.legend, 0);
+    }
+
+    /// A segment (a capsule of radius 0) is drawn as a line, not as an empty fill.
+    #[test]
+    fn segments_are_lines() {
+        let mut m = Mesh::new(50.0, 1.0);
+        draw_shape(
+            &mut m,
+            &Shape::capsule(Vec2::ZERO, Vec2::new(1.0, 0.0), 0.0),
+            Transform::IDENTITY,
+            Color::DYNAMIC,
+        );
+        m.finish();
+        let p: Vec<_> = polygons(&m.out).collect();
+        assert_eq!(p.len(), 1);
+        assert_eq!((p[0].0, p[0].1, p[0].2.len()), (rgba(Color::DYNAMIC), 0, 4));
     }
 
     /// Layers come out bottom first: a point drawn before a fill still lands after it.

@@ -366,6 +366,8 @@ function describe(r) {
     case "toi":
       return `state     ${TOI_STATES[r[0]] ?? r[0]}\nfraction  ${f(r[1])}\niterations ${r[2]}\n` +
         `A at t    (${f(r[3])}, ${f(r[4])}) ${f(r[5])} rad\nB at t    (${f(r[6])}, ${f(r[7])}) ${f(r[8])} rad\ndistance  ${f(r[9])}`;
+    case "gallery":
+      return `pairs     ${r.length}\npoints    ${Array.from(r).join(" ")}`;
     case "tree":
       return `proxies   ${r[0]}\nheight    ${r[1]}\narea ratio ${f(r[2])}\nquery hits ${r[3]} (brute force ${r[5]})\nvalid     ${r[7] ? "yes" : "NO"}`;
     default: {
@@ -377,6 +379,9 @@ function describe(r) {
       let s = `step      ${r[0]}\nstep time ${time}\ndraw time ${mean(drawTimes).toFixed(3)} ms\n` +
         `bodies    ${r[1]}\nawake     ${r[2]}\ncontacts  ${r[3]}\nhash      ${hash}`;
       if (sceneName === "tiles") s += `\ncharacter (${f(r[8])}, ${f(r[9])}) ${r[10] ? "on ground" : "in the air"}`;
+      if (sceneName === "bullets") s += `\npast the first wall ${r[16]}`;
+      if (sceneName === "sensors") s += `\nsensor events  ${r[17]} begin, ${r[18]} end (${r[17] - r[18]} inside)`;
+      if (sceneName === "bridge" || sceneName === "joints") s += `\nlargest hinge gap ${f(r[19])} m`;
       return s;
     }
   }
@@ -423,11 +428,18 @@ const HELP = {
   cast: "Drag to set the ray or cast (start → end); Shift + wheel rotates the cast shape.",
   toi: "Drag any of the four poses (A start/end, B start/end); Shift + wheel or Q / E rotates the one picked.",
   tree: "Drag a box to move it; drag on empty space for a query box; right-click adds or removes a box; Delete removes the selected one.",
+  gallery: "Every pair of shape kinds, each pushed a little into the other: the manifold's points with their feature ids and the normal from A to B.",
+  bullets: "Balls at 250 m/s against walls 5 cm thick: continuous collision stops them at the first wall; untick it and they pass through.",
+  sensors: "Bodies rain through two sensor zones; the readout counts the zones' begin and end events.",
+  bridge: "Forty planks on hinges (revolute joints) carry dropped boxes; drag a plank or a box.",
+  pyramids: "Box2D's benchmark: n × n pyramids of 55 boxes (20 × 20 at full size, 22 000 boxes; set the grid side).",
+  joints: "Box2D's benchmark: an n × n grid of circles hinged to their neighbours (100 × 100 at full size; set the side).",
   pyramid: "Drag a box to pull it; Shift + click drops a body.",
   tumbler: "Drag a box to pull it; Shift + click drops a body.",
   tiles: "Arrows or A / D walk, W / Up / Space jumps; drag a prop to pull it; Shift + click drops a body.",
 };
 const CAMERA_HELP = {
+  gallery: "Wheel zooms at the pointer; drag pans; F fits the scene.",
   cast: "Wheel zooms at the pointer; middle or right drag pans; F fits the scene.",
   tree: "Wheel zooms at the pointer; middle drag pans; F fits the scene.",
 };
@@ -486,7 +498,7 @@ function buildControls(params) {
     box.appendChild(select("Cast shape", "shape", SHAPES, p("shape", "box")));
   } else if (sceneName === "tree") {
     box.appendChild(number("Tree depth shown", "depth", Number(p("depth", 64)), 0, 64, 1));
-  } else if (sceneName === "pyramid" || sceneName === "tumbler" || sceneName === "tiles") {
+  } else if (wasm.tb_simulates()) {
     const names = ["shapes", "bounds", "contacts", "transforms", "tree"];
     let bits = Number(p("draw", 5));
     for (let k = 0; k < names.length; k++) {
@@ -510,9 +522,14 @@ function buildControls(params) {
     settings.appendChild(number("Gravity y (m/s²)", "gravity", Number(p("gravity", -10)), -1000, 1000, 1));
     settings.appendChild(number("Contact hertz", "hertz", Number(p("hertz", 30)), 1, 1000, 1));
     settings.appendChild(number("Tree depth shown", "depth", Number(p("depth", 64)), 0, 64, 1));
-    if (sceneName !== "tiles") {
-      const size = sceneName === "pyramid" ? ["Pyramid base", 20] : ["Grid side", 45];
-      settings.appendChild(number(size[0], "size", Number(p("size", size[1])), 1, 100, 1));
+    const sizes = {
+      pyramid: ["Pyramid base", 20, 100], tumbler: ["Grid side", 45, 100], bullets: ["Bullets", 12, 100],
+      sensors: ["Bodies", 30, 1000], bridge: ["Planks", 40, 400],
+      pyramids: ["Grid side", 4, 20], joints: ["Grid side", 30, 100],
+    };
+    if (sizes[sceneName]) {
+      const [label, value, max] = sizes[sceneName];
+      settings.appendChild(number(label, "size", Number(p("size", value)), 1, max, 1));
     }
     box.appendChild(settings);
   }

@@ -3,12 +3,14 @@
 //! [`DebugDraw`], and reports a fixed list of numbers ([`Scene::results`]) that the page shows
 //! and that CI compares with a native run.
 mod cast;
+mod gallery;
 mod pair;
 mod toi;
 mod tree;
 mod world;
 
 pub use cast::Cast;
+pub use gallery::Gallery;
 pub use pair::Pair;
 pub use toi::Toi;
 pub use tree::Tree;
@@ -183,6 +185,8 @@ impl PoseDrag {
 pub enum Scene {
     /// Two shapes: manifold, distance, overlap.
     Pair(Pair),
+    /// Every pair of shape kinds at once, with their manifolds.
+    Gallery(Gallery),
     /// A ray or a shape cast through a few shapes and a chain.
     Cast(Cast),
     /// Two sweeps and their time of impact.
@@ -198,10 +202,13 @@ impl Scene {
     pub fn new(name: &str) -> Option<Scene> {
         Some(match name {
             "pair" => Scene::Pair(Pair::new()),
+            "gallery" => Scene::Gallery(Gallery::new()),
             "cast" => Scene::Cast(Cast::new()),
             "toi" => Scene::Toi(Toi::new()),
             "tree" => Scene::Tree(Tree::new()),
-            "pyramid" | "tumbler" | "tiles" => Scene::World(Box::new(WorldScene::new(name))),
+            "pyramid" | "tumbler" | "tiles" | "bullets" | "sensors" | "bridge" | "pyramids" | "joints" => {
+                Scene::World(Box::new(WorldScene::new(name)))
+            }
             _ => return None,
         })
     }
@@ -210,6 +217,7 @@ impl Scene {
     pub fn set(&mut self, key: &str, value: &str) {
         match self {
             Scene::Pair(s) => s.set(key, value),
+            Scene::Gallery(s) => s.set(key, value),
             Scene::Cast(s) => s.set(key, value),
             Scene::Toi(s) => s.set(key, value),
             Scene::Tree(s) => s.set(key, value),
@@ -250,6 +258,8 @@ impl Scene {
                 true
             }
             Scene::World(s) => s.pointer(kind, p),
+            // The gallery is to look at: every drag pans.
+            Scene::Gallery(_) => false,
         }
     }
 
@@ -264,6 +274,15 @@ impl Scene {
                 put(s.xf[1].p, LABEL_B);
                 for p in s.manifold().points() {
                     put(p.point, LABEL_FEATURE + (p.id & 0xFFFF));
+                }
+            }
+            Scene::Gallery(g) => {
+                for ((_, xa, _, xb), m) in g.pairs.iter().zip(g.manifolds()) {
+                    put(xa.p, LABEL_A);
+                    put(xb.p, LABEL_B);
+                    for p in m.points() {
+                        put(p.point, LABEL_FEATURE + (p.id & 0xFFFF));
+                    }
                 }
             }
             Scene::Cast(s) => {
@@ -330,6 +349,7 @@ impl Scene {
     pub fn draw(&self, d: &mut impl DebugDraw) {
         match self {
             Scene::Pair(s) => s.draw(d),
+            Scene::Gallery(s) => s.draw(d),
             Scene::Cast(s) => s.draw(d),
             Scene::Toi(s) => s.draw(d),
             Scene::Tree(s) => s.draw(d),
@@ -341,6 +361,7 @@ impl Scene {
     pub fn results(&self, out: &mut Vec<f32>) {
         match self {
             Scene::Pair(s) => s.results(out),
+            Scene::Gallery(s) => s.results(out),
             Scene::Cast(s) => s.results(out),
             Scene::Toi(s) => s.results(out),
             Scene::Tree(s) => s.results(out),
@@ -366,6 +387,7 @@ impl Scene {
         };
         match self {
             Scene::Pair(_) | Scene::Toi(_) => b(-4.0, -3.0, 4.0, 3.0),
+            Scene::Gallery(g) => g.view(),
             Scene::Cast(_) => b(-6.0, -4.0, 6.0, 4.0),
             Scene::Tree(_) => b(-22.0, -14.0, 22.0, 14.0),
             Scene::World(s) => s.view,

@@ -78,6 +78,11 @@ pub struct WorldScene {
     settings: Settings,
     /// The deepest tree level drawn (`depth`; all by default).
     max_depth: u32,
+    /// The sensor zones' bodies (the sensors scene) and the joints (the bridge).
+    sensors: Vec<BodyId>,
+    joints: Vec<JointId>,
+    /// Sensor begin and end events seen since the scene was built.
+    sensor_events: (u32, u32),
     /// Bodies spawned by shift-click so far (the next one's shape follows from it).
     spawned: u32,
 }
@@ -129,6 +134,9 @@ impl WorldScene {
             size: 0,
             settings: Settings::default(),
             max_depth: u32::MAX,
+            sensors: Vec::new(),
+            joints: Vec::new(),
+            sensor_events: (0, 0),
             spawned: 0,
         };
         s.build(name, 0);
@@ -146,6 +154,9 @@ impl WorldScene {
             })
             .unwrap();
         self.bodies.clear();
+        self.sensors.clear();
+        self.joints.clear();
+        self.sensor_events = (0, 0);
         self.character = None;
         self.grab = None;
         self.mouse = None;
@@ -153,6 +164,11 @@ impl WorldScene {
         match name {
             "tumbler" => self.build_tumbler(if size == 0 { 45 } else { size.min(100) }),
             "tiles" => self.build_tiles(),
+            "bullets" => self.build_bullets(if size == 0 { 12 } else { size.min(100) }),
+            "sensors" => self.build_sensors(if size == 0 { 30 } else { size.min(1000) }),
+            "bridge" => self.build_bridge(if size == 0 { 40 } else { size.clamp(2, 400) }),
+            "pyramids" => self.build_many_pyramids(if size == 0 { 4 } else { size.min(20) }),
+            "joints" => self.build_joint_grid(if size == 0 { 30 } else { size.clamp(2, 100) }),
             _ => self.build_pyramid(if size == 0 { 20 } else { size.min(100) }),
         }
         self.size = size;
@@ -247,6 +263,270 @@ impl WorldScene {
             min: Vec2::new(-w, -2.0),
             max: Vec2::new(w, 2.0 * base as f32 * h + 1.5),
         };
+    }
+
+    /// Bullets through thin walls: `n` small balls fired at 250 m/s (four metres a step)
+    /// at three static walls 5 cm thick; with continuous collision (the default) every ball
+    /// stops at the first wall, without it they tunnel (the settings' checkbox).
+    pub(super) fn build_bullets(&mut self, n: u32) {
+        self.name = "bullets";
+        self.add(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from(Vec2::new(0.0, -1.0)),
+            Shape::rect(40.0, 1.0),
+        ));
+        for x in [10.0f32, 14.0, 18.0] {
+            self.add(&BodyDef::new(
+                BodyKind::Static,
+                Transform::from(Vec2::new(x, 5.0)),
+                Shape::rect(0.025, 5.0),
+            ));
+        }
+        for i in 0..n {
+            let y = 0.5 + 8.0 * (i as f32 + 0.5) / n as f32;
+            let def = BodyDef {
+                linear_velocity: Vec2::new(250.0, 0.0),
+                gravity_scale: 0.0,
+                ..BodyDef::new(
+                    BodyKind::Dynamic,
+                    Transform::from(Vec2::new(-10.0, y)),
+                    Shape::circle(0.1),
+                )
+            };
+            self.add(&def);
+        }
+        self.view = Aabb {
+            min: Vec2::new(-14.0, -2.0),
+            max: Vec2::new(24.0, 11.0),
+        };
+    }
+
+    /// Sensors: `n` balls and boxes rain through two sensor zones onto the ground; the readout
+    /// counts the zones' begin and end events (their difference: the bodies inside now).
+    pub(super) fn build_sensors(&mut self, n: u32) {
+        self.name = "sensors";
+        self.add(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from(Vec2::new(0.0, -1.0)),
+            Shape::rect(20.0, 1.0),
+        ));
+        for x in [-5.0f32, 5.0] {
+            let zone = BodyDef {
+                sensor: true,
+                ..BodyDef::new(
+                    BodyKind::Static,
+                    Transform::from(Vec2::new(x, 6.0)),
+                    Shape::rect(3.0, 2.0),
+                )
+            };
+            if let Some(id) = self.add(&zone) {
+                self.sensors.push(id);
+            }
+        }
+        let mut rng = Lcg(11);
+        for i in 0..n {
+            let p = Vec2::new(rng.range(-9.0, 9.0), 10.5 + 5.0 * i as f32 / n as f32);
+            let shape = if i % 2 == 0 {
+                Shape::circle(0.3)
+            } else {
+                Shape::rect(0.3, 0.3)
+            };
+            self.add(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::new(p, rng.range(0.0, 3.0)),
+                shape,
+            ));
+        }
+        self.view = Aabb {
+            min: Vec2::new(-12.0, -2.0),
+            max: Vec2::new(12.0, 16.0),
+        };
+    }
+
+    /// A bridge of `n` planks (each 1 m × 0.25 m, 1 kg) hinged end to end between two
+    /// static posts 0.5 m apart from the deck's ends, with boxes dropped onto it; Box2D's
+    /// bridge sample in this world.
+    pub(super) fn build_bridge(&mut self, n: u32) {
+        self.name = "bridge";
+        let (half, y) = (0.5f32, 10.0f32);
+        let span = 2.0 * half * n as f32;
+        let x0 = -0.5 * span;
+        let left = self.add(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from(Vec2::new(x0 - 0.25, y)),
+            Shape::rect(0.25, 0.25),
+        ));
+        let right = self.add(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from(Vec2::new(-x0 + 0.25, y)),
+            Shape::rect(0.25, 0.25),
+        ));
+        let mut prev = left.map(|id| (id, Vec2::new(0.25, 0.0)));
+        for i in 0..n {
+            let c = Vec2::new(x0 + half + 2.0 * half * i as f32, y);
+            let Some(plank) = self.add(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from(c),
+                Shape::rect(half, 0.125),
+            )) else {
+                continue;
+            };
+            if let Some((a, at)) = prev {
+                let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), a, plank);
+                def.local_frame_a = Transform::from_translation(at);
+                def.local_frame_b = Transform::from_translation(Vec2::new(-half, 0.0));
+                if let Ok(j) = self.world.add_joint(&def) {
+                    self.joints.push(j);
+                }
+            }
+            prev = Some((plank, Vec2::new(half, 0.0)));
+        }
+        if let (Some((a, at)), Some(r)) = (prev, right) {
+            let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), a, r);
+            def.local_frame_a = Transform::from_translation(at);
+            def.local_frame_b = Transform::from_translation(Vec2::new(-0.25, 0.0));
+            if let Ok(j) = self.world.add_joint(&def) {
+                self.joints.push(j);
+            }
+        }
+        for k in 0..(n / 4).max(1) {
+            let x = x0 + span * (k as f32 + 0.5) / (n / 4).max(1) as f32;
+            self.add(&BodyDef::new(
+                BodyKind::Dynamic,
+                Transform::from(Vec2::new(x, y + 3.0)),
+                Shape::rect(0.4, 0.4),
+            ));
+        }
+        let w = 0.5 * span + 3.0;
+        self.view = Aabb {
+            min: Vec2::new(-w, y - 0.25 * span.min(40.0) - 3.0),
+            max: Vec2::new(w, y + 5.0),
+        };
+    }
+
+    /// The world (for tests and readouts).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The sensors scene's zones.
+    pub fn sensor_zones(&self) -> &[BodyId] {
+        &self.sensors
+    }
+
+    /// Box2D's "many pyramids" benchmark, `n × n` of them (20 × 20 at full size: 22 000
+    /// boxes): pyramids of base 10 of unit boxes, a row of them on each of `n` static ground
+    /// segments one pyramid height apart (the layout of `peers/src/scenes.rs`).
+    pub(super) fn build_many_pyramids(&mut self, n: u32) {
+        self.name = "pyramids";
+        let (base, extent) = (10u32, 0.5f32);
+        let dy = 2.0 * extent * (base as f32 + 1.0);
+        let width = 2.0 * extent * n as f32 * (base as f32 + 1.0);
+        for i in 0..n {
+            let y = i as f32 * dy;
+            let ground = Shape::capsule(Vec2::new(-0.5 * width, y), Vec2::new(0.5 * width, y), 0.0);
+            self.add(&BodyDef::new(BodyKind::Static, Transform::IDENTITY, ground));
+        }
+        let base_w = 2.0 * extent * base as f32;
+        for i in 0..n {
+            for j in 0..n {
+                let cx = -0.5 * width + j as f32 * (base_w + 2.0 * extent) + 2.0 * extent - 0.5;
+                for row in 0..base {
+                    let y = (2.0 * row as f32 + 1.0) * extent + i as f32 * dy;
+                    for col in row..base {
+                        let x = (row as f32 + 1.0) * extent + 2.0 * (col - row) as f32 * extent + cx;
+                        self.add(&BodyDef::new(
+                            BodyKind::Dynamic,
+                            Transform::from(Vec2::new(x, y)),
+                            Shape::rect(extent, extent),
+                        ));
+                    }
+                }
+            }
+        }
+        self.view = Aabb {
+            min: Vec2::new(-0.5 * width - 1.0, -2.0),
+            max: Vec2::new(0.5 * width + 1.0, n as f32 * dy + 1.0),
+        };
+    }
+
+    /// Box2D's "joint grid" benchmark, `n × n` (100 × 100 at full size): circles of radius 0.4
+    /// one metre apart, each hinged to the one above and the one to its left (anchors half-way),
+    /// seven of the top row static; the circles do not collide with each other and never sleep.
+    pub(super) fn build_joint_grid(&mut self, n: u32) {
+        self.name = "joints";
+        let filter = Filter {
+            category_bits: 2,
+            mask_bits: !2u64,
+            group_index: 0,
+        };
+        let mut ids = Vec::with_capacity((n * n) as usize);
+        for k in 0..n {
+            for i in 0..n {
+                let fixed = k + 3 >= n / 2 && k <= n / 2 + 3 && i == 0;
+                let kind = if fixed {
+                    BodyKind::Static
+                } else {
+                    BodyKind::Dynamic
+                };
+                let def = BodyDef {
+                    filter,
+                    enable_sleep: false,
+                    ..BodyDef::new(
+                        kind,
+                        Transform::from(Vec2::new(k as f32, -(i as f32))),
+                        Shape::circle(0.4),
+                    )
+                };
+                let id = self.add(&def);
+                ids.push(id);
+                let hinge = |a: Option<BodyId>, at_a: Vec2, at_b: Vec2| {
+                    let (Some(a), Some(b)) = (a, id) else { return None };
+                    let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), a, b);
+                    def.local_frame_a = Transform::from_translation(at_a);
+                    def.local_frame_b = Transform::from_translation(at_b);
+                    Some(def)
+                };
+                let index = ids.len() - 1;
+                let mut defs = Vec::new();
+                if i > 0 {
+                    defs.extend(hinge(ids[index - 1], Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5)));
+                }
+                if k > 0 {
+                    defs.extend(hinge(
+                        ids[index - n as usize],
+                        Vec2::new(0.5, 0.0),
+                        Vec2::new(-0.5, 0.0),
+                    ));
+                }
+                for d in defs {
+                    if let Ok(j) = self.world.add_joint(&d) {
+                        self.joints.push(j);
+                    }
+                }
+            }
+        }
+        let side = n as f32;
+        self.view = Aabb {
+            min: Vec2::new(-0.5 * side, -1.6 * side),
+            max: Vec2::new(1.5 * side, 1.0),
+        };
+    }
+
+    /// The largest distance between the two anchors of any of the scene's joints, in metres
+    /// (how far the bridge's hinges have pulled apart).
+    pub fn joint_gap(&self) -> f32 {
+        let mut gap = 0.0f32;
+        for &j in &self.joints {
+            let Ok(def) = self.world.joint(j) else { continue };
+            let (Ok(xa), Ok(xb)) = (self.world.transform(def.body_a), self.world.transform(def.body_b))
+            else {
+                continue;
+            };
+            let (a, b) = (xa.apply(def.local_frame_a.p), xb.apply(def.local_frame_b.p));
+            gap = gap.max(a.distance(b));
+        }
+        gap
     }
 
     pub(super) fn build_tumbler(&mut self, n: u32) {
@@ -599,6 +879,8 @@ impl WorldScene {
         // Settings are valid (set above): the step cannot fail.
         let _ = self.world.step(dt, self.settings.substeps);
         self.steps += 1;
+        self.sensor_events.0 += self.world.sensor_begin_events().len() as u32;
+        self.sensor_events.1 += self.world.sensor_end_events().len() as u32;
     }
 
     pub(super) fn move_character(&self, c: &mut Character, dt: f32) {
@@ -678,7 +960,8 @@ impl WorldScene {
     }
 
     /// `[steps, bodies, awake bodies, contacts, hash as four 16-bit parts (high first),
-    /// character x, y, on ground, sub-steps, gravity y, contact hertz, sleep, continuous]`.
+    /// character x, y, on ground, sub-steps, gravity y, contact hertz, sleep, continuous,
+    /// bullets past the first wall, sensor begin events, end events, largest joint gap (m)]`.
     pub(super) fn results(&self, out: &mut Vec<f32>) {
         let h = self.hash();
         out.extend([
@@ -702,6 +985,22 @@ impl WorldScene {
             st.contact_hertz,
             f32::from(u8::from(st.sleep)),
             f32::from(u8::from(st.continuous)),
+        ]);
+        // The scene's own numbers: bullets past the first wall (the bullets scene), sensor
+        // begin and end events so far (sensors; their difference is the bodies inside now),
+        // the largest hinge gap in metres (bridge); zeros elsewhere.
+        let past = match self.name {
+            "bullets" => self.bodies[4..]
+                .iter()
+                .filter(|&&id| self.world.position(id).is_ok_and(|p| p.x > 10.0))
+                .count() as f32,
+            _ => 0.0,
+        };
+        out.extend([
+            past,
+            self.sensor_events.0 as f32,
+            self.sensor_events.1 as f32,
+            self.joint_gap(),
         ]);
     }
 }
