@@ -46,6 +46,8 @@ queries=(
     "scene=bridge&steps=180&pause=1"
     "scene=pyramids&size=2&steps=60&pause=1"
     "scene=joints&size=10&steps=60&pause=1"
+    "scene=car&steps=240&input=R240&pause=1"
+    "scene=ragdoll&steps=200&pause=1"
 )
 
 # The page's own input handlers, driven by events it dispatches to itself (`ui=`, see
@@ -89,6 +91,7 @@ ui_checks=(
     "scene=pair&a=box&b=capsule&bx=0.9&by=0.45&ba=0.3&ui=wheel:0 @@ 'id 0x' in st['labels'] and all(n in st['legend'] for n in ('shape A', 'shape B', 'contact / hit point', 'normal', 'x axis', 'y axis')) @@ feature ids at contact points; the legend names every colour drawn"
     "scene=cast&mode=shape&shape=capsule&angle=0.4&x0=-5&y0=0.5&x1=5&y1=0.2&ui=wheel:0 @@ '#0' in st['labels'] and 'shape cast' in st['legend'] and 'normal' in st['legend'] @@ cast targets are numbered; the cast is in the legend"
     "scene=pyramid&ui=advance:0.04 @@ all(k in st['hud'] for k in ('pairs', 'narrow', 'solve', 'finalize', 'continuous', 'sleep')) @@ the canvas shows the World's profile by phase"
+    "scene=car&pause=1&ui=key:ArrowRight:120 @@ v[0] == 120 @@ the right arrow drives the car (its motors: checked natively in testbed/tests)"
 )
 
 # The camera's fit: every scene at these window sizes (WIDTHxHEIGHT[@device pixel ratio]) must
@@ -98,7 +101,7 @@ camera_scenes=(
     "scene=pair" "scene=cast" "scene=toi" "scene=tree" "scene=pyramid&pause=1"
     "scene=pyramid&size=40&pause=1" "scene=tumbler&pause=1" "scene=tiles&pause=1"
     "scene=gallery" "scene=bullets&pause=1" "scene=sensors&pause=1" "scene=bridge&pause=1"
-    "scene=pyramids&pause=1" "scene=joints&pause=1"
+    "scene=pyramids&pause=1" "scene=joints&pause=1" "scene=car&pause=1" "scene=ragdoll&pause=1"
 )
 camera_windows=("1280x800" "1920x1080" "1280x800@2")
 

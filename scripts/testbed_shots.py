@@ -40,6 +40,8 @@ SHOTS = {
     "bridge": "scene=bridge&steps=180&draw=37&pause=1",
     "pyramids": "scene=pyramids&size=3&steps=30&pause=1",
     "joints": "scene=joints&size=12&steps=45&pause=1",
+    "car": "scene=car&steps=90&input=R90&draw=33&pause=1",
+    "ragdoll": "scene=ragdoll&steps=200&draw=33&pause=1",
 }
 TOLERANCE = 24
 MAX_SHARE = 0.0005

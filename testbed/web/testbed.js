@@ -381,7 +381,7 @@ function describe(r) {
       if (sceneName === "tiles") s += `\ncharacter (${f(r[8])}, ${f(r[9])}) ${r[10] ? "on ground" : "in the air"}`;
       if (sceneName === "bullets") s += `\npast the first wall ${r[16]}`;
       if (sceneName === "sensors") s += `\nsensor events  ${r[17]} begin, ${r[18]} end (${r[17] - r[18]} inside)`;
-      if (sceneName === "bridge" || sceneName === "joints") s += `\nlargest hinge gap ${f(r[19])} m`;
+      if (sceneName === "bridge" || sceneName === "joints" || sceneName === "ragdoll" || sceneName === "car") s += `\nlargest hinge gap ${f(r[19])} m`;
       return s;
     }
   }
@@ -432,6 +432,8 @@ const HELP = {
   bullets: "Balls at 250 m/s against walls 5 cm thick: continuous collision stops them at the first wall; untick it and they pass through.",
   sensors: "Bodies rain through two sensor zones; the readout counts the zones' begin and end events.",
   bridge: "Forty planks on hinges (revolute joints) carry dropped boxes; drag a plank or a box.",
+  ragdoll: "Ragdolls on hinges with limits fall onto the ground; drag a limb.",
+  car: "Arrows or A / D drive the car (wheel joints: suspension springs and motors) over the hills.",
   pyramids: "Box2D's benchmark: n × n pyramids of 55 boxes (20 × 20 at full size, 22 000 boxes; set the grid side).",
   joints: "Box2D's benchmark: an n × n grid of circles hinged to their neighbours (100 × 100 at full size; set the side).",
   pyramid: "Drag a box to pull it; Shift + click drops a body.",
@@ -525,7 +527,7 @@ function buildControls(params) {
     const sizes = {
       pyramid: ["Pyramid base", 20, 100], tumbler: ["Grid side", 45, 100], bullets: ["Bullets", 12, 100],
       sensors: ["Bodies", 30, 1000], bridge: ["Planks", 40, 400],
-      pyramids: ["Grid side", 4, 20], joints: ["Grid side", 30, 100],
+      pyramids: ["Grid side", 4, 20], joints: ["Grid side", 30, 100], ragdoll: ["Ragdolls", 4, 100],
     };
     if (sizes[sceneName]) {
       const [label, value, max] = sizes[sceneName];

@@ -206,9 +206,8 @@ impl Scene {
             "cast" => Scene::Cast(Cast::new()),
             "toi" => Scene::Toi(Toi::new()),
             "tree" => Scene::Tree(Tree::new()),
-            "pyramid" | "tumbler" | "tiles" | "bullets" | "sensors" | "bridge" | "pyramids" | "joints" => {
-                Scene::World(Box::new(WorldScene::new(name)))
-            }
+            "pyramid" | "tumbler" | "tiles" | "bullets" | "sensors" | "bridge" | "pyramids" | "joints"
+            | "car" | "ragdoll" => Scene::World(Box::new(WorldScene::new(name))),
             _ => return None,
         })
     }

@@ -81,6 +81,8 @@ pub struct WorldScene {
     /// The sensor zones' bodies (the sensors scene) and the joints (the bridge).
     sensors: Vec<BodyId>,
     joints: Vec<JointId>,
+    /// The car scene's chassis.
+    car: Option<BodyId>,
     /// Sensor begin and end events seen since the scene was built.
     sensor_events: (u32, u32),
     /// Bodies spawned by shift-click so far (the next one's shape follows from it).
@@ -137,6 +139,7 @@ impl WorldScene {
             sensors: Vec::new(),
             joints: Vec::new(),
             sensor_events: (0, 0),
+            car: None,
             spawned: 0,
         };
         s.build(name, 0);
@@ -157,6 +160,7 @@ impl WorldScene {
         self.sensors.clear();
         self.joints.clear();
         self.sensor_events = (0, 0);
+        self.car = None;
         self.character = None;
         self.grab = None;
         self.mouse = None;
@@ -169,6 +173,8 @@ impl WorldScene {
             "bridge" => self.build_bridge(if size == 0 { 40 } else { size.clamp(2, 400) }),
             "pyramids" => self.build_many_pyramids(if size == 0 { 4 } else { size.min(20) }),
             "joints" => self.build_joint_grid(if size == 0 { 30 } else { size.clamp(2, 100) }),
+            "car" => self.build_car(),
+            "ragdoll" => self.build_ragdolls(if size == 0 { 4 } else { size.min(100) }),
             _ => self.build_pyramid(if size == 0 { 20 } else { size.min(100) }),
         }
         self.size = size;
@@ -409,6 +415,11 @@ impl WorldScene {
         &self.world
     }
 
+    /// The scene's joints (bridge, joint grid, car, ragdolls).
+    pub fn joints(&self) -> &[JointId] {
+        &self.joints
+    }
+
     /// The sensors scene's zones.
     pub fn sensor_zones(&self) -> &[BodyId] {
         &self.sensors
@@ -511,6 +522,195 @@ impl WorldScene {
             min: Vec2::new(-0.5 * side, -1.6 * side),
             max: Vec2::new(1.5 * side, 1.0),
         };
+    }
+
+    /// A car on hilly ground: a chassis on two wheels, each on a wheel joint (a vertical
+    /// suspension spring of 4 Hz, damping ratio 0.7, and a motor of at most 8 N·m); the arrow
+    /// keys (or `input=R…`) drive the motors. The ground is one chain of slopes up to 0.5 and
+    /// a ramp.
+    pub(super) fn build_car(&mut self) {
+        self.name = "car";
+        let ground: [Vec2; 14] = [
+            Vec2::new(-30.0, 6.0),
+            Vec2::new(-30.0, 0.0),
+            Vec2::new(0.0, 0.0),
+            Vec2::new(10.0, 1.5),
+            Vec2::new(16.0, 0.5),
+            Vec2::new(24.0, 3.0),
+            Vec2::new(30.0, 3.0),
+            Vec2::new(40.0, 0.0),
+            Vec2::new(50.0, 0.0),
+            Vec2::new(60.0, 5.0),
+            Vec2::new(62.0, 5.0),
+            Vec2::new(64.0, 0.0),
+            Vec2::new(100.0, 0.0),
+            Vec2::new(100.0, 6.0),
+        ];
+        // A chain's front side is to the right of its direction: listed right to left, the
+        // solid side faces up.
+        let mut ground = ground;
+        ground.reverse();
+        if let Ok(chain) = Chain::open(&ground) {
+            if let Ok(id) = self.world.add_chain(&ChainDef::new(&chain)) {
+                self.bodies.extend(self.world.chain_body(id));
+            }
+        }
+        let at = Vec2::new(-20.0, 1.2);
+        let Some(chassis) = self.add(&BodyDef::new(
+            BodyKind::Dynamic,
+            Transform::from(at),
+            Shape::rect(1.25, 0.25),
+        )) else {
+            return;
+        };
+        self.car = Some(chassis);
+        for dx in [-0.9f32, 0.9] {
+            let wheel_at = at + Vec2::new(dx, -0.45);
+            let def = BodyDef {
+                material: Material {
+                    friction: 1.2,
+                    ..Material::default()
+                },
+                ..BodyDef::new(BodyKind::Dynamic, Transform::from(wheel_at), Shape::circle(0.4))
+            };
+            let Some(wheel) = self.add(&def) else { continue };
+            let kind = JointKind::Wheel(WheelJoint {
+                enable_spring: true,
+                hertz: 4.0,
+                damping_ratio: 0.7,
+                enable_motor: true,
+                max_motor_torque: 8.0,
+                ..WheelJoint::default()
+            });
+            let mut def = JointDef::new(kind, chassis, wheel);
+            // Frame A's x axis is the suspension's: straight up from the chassis.
+            def.local_frame_a = Transform::new(Vec2::new(dx, -0.45), core::f32::consts::FRAC_PI_2);
+            if let Ok(j) = self.world.add_joint(&def) {
+                self.joints.push(j);
+            }
+        }
+        // The start and the first hill (pan or zoom out for the rest).
+        self.view = Aabb {
+            min: Vec2::new(-31.0, -3.0),
+            max: Vec2::new(11.0, 9.0),
+        };
+    }
+
+    /// `n` ragdolls dropped onto the ground, one above the other: a torso, a head, two arms
+    /// and two legs (capsules and a circle) on revolute joints with limits at the neck, the
+    /// shoulders and the hips; the parts of one ragdoll do not collide with each other.
+    pub(super) fn build_ragdolls(&mut self, n: u32) {
+        self.name = "ragdoll";
+        self.add(&BodyDef::new(
+            BodyKind::Static,
+            Transform::from(Vec2::new(0.0, -1.0)),
+            Shape::rect(15.0, 1.0),
+        ));
+        let pi = core::f32::consts::PI;
+        for k in 0..n {
+            let hip = Vec2::new(
+                -4.0 + 2.7 * (k % 4) as f32,
+                2.0 + 3.0 * (k / 4) as f32 + 0.6 * k as f32,
+            );
+            let lean = 0.4 * (k as f32 - 1.5);
+            let part = |this: &mut WorldScene, at: Vec2, shape: Shape| {
+                this.add(&BodyDef::new(
+                    BodyKind::Dynamic,
+                    Transform::new(hip + at, lean),
+                    shape,
+                ))
+            };
+            let limb = |len: f32, r: f32| Shape::capsule(Vec2::new(0.0, 0.0), Vec2::new(0.0, -len), r);
+            let Some(torso) = part(
+                self,
+                Vec2::ZERO,
+                Shape::capsule(Vec2::ZERO, Vec2::new(0.0, 0.6), 0.16),
+            ) else {
+                continue;
+            };
+            let parts = [
+                (
+                    part(self, Vec2::new(0.0, 0.95), Shape::circle(0.18)),
+                    Vec2::new(0.0, 0.78),
+                    Vec2::new(0.0, -0.17),
+                    (-0.5, 0.5),
+                ),
+                (
+                    part(self, Vec2::new(-0.25, 0.55), limb(0.55, 0.07)),
+                    Vec2::new(-0.2, 0.55),
+                    Vec2::new(0.05, 0.0),
+                    (-2.5, 1.0),
+                ),
+                (
+                    part(self, Vec2::new(0.25, 0.55), limb(0.55, 0.07)),
+                    Vec2::new(0.2, 0.55),
+                    Vec2::new(-0.05, 0.0),
+                    (-1.0, 2.5),
+                ),
+                (
+                    part(self, Vec2::new(-0.1, -0.05), limb(0.75, 0.09)),
+                    Vec2::new(-0.1, -0.05),
+                    Vec2::ZERO,
+                    (-1.5, 0.6),
+                ),
+                (
+                    part(self, Vec2::new(0.1, -0.05), limb(0.75, 0.09)),
+                    Vec2::new(0.1, -0.05),
+                    Vec2::ZERO,
+                    (-0.6, 1.5),
+                ),
+            ];
+            for (body, on_torso, on_part, (lower, upper)) in parts {
+                let (lower, upper): (f32, f32) = (lower, upper);
+                let Some(body) = body else { continue };
+                let kind = JointKind::Revolute(RevoluteJoint {
+                    enable_limit: true,
+                    lower_angle: lower.max(-0.99 * pi),
+                    upper_angle: upper.min(0.99 * pi),
+                    ..RevoluteJoint::default()
+                });
+                let mut def = JointDef::new(kind, torso, body);
+                def.local_frame_a = Transform::from_translation(on_torso);
+                def.local_frame_b = Transform::from_translation(on_part);
+                if let Ok(j) = self.world.add_joint(&def) {
+                    self.joints.push(j);
+                }
+            }
+        }
+        self.view = Aabb {
+            min: Vec2::new(-8.0, -2.0),
+            max: Vec2::new(8.0, 4.0 + 3.6 * n.div_ceil(4) as f32 + 0.6 * n as f32),
+        };
+    }
+
+    /// The car's motors from the held keys: right turns the wheels clockwise at 30 rad/s,
+    /// left the other way, neither stops them (the motors brake up to their torque).
+    fn drive(&mut self) {
+        let speed = match (
+            self.keys & (1 << KEY_LEFT) != 0,
+            self.keys & (1 << KEY_RIGHT) != 0,
+        ) {
+            (false, true) => -30.0,
+            (true, false) => 30.0,
+            _ => 0.0,
+        };
+        for &j in &self.joints {
+            if let Ok(JointDef {
+                kind: JointKind::Wheel(mut w),
+                ..
+            }) = self.world.joint(j)
+            {
+                if w.motor_speed != speed {
+                    w.motor_speed = speed;
+                    let _ = self.world.set_joint_kind(j, JointKind::Wheel(w));
+                }
+            }
+        }
+    }
+
+    /// The car's chassis, in the car scene.
+    pub fn car(&self) -> Option<BodyId> {
+        self.car
     }
 
     /// The largest distance between the two anchors of any of the scene's joints, in metres
@@ -875,6 +1075,9 @@ impl WorldScene {
         if let Some(mut c) = self.character.take() {
             self.move_character(&mut c, dt);
             self.character = Some(c);
+        }
+        if self.car.is_some() {
+            self.drive();
         }
         // Settings are valid (set above): the step cannot fail.
         let _ = self.world.step(dt, self.settings.substeps);
