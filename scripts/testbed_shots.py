@@ -145,7 +145,7 @@ def main():
                   f"(new image and diff in {OUT})")
             failed += 1
         else:
-            print(f"ok  {name}: {len(diff)} of {width * height} pixels differ (at most {MAX_SHARE:.1%})")
+            print(f"ok  {name}: {len(diff)} of {width * height} pixels differ (at most {MAX_SHARE:.2%})")
     if failed:
         sys.exit(1)
 

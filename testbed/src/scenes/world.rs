@@ -378,22 +378,20 @@ impl WorldScene {
                 continue;
             };
             if let Some((a, at)) = prev {
-                let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), a, plank);
-                def.local_frame_a = Transform::from_translation(at);
-                def.local_frame_b = Transform::from_translation(Vec2::new(-half, 0.0));
-                if let Ok(j) = self.world.add_joint(&def) {
-                    self.joints.push(j);
-                }
+                self.join(
+                    JointKind::Revolute(RevoluteJoint::default()),
+                    (a, at),
+                    (plank, Vec2::new(-half, 0.0)),
+                );
             }
             prev = Some((plank, Vec2::new(half, 0.0)));
         }
         if let (Some((a, at)), Some(r)) = (prev, right) {
-            let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), a, r);
-            def.local_frame_a = Transform::from_translation(at);
-            def.local_frame_b = Transform::from_translation(Vec2::new(-0.25, 0.0));
-            if let Ok(j) = self.world.add_joint(&def) {
-                self.joints.push(j);
-            }
+            self.join(
+                JointKind::Revolute(RevoluteJoint::default()),
+                (a, at),
+                (r, Vec2::new(-0.25, 0.0)),
+            );
         }
         for k in 0..(n / 4).max(1) {
             let x = x0 + span * (k as f32 + 0.5) / (n / 4).max(1) as f32;
@@ -491,29 +489,13 @@ impl WorldScene {
                 };
                 let id = self.add(&def);
                 ids.push(id);
-                let hinge = |a: Option<BodyId>, at_a: Vec2, at_b: Vec2| {
-                    let (Some(a), Some(b)) = (a, id) else { return None };
-                    let mut def = JointDef::new(JointKind::Revolute(RevoluteJoint::default()), a, b);
-                    def.local_frame_a = Transform::from_translation(at_a);
-                    def.local_frame_b = Transform::from_translation(at_b);
-                    Some(def)
-                };
+                let hinge = JointKind::Revolute(RevoluteJoint::default());
                 let index = ids.len() - 1;
-                let mut defs = Vec::new();
-                if i > 0 {
-                    defs.extend(hinge(ids[index - 1], Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5)));
+                if let (true, Some(above), Some(b)) = (i > 0, ids[index.saturating_sub(1)], id) {
+                    self.join(hinge, (above, Vec2::new(0.0, -0.5)), (b, Vec2::new(0.0, 0.5)));
                 }
-                if k > 0 {
-                    defs.extend(hinge(
-                        ids[index - n as usize],
-                        Vec2::new(0.5, 0.0),
-                        Vec2::new(-0.5, 0.0),
-                    ));
-                }
-                for d in defs {
-                    if let Ok(j) = self.world.add_joint(&d) {
-                        self.joints.push(j);
-                    }
+                if let (true, Some(left), Some(b)) = (k > 0, ids[index.saturating_sub(n as usize)], id) {
+                    self.join(hinge, (left, Vec2::new(0.5, 0.0)), (b, Vec2::new(-0.5, 0.0)));
                 }
             }
         }
@@ -585,9 +567,7 @@ impl WorldScene {
             let mut def = JointDef::new(kind, chassis, wheel);
             // Frame A's x axis is the suspension's: straight up from the chassis.
             def.local_frame_a = Transform::new(Vec2::new(dx, -0.45), core::f32::consts::FRAC_PI_2);
-            if let Ok(j) = self.world.add_joint(&def) {
-                self.joints.push(j);
-            }
+            self.add_joint(&def);
         }
         // The start and the first hill (pan or zoom out for the rest).
         self.view = Aabb {
@@ -669,12 +649,7 @@ impl WorldScene {
                     upper_angle: upper.min(0.99 * pi),
                     ..RevoluteJoint::default()
                 });
-                let mut def = JointDef::new(kind, torso, body);
-                def.local_frame_a = Transform::from_translation(on_torso);
-                def.local_frame_b = Transform::from_translation(on_part);
-                if let Ok(j) = self.world.add_joint(&def) {
-                    self.joints.push(j);
-                }
+                self.join(kind, (torso, on_torso), (body, on_part));
             }
         }
         self.view = Aabb {
@@ -711,6 +686,22 @@ impl WorldScene {
     /// The car's chassis, in the car scene.
     pub fn car(&self) -> Option<BodyId> {
         self.car
+    }
+
+    /// Adds a joint of `kind` between `(a, anchor on a)` and `(b, anchor on b)` (body frames,
+    /// frames unturned) to the world and to the scene's joints.
+    fn join(&mut self, kind: JointKind, (a, at_a): (BodyId, Vec2), (b, at_b): (BodyId, Vec2)) {
+        let mut def = JointDef::new(kind, a, b);
+        def.local_frame_a = Transform::from_translation(at_a);
+        def.local_frame_b = Transform::from_translation(at_b);
+        self.add_joint(&def);
+    }
+
+    /// Adds joint `def` to the world and to the scene's joints (a refused one is left out).
+    fn add_joint(&mut self, def: &JointDef) {
+        if let Ok(j) = self.world.add_joint(def) {
+            self.joints.push(j);
+        }
     }
 
     /// The largest distance between the two anchors of any of the scene's joints, in metres
